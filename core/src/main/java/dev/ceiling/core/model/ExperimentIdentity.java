@@ -1,0 +1,94 @@
+package dev.ceiling.core.model;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Everything two half-runs must share to be combined into one experiment. Two dirty trees at the
+ * same commit are different builds, so the relay's identity includes a digest of its uncommitted
+ * diff and of its binary.
+ *
+ * @param profile the rig profile's name
+ * @param treatmentArm the arm under test (e.g. "on": the audit path enabled)
+ * @param controlArm the arm it is compared with (e.g. "off")
+ * @param ratesPerS the offered-rate grid, events/s, each > 0, ascending and distinct
+ * @param durationS each cell's requested duration, seconds, > 0
+ * @param repeats repeats per rate, >= 1
+ * @param order cell order policy: "ascending" or "shuffled"
+ * @param orderSeed the shuffle seed when order is "shuffled", else null
+ * @param communityHosts the target communities' hosts, in order
+ * @param limiterSettings the admission-limiter settings the rig applied (name to value)
+ * @param queueCapacity the audit queue's capacity, or null when the relay has none
+ * @param generatorIdentity Ceiling's version and jar digest
+ * @param relaySourceRevision the relay's source revision, or null if unknown
+ * @param relaySourceDiffDigest SHA-256 of the relay's uncommitted diff, or null if unknown
+ * @param relayBinaryDigest SHA-256 of the relay's binary or jar, or null if unknown
+ */
+public record ExperimentIdentity(
+    String profile,
+    String treatmentArm,
+    String controlArm,
+    List<Double> ratesPerS,
+    double durationS,
+    int repeats,
+    String order,
+    Long orderSeed,
+    List<String> communityHosts,
+    Map<String, String> limiterSettings,
+    Integer queueCapacity,
+    String generatorIdentity,
+    String relaySourceRevision,
+    String relaySourceDiffDigest,
+    String relayBinaryDigest) {
+
+  public ExperimentIdentity {
+    Checks.notBlank("profile", profile);
+    Checks.notBlank("treatment_arm", treatmentArm);
+    Checks.notBlank("control_arm", controlArm);
+    if (treatmentArm.equals(controlArm)) {
+      throw new IllegalArgumentException(
+          "treatment_arm and control_arm must differ, got both '" + treatmentArm + "'");
+    }
+    ratesPerS = List.copyOf(Objects.requireNonNull(ratesPerS, "rates_per_s must not be null"));
+    if (ratesPerS.isEmpty()) {
+      throw new IllegalArgumentException("rates_per_s must not be empty, got []");
+    }
+    for (int i = 0; i < ratesPerS.size(); i++) {
+      Checks.positiveFinite("rates_per_s[" + i + "]", ratesPerS.get(i));
+      if (i > 0 && ratesPerS.get(i) <= ratesPerS.get(i - 1)) {
+        throw new IllegalArgumentException(
+            "rates_per_s must be strictly ascending, got " + ratesPerS);
+      }
+    }
+    Checks.positiveFinite("duration_s", durationS);
+    if (repeats < 1) {
+      throw new IllegalArgumentException("repeats must be >= 1, got " + repeats);
+    }
+    if (!"ascending".equals(order) && !"shuffled".equals(order)) {
+      throw new IllegalArgumentException(
+          "order must be 'ascending' or 'shuffled', got "
+              + (order == null ? "null" : "'" + order + "'"));
+    }
+    if ("shuffled".equals(order) != (orderSeed != null)) {
+      throw new IllegalArgumentException(
+          "order_seed must be set exactly when order is 'shuffled', got order="
+              + order
+              + " order_seed="
+              + orderSeed);
+    }
+    communityHosts = List.copyOf(Objects.requireNonNull(communityHosts, "community_hosts"));
+    if (communityHosts.isEmpty()) {
+      throw new IllegalArgumentException("community_hosts must not be empty, got []");
+    }
+    limiterSettings =
+        java.util.Collections.unmodifiableMap(
+            new TreeMap<>(Objects.requireNonNull(limiterSettings, "limiter_settings")));
+    if (queueCapacity != null && queueCapacity < 1) {
+      throw new IllegalArgumentException(
+          "queue_capacity must be >= 1 or null, got " + queueCapacity);
+    }
+    Checks.notBlank("generator_identity", generatorIdentity);
+  }
+}

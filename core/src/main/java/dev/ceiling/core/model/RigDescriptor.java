@@ -1,0 +1,109 @@
+package dev.ceiling.core.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What the rig brought up and what it pins: where the relay is, which arm it runs, and the
+ * identities of the relay and the generator. Written by {@code rig up}; read by the sweep. Never
+ * holds secrets.
+ *
+ * @param schemaVersion must be {@link SchemaVersion#CURRENT}
+ * @param rigId unique id of this rig instance (also on the relay's command line)
+ * @param profile the profile's name
+ * @param arm the arm the relay runs
+ * @param relayPid the relay's pid when this rig started it; null when attached ({@code
+ *     --skip-relay}), so nothing later offers to kill it
+ * @param relayStartInstant the relay process's start instant, or null when attached
+ * @param relayCommand the relay's exact command line, or null when attached
+ * @param relayLog path of the relay's log file, or null when attached
+ * @param healthUrl the relay's health URL
+ * @param metricsUrl the relay's Prometheus metrics URL
+ * @param targets the communities to publish into
+ * @param limiterSettings the admission-limiter settings applied (name to value)
+ * @param queueCapacity the audit queue's capacity, or null when the relay has none
+ * @param databaseReset true when the relay was given a fresh database
+ * @param metricMapping role key ({@link MetricRole#key()}) to series selector, e.g. {@code
+ *     refrelay_admission_rejections_total{reason="quota"}}
+ * @param positiveControlled role keys whose absence reads as zero (declared to appear when they
+ *     move)
+ * @param relayInfo facts the relay reported about itself (e.g. calibration), name to value
+ * @param relaySourceRevision the relay's source revision, or null
+ * @param relaySourceDiffDigest SHA-256 of the relay's uncommitted diff, or null
+ * @param relayBinaryDigest SHA-256 of the relay's binary or jar, or null
+ * @param generatorVersion Ceiling's version
+ * @param generatorJarDigest SHA-256 of Ceiling's jar or classes, or null if unreadable
+ */
+public record RigDescriptor(
+    int schemaVersion,
+    String rigId,
+    String profile,
+    String arm,
+    Long relayPid,
+    Instant relayStartInstant,
+    List<String> relayCommand,
+    String relayLog,
+    String healthUrl,
+    String metricsUrl,
+    List<Target> targets,
+    Map<String, String> limiterSettings,
+    Integer queueCapacity,
+    boolean databaseReset,
+    Map<String, String> metricMapping,
+    List<String> positiveControlled,
+    Map<String, String> relayInfo,
+    String relaySourceRevision,
+    String relaySourceDiffDigest,
+    String relayBinaryDigest,
+    String generatorVersion,
+    String generatorJarDigest) {
+
+  public RigDescriptor {
+    SchemaVersion.check(schemaVersion);
+    Checks.notBlank("rig_id", rigId);
+    Checks.notBlank("profile", profile);
+    Checks.notBlank("arm", arm);
+    if ((relayPid == null) != (relayStartInstant == null)
+        || (relayPid == null) != (relayCommand == null)) {
+      throw new IllegalArgumentException(
+          "relay_pid, relay_start_instant and relay_command must be all set or all null, got "
+              + relayPid
+              + ", "
+              + relayStartInstant
+              + ", "
+              + relayCommand);
+    }
+    if (relayCommand != null) {
+      relayCommand = List.copyOf(relayCommand);
+    }
+    Checks.notBlank("health_url", healthUrl);
+    Checks.notBlank("metrics_url", metricsUrl);
+    targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
+    if (targets.isEmpty()) {
+      throw new IllegalArgumentException("targets must not be empty, got []");
+    }
+    limiterSettings = sorted("limiter_settings", limiterSettings);
+    if (queueCapacity != null && queueCapacity < 1) {
+      throw new IllegalArgumentException(
+          "queue_capacity must be >= 1 or null, got " + queueCapacity);
+    }
+    metricMapping = sorted("metric_mapping", metricMapping);
+    positiveControlled =
+        List.copyOf(Objects.requireNonNull(positiveControlled, "positive_controlled"));
+    relayInfo = sorted("relay_info", relayInfo);
+    Checks.notBlank("generator_version", generatorVersion);
+  }
+
+  /** True when this rig started the relay and may stop it. */
+  public boolean ownsRelay() {
+    return relayPid != null;
+  }
+
+  private static Map<String, String> sorted(String field, Map<String, String> m) {
+    return java.util.Collections.unmodifiableMap(
+        new TreeMap<>(Objects.requireNonNull(m, field + " must not be null (use {})")));
+  }
+}
