@@ -105,10 +105,13 @@ final class LineCursor {
     return text.substring(start, pos);
   }
 
-  /** A run of non-blank characters (may be empty). */
+  /**
+   * A run of characters up to a blank, a tab or a carriage return (may be empty). Stopping at '\r'
+   * lets CRLF bodies get a message about the line ending rather than about a garbled token.
+   */
   String token() {
     int start = pos;
-    while (pos < end && !isBlank(text.charAt(pos))) {
+    while (pos < end && !isBlank(text.charAt(pos)) && text.charAt(pos) != '\r') {
       pos++;
     }
     return text.substring(start, pos);

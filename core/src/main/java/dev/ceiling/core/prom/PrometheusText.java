@@ -394,6 +394,10 @@ public final class PrometheusText {
       Long timestamp = null;
       c.skipBlanks();
       if (!c.atEnd()) {
+        char first = c.peek();
+        if (!isDigit(first) && first != '-' && first != '+') {
+          throw c.expected("a timestamp (integer milliseconds) or end of line after the value");
+        }
         int tsIndex = c.pos;
         String ts = c.token();
         timestamp = parseTimestamp(ts);
