@@ -111,6 +111,22 @@ final class Bip340 {
     return !point[1].testBit(0);
   }
 
+  /**
+   * {@code scalar * point} in Jacobian coordinates (one inversion at the end instead of one per
+   * step), returned affine; {@code null} is the point at infinity.
+   */
+  private static BigInteger[] mul(BigInteger[] point, BigInteger scalar) {
+    BigInteger[] result = null;
+    BigInteger[] addend = {point[0], point[1], BigInteger.ONE};
+    for (int i = 0; i < scalar.bitLength(); i++) {
+      if (scalar.testBit(i)) {
+        result = jacobianAdd(result, addend);
+      }
+      addend = jacobianDouble(addend);
+    }
+    return toAffine(result);
+  }
+
   /** Affine point addition; {@code null} is the point at infinity. */
   private static BigInteger[] add(BigInteger[] a, BigInteger[] b) {
     if (a == null) {
@@ -119,34 +135,61 @@ final class Bip340 {
     if (b == null) {
       return a;
     }
-    BigInteger lambda;
-    if (a[0].equals(b[0])) {
-      if (!a[1].equals(b[1])) {
-        return null;
-      }
-      lambda =
-          BigInteger.valueOf(3)
-              .multiply(a[0].pow(2))
-              .multiply(a[1].shiftLeft(1).modInverse(P))
-              .mod(P);
-    } else {
-      lambda = b[1].subtract(a[1]).multiply(b[0].subtract(a[0]).modInverse(P)).mod(P);
-    }
-    BigInteger x = lambda.pow(2).subtract(a[0]).subtract(b[0]).mod(P);
-    BigInteger y = lambda.multiply(a[0].subtract(x)).subtract(a[1]).mod(P);
-    return new BigInteger[] {x, y};
+    return toAffine(
+        jacobianAdd(
+            new BigInteger[] {a[0], a[1], BigInteger.ONE},
+            new BigInteger[] {b[0], b[1], BigInteger.ONE}));
   }
 
-  private static BigInteger[] mul(BigInteger[] point, BigInteger scalar) {
-    BigInteger[] result = null;
-    BigInteger[] addend = point;
-    for (int i = 0; i < scalar.bitLength(); i++) {
-      if (scalar.testBit(i)) {
-        result = add(result, addend);
-      }
-      addend = add(addend, addend);
+  private static BigInteger[] toAffine(BigInteger[] j) {
+    if (j == null) {
+      return null;
     }
-    return result;
+    BigInteger zInv = j[2].modInverse(P);
+    BigInteger zInv2 = zInv.multiply(zInv).mod(P);
+    return new BigInteger[] {
+      j[0].multiply(zInv2).mod(P), j[1].multiply(zInv2).multiply(zInv).mod(P)
+    };
+  }
+
+  private static BigInteger[] jacobianDouble(BigInteger[] a) {
+    if (a == null || a[1].signum() == 0) {
+      return null;
+    }
+    BigInteger y2 = a[1].multiply(a[1]).mod(P);
+    BigInteger s = a[0].multiply(y2).shiftLeft(2).mod(P);
+    BigInteger m = a[0].multiply(a[0]).multiply(BigInteger.valueOf(3)).mod(P);
+    BigInteger x = m.multiply(m).subtract(s.shiftLeft(1)).mod(P);
+    BigInteger y = m.multiply(s.subtract(x)).subtract(y2.multiply(y2).shiftLeft(3)).mod(P);
+    BigInteger z = a[1].multiply(a[2]).shiftLeft(1).mod(P);
+    return new BigInteger[] {x, y, z};
+  }
+
+  private static BigInteger[] jacobianAdd(BigInteger[] a, BigInteger[] b) {
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    BigInteger z1z1 = a[2].multiply(a[2]).mod(P);
+    BigInteger z2z2 = b[2].multiply(b[2]).mod(P);
+    BigInteger u1 = a[0].multiply(z2z2).mod(P);
+    BigInteger u2 = b[0].multiply(z1z1).mod(P);
+    BigInteger s1 = a[1].multiply(z2z2).multiply(b[2]).mod(P);
+    BigInteger s2 = b[1].multiply(z1z1).multiply(a[2]).mod(P);
+    if (u1.equals(u2)) {
+      return s1.equals(s2) ? jacobianDouble(a) : null;
+    }
+    BigInteger h = u2.subtract(u1).mod(P);
+    BigInteger r = s2.subtract(s1).mod(P);
+    BigInteger h2 = h.multiply(h).mod(P);
+    BigInteger h3 = h2.multiply(h).mod(P);
+    BigInteger u1h2 = u1.multiply(h2).mod(P);
+    BigInteger x = r.multiply(r).subtract(h3).subtract(u1h2.shiftLeft(1)).mod(P);
+    BigInteger y = r.multiply(u1h2.subtract(x)).subtract(s1.multiply(h3)).mod(P);
+    BigInteger z = h.multiply(a[2]).multiply(b[2]).mod(P);
+    return new BigInteger[] {x, y, z};
   }
 
   private static byte[] bytes32(BigInteger v) {
