@@ -22,7 +22,7 @@ public final class Schnorr {
    * Signs {@code msg} (32 bytes for Nostr; any length is allowed by BIP-340).
    *
    * @param msg the message; for Nostr, the 32-byte event id
-   * @param secKey32 the secret key, 32 bytes, 1 <= d < n
+   * @param secKey32 the secret key, 32 bytes, {@code 1 <= d < n}
    * @param auxRand32 32 bytes of auxiliary randomness (fresh random for real signatures)
    * @return the 64-byte signature
    * @throws IllegalArgumentException if a length is wrong or the secret key is out of range
@@ -75,7 +75,7 @@ public final class Schnorr {
     return x;
   }
 
-  /** True if {@code secKey32} is a valid secret key: 32 bytes, 1 <= d < n. */
+  /** True if {@code secKey32} is a valid secret key: 32 bytes, {@code 1 <= d < n}. */
   static boolean isValidSecretKey(byte[] secKey32) {
     return secKey32 != null && secKey32.length == 32 && NATIVE.secKeyVerify(secKey32);
   }
