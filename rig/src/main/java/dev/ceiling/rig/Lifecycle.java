@@ -409,7 +409,7 @@ final class Lifecycle {
                 + LogTail.block(log, LOG_TAIL_LINES));
       }
       Optional<Identity> id = ProcessInspector.identify(process.pid());
-      if (id.isPresent() && command.equals(id.get().command())) {
+      if (id.isPresent() && isExecd(command, id.get().command())) {
         if (id.get().startInstant() == null) {
           process.destroyForcibly();
           throw new RigException(
@@ -435,6 +435,18 @@ final class Lifecycle {
             + ", saw "
             + seen
             + "; killed it");
+  }
+
+  /**
+   * True once the pid runs the relay's own arguments. argv[0] may differ from what was launched: a
+   * version-manager shim (pyenv, sdkman) execs the real binary under its full path. The arguments
+   * after it must match exactly, and whatever the OS then shows is what the pid file records, since
+   * that is what {@code down} will compare against.
+   */
+  static boolean isExecd(List<String> launched, List<String> live) {
+    return live != null
+        && live.size() == launched.size()
+        && live.subList(1, live.size()).equals(launched.subList(1, launched.size()));
   }
 
   private void refuseIfRunning(Path stateDir, List<String> notes) throws RigException {
@@ -756,7 +768,7 @@ final class Lifecycle {
         for (String line : Files.readAllLines(log)) {
           if (line.startsWith(prefix)) {
             Map<String, String> out = new TreeMap<>();
-            for (String tok : line.substring(prefix.length()).trim().split("\\s+")) {
+            for (String tok : line.substring(prefix.length()).trim().split("\\s+", -1)) {
               int eq = tok.indexOf('=');
               if (eq > 0) {
                 out.put(tok.substring(0, eq), tok.substring(eq + 1));

@@ -17,7 +17,11 @@ public interface Ownership {
    */
   Optional<String> mismatch(PidFile recorded, ProcessInspector.Identity live);
 
-  /** Pid, start instant and exact command line must all match; anything unknown is a mismatch. */
+  /**
+   * Pid, start instant and exact command line must all match; anything the OS will not report is a
+   * mismatch. (That the command line carries the unique rig id is enforced at launch, which refuses
+   * a profile whose command lacks it.)
+   */
   Ownership STRICT =
       (recorded, live) -> {
         if (live.pid() != recorded.pid()) {
@@ -39,11 +43,6 @@ public interface Ownership {
         if (!live.command().equals(recorded.command())) {
           return Optional.of(
               "command line differs: recorded " + recorded.command() + ", live " + live.command());
-        }
-        if (!recorded.command().contains(recorded.rigId())) {
-          // The rig id on the command line is what makes two rigs' relays distinguishable even
-          // if the OS recycled a pid within the start instant's resolution.
-          return Optional.of("recorded command line lacks the rig id " + recorded.rigId());
         }
         return Optional.empty();
       };

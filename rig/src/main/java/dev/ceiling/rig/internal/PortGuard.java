@@ -118,7 +118,7 @@ public final class PortGuard {
         continue;
       }
       for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
-        String[] f = line.trim().split("\\s+");
+        String[] f = line.trim().split("\\s+", -1);
         // local_address is HEXIP:HEXPORT; state 0A is LISTEN; field 9 is the inode.
         if (f.length > 9 && f[1].endsWith(":" + hexPort) && "0A".equals(f[3])) {
           inodes.add(f[9]);

@@ -42,7 +42,7 @@ public final class Provenance {
         Path.of(
             new String(git(dir, "rev-parse", "--show-toplevel"), StandardCharsets.UTF_8).trim());
     Path prefixBase = dir.toRealPath();
-    for (String rel : new String(untracked, StandardCharsets.UTF_8).split("\0")) {
+    for (String rel : new String(untracked, StandardCharsets.UTF_8).split("\0", -1)) {
       if (rel.isEmpty()) {
         continue;
       }
