@@ -24,7 +24,7 @@ import org.eclipse.jetty.websocket.api.Session;
  * processing, never a Jetty selector or pool thread, and messages of one connection are handled
  * strictly in order.
  */
-final class RelaySession implements Session.Listener {
+public final class RelaySession implements Session.Listener {
   private static final Logger LOG = Logger.getLogger(RelaySession.class.getName());
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
