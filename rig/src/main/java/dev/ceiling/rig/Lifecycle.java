@@ -208,7 +208,7 @@ final class Lifecycle {
             metricsUrl,
             targets,
             limiter,
-            p.queueCapacity(),
+            o.effectiveQueueCapacity(),
             o.reset(),
             new TreeMap<>(p.metricMapping()),
             p.positiveControlled(),
@@ -644,8 +644,8 @@ final class Lifecycle {
     if (p.command().stream().anyMatch(a -> a.contains("${classpath}"))) {
       vars.put("classpath", classpath.get());
     }
-    if (p.queueCapacity() != null) {
-      vars.put("queue_capacity", Integer.toString(p.queueCapacity()));
+    if (o.effectiveQueueCapacity() != null) {
+      vars.put("queue_capacity", Integer.toString(o.effectiveQueueCapacity()));
     }
     Path rigCode = Provenance.codeSource(Rig.class);
     if (rigCode != null) {

@@ -37,6 +37,12 @@ public record UpOptions(
     Map<String, String> overrides,
     List<String> extraArgs) {
 
+  /**
+   * The override that sets the audit queue's capacity (profiles with a queue only); the descriptor
+   * records the effective value, so two halves with different capacities cannot be combined.
+   */
+  public static final String QUEUE_CAPACITY = "queue_capacity";
+
   public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_PORT_WAIT = Duration.ofSeconds(15);
   public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
@@ -61,6 +67,14 @@ public record UpOptions(
     nonNegative("stop_timeout", stopTimeout);
     overrides = Map.copyOf(Objects.requireNonNull(overrides, "overrides must not be null"));
     for (String k : overrides.keySet()) {
+      if (QUEUE_CAPACITY.equals(k) && profile.queueCapacity() != null) {
+        String v = overrides.get(k);
+        if (!v.matches("[1-9][0-9]{0,8}")) {
+          throw new IllegalArgumentException(
+              "override queue_capacity must be an integer >= 1, got " + v);
+        }
+        continue;
+      }
       if (!profile.ports().containsKey(k) && !profile.parameters().containsKey(k)) {
         throw new IllegalArgumentException(
             "overrides may only name the profile's ports "
@@ -166,6 +180,12 @@ public record UpOptions(
   }
 
   /** The ports after overrides. */
+  /** The queue capacity the relay runs with: the override if given, else the profile's. */
+  public Integer effectiveQueueCapacity() {
+    String v = overrides.get(QUEUE_CAPACITY);
+    return v != null ? Integer.valueOf(v) : profile.queueCapacity();
+  }
+
   public Map<String, Integer> effectivePorts() {
     Map<String, Integer> out = new java.util.TreeMap<>(profile.ports());
     for (Map.Entry<String, String> e : overrides.entrySet()) {

@@ -54,12 +54,13 @@ public final class CellAssembler {
       CounterDelta d =
           CounterDelta.between(before, after, selector, rig.positiveControlled().contains(key));
       switch (d.kind()) {
+        case INCREASE -> deltas.put(key, d.delta());
         case RESET -> {
           resets.add(key);
           deltas.put(key, null);
         }
-        case NOT_EXPOSED -> deltas.put(key, null);
-        default -> deltas.put(key, d.delta());
+        // Not exposed, or a NaN/infinite series: no reading, never a zero.
+        case NOT_EXPOSED, NOT_FINITE -> deltas.put(key, null);
       }
     }
     double windowS =

@@ -120,6 +120,7 @@ public final class Experiment {
     List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
     Map<String, HalfRun> halves = new LinkedHashMap<>();
     ExperimentIdentity identity = null;
+    List<Double> rates = b.rates;
     List<String> problems = new ArrayList<>();
     int exit = ExitCode.ESTABLISHED;
     for (String arm : arms) {
@@ -129,7 +130,15 @@ public final class Experiment {
       try (RigHandle handle = up(arm, out.resolve("rig-" + arm))) {
         rig = handle.descriptor();
         b.progress.rigUp(arm, rig);
-        ExperimentIdentity armIdentity = identity(rig);
+        if (identity == null && b.autoRateMultiples != null) {
+          rates = autoRates(rig);
+          b.progress.warning(
+              "rates chosen from the relay's own calibration (predicted worker ceiling "
+                  + rig.relayInfo().get(PREDICTED_CEILING_KEY)
+                  + "/s): "
+                  + rates);
+        }
+        ExperimentIdentity armIdentity = identity(rig, rates);
         if (identity == null) {
           identity = armIdentity;
         }
@@ -150,6 +159,10 @@ public final class Experiment {
           exit = ExitCode.NOT_ESTABLISHED;
           break;
         }
+      } catch (AutoRateException e) {
+        problems.add(e.getMessage());
+        exit = ExitCode.USAGE;
+        break;
       } catch (RigException e) {
         problems.add("relay for arm '" + arm + "' did not start: " + e.getMessage());
         exit = ExitCode.INFRASTRUCTURE;
@@ -205,7 +218,50 @@ public final class Experiment {
     return h;
   }
 
-  private ExperimentIdentity identity(RigDescriptor rig) {
+  /** The relay_info key under which the reference relay reports its calibrated ceiling. */
+  public static final String PREDICTED_CEILING_KEY = "predicted_worker_ceiling_per_s";
+
+  /** Auto rates need a calibrated ceiling from the relay; this says it had none. */
+  private static final class AutoRateException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    AutoRateException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The grid as multiples of the ceiling the relay predicted from its own calibration loop, which
+   * is measured before and apart from the sweep. It only places the grid; nothing is judged
+   * against it.
+   */
+  private List<Double> autoRates(RigDescriptor rig) throws AutoRateException {
+    String v = rig.relayInfo().get(PREDICTED_CEILING_KEY);
+    double ceiling;
+    try {
+      ceiling = v == null ? Double.NaN : Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      ceiling = Double.NaN;
+    }
+    if (!(ceiling > 0) || Double.isInfinite(ceiling)) {
+      throw new AutoRateException(
+          "automatic rates need the relay's predicted worker ceiling in relay_info."
+              + PREDICTED_CEILING_KEY
+              + ", got "
+              + v
+              + "; pass --rates");
+    }
+    List<Double> out = new ArrayList<>();
+    for (double m : b.autoRateMultiples) {
+      double r = Math.max(1, Math.round(ceiling * m));
+      if (!out.contains(r)) {
+        out.add(r);
+      }
+    }
+    return out.stream().sorted().toList();
+  }
+
+  private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
     List<String> hosts = rig.targets().stream().map(Target::effectiveHost).toList();
     Map<String, String> params = new TreeMap<>(b.profile.parameters());
     params.putAll(b.relayOverrides);
@@ -213,7 +269,7 @@ public final class Experiment {
         b.profile.name(),
         b.profile.treatmentArm(),
         b.profile.controlArm(),
-        b.rates,
+        rates,
         b.duration.toNanos() / 1e9,
         b.repeats,
         b.seed == null ? "ascending" : "shuffled",
@@ -232,6 +288,7 @@ public final class Experiment {
   public static final class Builder {
     private RelayProfile profile;
     private List<Double> rates = List.of(250.0, 500.0, 750.0, 1000.0);
+    private List<Double> autoRateMultiples;
     private Duration duration = Duration.ofSeconds(4);
     private int repeats = 3;
     private Long seed;
@@ -257,12 +314,29 @@ public final class Experiment {
       for (double d : perS) {
         r.add(d);
       }
-      this.rates = r.stream().sorted().distinct().toList();
-      return this;
+      return rates(r);
     }
 
     public Builder rates(List<Double> perS) {
       this.rates = perS.stream().sorted().distinct().toList();
+      this.autoRateMultiples = null;
+      return this;
+    }
+
+    /**
+     * Places the grid at these multiples of the ceiling the relay predicts from its own
+     * calibration (reported in its descriptor's relay_info), read when the first arm is up. For
+     * relays that report one (the reference relay does); the sweep never judges against it.
+     */
+    public Builder ratesFromCalibration(double... multiples) {
+      List<Double> m = new ArrayList<>();
+      for (double d : multiples) {
+        if (!(d > 0) || Double.isInfinite(d)) {
+          throw new IllegalArgumentException("rate multiples must be finite and > 0, got " + d);
+        }
+        m.add(d);
+      }
+      this.autoRateMultiples = List.copyOf(m);
       return this;
     }
 
