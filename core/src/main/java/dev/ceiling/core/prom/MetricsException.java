@@ -30,11 +30,16 @@ public final class MetricsException extends Exception {
     this.column = column;
   }
 
+  private MetricsException(String message, MetricsException cause, int line, int column) {
+    super(message, cause);
+    this.line = line;
+    this.column = column;
+  }
+
   /** Wraps a body problem with the URL it came from, keeping its position. */
-  MetricsException(String prefix, MetricsException bodyProblem) {
-    super(prefix + bodyProblem.getMessage(), bodyProblem);
-    this.line = bodyProblem.line;
-    this.column = bodyProblem.column;
+  static MetricsException prefixed(String prefix, MetricsException bodyProblem) {
+    return new MetricsException(
+        prefix + bodyProblem.getMessage(), bodyProblem, bodyProblem.line, bodyProblem.column);
   }
 
   static MetricsException ofProblems(List<Problem> problems, int cap) {

@@ -26,11 +26,12 @@ import java.util.concurrent.TimeoutException;
 /**
  * Fetches a Prometheus metrics endpoint over HTTP (java.net.http) and parses it strictly.
  *
- * <p>Limits: {@code connectTimeout} bounds the TCP connect; {@code readTimeout} bounds everything
- * after it, headers <em>and</em> body, so a server that trickles its body is cut off too (the JDK's
- * own request timeout stops at the headers). The body is capped at {@code maxBodyBytes}: a larger
- * {@code Content-Length} is refused before reading, and a body that grows past the cap is cut off
- * at the cap.
+ * <p>Limits: {@code connectTimeout} bounds the TCP connect; {@code readTimeout} bounds the wait for
+ * the response headers (the JDK's request timeout, which stops counting once they arrive); and the
+ * whole exchange, body included, is abandoned after {@code connectTimeout + readTimeout}, so a
+ * server that trickles its body is cut off too. The body is capped at {@code maxBodyBytes}: a
+ * larger {@code Content-Length} is refused before reading, and a body that grows past the cap is
+ * cut off at the cap.
  *
  * <p>Thread-safe: one instance may scrape many URLs concurrently.
  */
@@ -47,7 +48,8 @@ public final class MetricsScraper {
 
   /**
    * @param connectTimeout TCP connect limit, {@code > 0}
-   * @param readTimeout limit on receiving the whole response after connecting, {@code > 0}
+   * @param readTimeout limit on waiting for the response headers, {@code > 0}; connect + read
+   *     bounds the whole exchange
    * @param maxBodyBytes largest body accepted, {@code >= 1}
    */
   public MetricsScraper(Duration connectTimeout, Duration readTimeout, int maxBodyBytes) {
@@ -104,7 +106,11 @@ public final class MetricsScraper {
     } catch (TimeoutException e) {
       future.cancel(true);
       throw new MetricsException(
-          where + "no complete response within " + describe(readTimeout) + " (read timeout)", e);
+          where
+              + "no complete response within "
+              + describe(total)
+              + " (connect timeout + read timeout)",
+          e);
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
@@ -147,7 +153,7 @@ public final class MetricsScraper {
     try {
       return new Snapshot(metricsUrl, takenAt, PrometheusText.parse(text));
     } catch (MetricsException e) {
-      throw new MetricsException(where, e);
+      throw MetricsException.prefixed(where, e);
     }
   }
 
@@ -289,7 +295,7 @@ public final class MetricsScraper {
           } else {
             result.completeExceptionally(
                 new BodyTooLarge(
-                    "body exceeds the cap of " + cap + " bytes (cut off after " + received + ")"));
+                    "body exceeds the cap of " + cap + " bytes (cut off while streaming)"));
           }
           return;
         }

@@ -297,15 +297,15 @@ public final class PrometheusText {
             keyword
                 + " for '"
                 + name
-                + "', a sample name of "
+                + "', which is a sample name of "
                 + owner.effectiveType()
                 + " '"
                 + owner.name
-                + "' (lines "
+                + "' at lines "
                 + owner.firstLine
                 + "-"
                 + owner.lastLine
-                + ")");
+                + "; all lines of a family must be one group");
       }
       return start(name);
     }

@@ -10,19 +10,19 @@ import java.util.OptionalDouble;
  *
  * @param selector what was read
  * @param seriesMatched how many series matched, {@code >= 0}; 0 means not exposed
- * @param sum the sum of the matching series' values (may be NaN or infinite if a series is); must
- *     be 0 when nothing matched
+ * @param value the sum of the matching series' values (may be NaN or infinite if a series is); must
+ *     be 0 when nothing matched, and {@link #value()} refuses to return it then
  */
-public record Reading(Selector selector, int seriesMatched, double sum) {
+public record Reading(Selector selector, int seriesMatched, double value) {
 
   public Reading {
     Objects.requireNonNull(selector, "selector must not be null");
     if (seriesMatched < 0) {
       throw new IllegalArgumentException("series_matched must be >= 0, got " + seriesMatched);
     }
-    if (seriesMatched == 0 && Double.compare(sum, 0.0) != 0) {
+    if (seriesMatched == 0 && Double.compare(value, 0.0) != 0) {
       throw new IllegalArgumentException(
-          "sum must be 0 when no series matched (not exposed), got " + sum);
+          "value must be 0 when no series matched (not exposed), got " + value);
     }
   }
 
@@ -36,26 +36,27 @@ public record Reading(Selector selector, int seriesMatched, double sum) {
   }
 
   /**
-   * The summed value.
+   * The summed value. (This is the record accessor, deliberately guarded.)
    *
    * @throws IllegalStateException when nothing matched: check {@link #exposed()} first
    */
+  @Override
   public double value() {
     if (!exposed()) {
       throw new IllegalStateException(selector + " is not exposed; check exposed() first");
     }
-    return sum;
+    return value;
   }
 
   /** The summed value, or empty when not exposed. */
   public OptionalDouble asOptional() {
-    return exposed() ? OptionalDouble.of(sum) : OptionalDouble.empty();
+    return exposed() ? OptionalDouble.of(value) : OptionalDouble.empty();
   }
 
   @Override
   public String toString() {
     return exposed()
-        ? selector + " = " + sum + " (" + seriesMatched + " series)"
+        ? selector + " = " + value + " (" + seriesMatched + " series)"
         : selector + " not exposed";
   }
 }

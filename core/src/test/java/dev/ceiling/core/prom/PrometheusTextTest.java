@@ -108,6 +108,8 @@ class PrometheusTextTest {
           histogram interrupted         | # TYPE h histogram↵h_bucket{le="1"} 1↵x 1↵h_count 1↵ | 4:1: sample 'h_count' belongs to histogram 'h' at lines 1-2, whose block has ended; all lines of a family must be one group
           bare name inside histogram    | # TYPE h histogram↵h 1↵                           | 2:1: sample 'h' does not fit histogram 'h' (expected h_bucket, h_count or h_sum)
           TYPE for ended family         | # TYPE a gauge↵a 1↵b 1↵# TYPE a gauge↵          | 4:8: family 'a' already appeared at lines 1-2; all lines of a family must be one group
+          bare name after histogram ended | # TYPE h histogram↵h_count 1↵x 1↵h 2↵ | 4:1: sample 'h' does not fit histogram 'h' (expected h_bucket, h_count or h_sum), and already appeared at lines 1-2; all lines of a family must be one group
+          TYPE for a sample name        | # TYPE s summary↵s_count 1↵x 1↵# TYPE s_count gauge↵ | 4:8: TYPE for 's_count', which is a sample name of summary 's' at lines 1-2; all lines of a family must be one group
           bucket without le             | # TYPE h histogram↵h_bucket{x="1"} 1↵             | 2:9: expected label 'le' on histogram sample 'h_bucket', got only [x]
           bucket with bad le            | # TYPE h histogram↵h_bucket{le="big"} 1↵          | 2:14: expected a float in label 'le' of 'h_bucket', got 'big'
           le on histogram count         | # TYPE h histogram↵h_count{le="1"} 1↵             | 2:9: label 'le' is reserved for the histogram's buckets/quantiles, found on 'h_count'
