@@ -15,7 +15,7 @@ import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /** A small relay on 127.0.0.1:0 whose behaviour each test scripts. */
-final class TestRelay implements AutoCloseable {
+public final class TestRelay implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the relay does; the default acknowledges every EVENT at once. */
@@ -75,7 +75,7 @@ final class TestRelay implements AutoCloseable {
     }
   }
 
-  private final class Endpoint implements Session.Listener.AutoDemanding {
+  public final class Endpoint implements Session.Listener.AutoDemanding {
     private Session session;
 
     @Override
