@@ -141,7 +141,10 @@ public final class GeneratorBench {
         .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
         .forEach(
             e -> sb.append(' ').append(e.getKey()).append('=').append(e.getValue() / 1_000_000));
-    sb.append(" process=").append((cpu[1] - cpu[0]) / 1_000_000);
+    sb.append(" senders=")
+        .append(rep.senderCpuS() == null ? "-" : Math.round(rep.senderCpuS() * 1000))
+        .append(" process=")
+        .append((cpu[1] - cpu[0]) / 1_000_000);
     System.err.println(sb);
   }
 

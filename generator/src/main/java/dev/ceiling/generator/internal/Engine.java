@@ -463,6 +463,10 @@ public final class Engine {
       }
     }
     Double headroom = busy == null || busy <= 0 ? null : 1.0 / busy;
+    Double senderCpuS = 0.0;
+    for (Sender s : senders) {
+      senderCpuS = s.cpuNanos < 0 || senderCpuS == null ? null : senderCpuS + s.cpuNanos / 1e9;
+    }
     return new GeneratorReport(
         cfg.describe(),
         cfg.segment().toString(),
@@ -472,6 +476,7 @@ public final class Engine {
         graceWaitedS,
         threads,
         busy,
+        senderCpuS,
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),

@@ -37,6 +37,7 @@ final class Sender implements Runnable {
   final long[] unsentDead;
   final long[] capDelayed;
   long busyNanos;
+  long cpuNanos;
   long lastSendNanos;
   long lastDueNanos;
 
@@ -77,6 +78,16 @@ final class Sender implements Runnable {
 
   @Override
   public void run() {
+    try {
+      sendAll();
+    } finally {
+      java.lang.management.ThreadMXBean mx =
+          java.lang.management.ManagementFactory.getThreadMXBean();
+      cpuNanos = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
+    }
+  }
+
+  private void sendAll() {
     PriorityQueue<Cursor> queue =
         new PriorityQueue<>(Math.max(1, conns.size()), (a, b) -> Long.compare(a.due, b.due));
     for (Conn c : conns) {

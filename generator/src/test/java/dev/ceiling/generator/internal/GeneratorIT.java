@@ -110,6 +110,35 @@ class GeneratorIT {
     }
   }
 
+  @Test
+  void twoCommunitiesByHostShareOneClockAndAreReportedApart() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      String a = "a.localhost:" + relay.port;
+      String b = "b.localhost:" + relay.port;
+      GeneratorConfig c =
+          GeneratorConfig.builder()
+              .load(
+                  new TargetLoad(
+                      new Target("a", relay.url(), a, List.of(List.of("h", "x")), 1, 64), 50, 1, 1))
+              .load(
+                  new TargetLoad(
+                      new Target("b", relay.url(), b, List.of(List.of("h", "y")), 1, 64),
+                      100,
+                      2,
+                      1))
+              .duration(Duration.ofSeconds(1))
+              .publishTimeout(Duration.ofSeconds(2))
+              .build();
+      GeneratorReport r = run(c, Hooks.NONE);
+      assertThat(r.targets()).extracting(t -> t.result().accepted()).containsExactly(50L, 100L);
+      assertThat(r.aggregate().accepted()).isEqualTo(150);
+      assertThat(r.aggregate().offeredPerS()).isEqualTo(150.0);
+      assertThat(relay.hosts).containsExactlyInAnyOrder(a, b, b);
+      // Mutant partner: the per-target split must not be the aggregate copied twice.
+      assertThat(r.targets().get(0).result().accepted()).isNotEqualTo(r.aggregate().accepted());
+    }
+  }
+
   // ---------------------------------------------------------------- never rebased
 
   /** The check: the number of sends is the schedule's, whatever the relay's latency. */
