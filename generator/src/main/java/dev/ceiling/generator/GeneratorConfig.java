@@ -26,6 +26,8 @@ import java.util.Objects;
  *     one is a transport error of class {@code frame_too_large} and closes that connection
  * @param senderThreads threads that put slots on the wire, 1 to 64; each owns a fixed subset of the
  *     connections
+ * @param sendLagBound the floor of the self-check's send-lag p99 bound (the bound is max(this, 10%
+ *     of the slot interval)), 1 µs to 10 s; default 1 ms
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -36,7 +38,8 @@ public record GeneratorConfig(
     Duration connectTimeout,
     boolean allowRemote,
     int maxFrameBytes,
-    int senderThreads) {
+    int senderThreads,
+    Duration sendLagBound) {
 
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
@@ -44,6 +47,7 @@ public record GeneratorConfig(
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
   public static final int DEFAULT_SENDER_THREADS = 2;
+  public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(1);
 
   public GeneratorConfig {
     List<String> p =
@@ -56,7 +60,8 @@ public record GeneratorConfig(
             connectTimeout,
             allowRemote,
             maxFrameBytes,
-            senderThreads);
+            senderThreads,
+            sendLagBound);
     if (!p.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", p));
     }
@@ -73,7 +78,8 @@ public record GeneratorConfig(
       Duration connectTimeout,
       boolean allowRemote,
       int maxFrameBytes,
-      int senderThreads) {
+      int senderThreads,
+      Duration sendLagBound) {
     List<String> p = new ArrayList<>();
     if (loads == null || loads.isEmpty()) {
       p.add("at least one target is required");
@@ -119,6 +125,11 @@ public record GeneratorConfig(
     if (senderThreads < 1 || senderThreads > 64) {
       p.add("sender threads must be in [1, 64], got " + senderThreads);
     }
+    if (sendLagBound == null
+        || sendLagBound.toNanos() < 1_000
+        || sendLagBound.compareTo(Duration.ofSeconds(10)) > 0) {
+      p.add("send lag bound must be in [1 us, 10 s], got " + sendLagBound);
+    }
     return p;
   }
 
@@ -151,7 +162,9 @@ public record GeneratorConfig(
         .append(maxFrameBytes)
         .append(" B, ")
         .append(senderThreads)
-        .append(" sender threads: ");
+        .append(" sender threads, lag bound ")
+        .append(sendLagBound.toNanos() / 1e6)
+        .append(" ms: ");
     for (int i = 0; i < loads.size(); i++) {
       sb.append(i == 0 ? "" : " + ").append(loads.get(i).describe());
     }
@@ -169,6 +182,7 @@ public record GeneratorConfig(
     private boolean allowRemote;
     private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
     private int senderThreads = DEFAULT_SENDER_THREADS;
+    private Duration sendLagBound = DEFAULT_SEND_LAG_BOUND;
 
     private Builder() {}
 
@@ -217,6 +231,11 @@ public record GeneratorConfig(
       return this;
     }
 
+    public Builder sendLagBound(Duration d) {
+      this.sendLagBound = d;
+      return this;
+    }
+
     /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
     public List<String> problems() {
       return GeneratorConfig.problems(
@@ -228,7 +247,8 @@ public record GeneratorConfig(
           connectTimeout,
           allowRemote,
           maxFrameBytes,
-          senderThreads);
+          senderThreads,
+          sendLagBound);
     }
 
     public GeneratorConfig build() {
@@ -241,7 +261,8 @@ public record GeneratorConfig(
           connectTimeout,
           allowRemote,
           maxFrameBytes,
-          senderThreads);
+          senderThreads,
+          sendLagBound);
     }
   }
 }

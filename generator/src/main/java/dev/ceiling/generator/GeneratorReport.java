@@ -28,6 +28,8 @@ import java.util.TreeMap;
  * @param senderThreads threads that put slots on the wire
  * @param senderBusyFraction the busiest sender thread's busy time / its send window, or null when
  *     nothing was sent
+ * @param senderCpuS CPU seconds the sender threads used (whole run), or null when the JVM cannot
+ *     measure thread CPU time
  * @param headroom 1 / senderBusyFraction: how many times the offered rate the busiest sender could
  *     have kept up with, or null when unknown (nothing sent)
  * @param generatorBound true when the generator could not keep its schedule (rule in
@@ -45,6 +47,7 @@ public record GeneratorReport(
     double graceWaitedS,
     int senderThreads,
     Double senderBusyFraction,
+    Double senderCpuS,
     Double headroom,
     boolean generatorBound,
     String generatorBoundReason,
@@ -59,6 +62,7 @@ public record GeneratorReport(
     Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
     Checks.nonNegativeFinite("grace_waited_s", graceWaitedS);
     Checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
+    Checks.nonNegativeOrNull("sender_cpu_s", senderCpuS);
     Checks.nonNegativeOrNull("headroom", headroom);
     boundConsistent(generatorBound, generatorBoundReason);
     Objects.requireNonNull(aggregate, "aggregate must not be null");

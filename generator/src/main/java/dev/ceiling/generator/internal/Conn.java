@@ -105,7 +105,7 @@ public final class Conn implements Session.Listener.AutoDemanding {
             msg,
             now,
             clock.startNanos(),
-            clock.hooks().scheduledFromSend());
+            clock.hooks());
       }
       case "NOTICE" -> target.onNotice(n.size() > 1 ? n.get(1).asText() : "");
       case "AUTH" -> {
@@ -114,7 +114,11 @@ public final class Conn implements Session.Listener.AutoDemanding {
               "protocol", describe() + ": malformed AUTH: " + abbreviate(message));
           return;
         }
-        answerAuth(n.get(1).asText());
+        if (clock.hooks().answerAuth()) {
+          answerAuth(n.get(1).asText());
+        } else {
+          target.onAuthChallenge();
+        }
       }
       default -> {
         // EOSE, CLOSED, EVENT, COUNT: valid relay messages we did not ask for; ignore them.

@@ -37,7 +37,7 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
  */
 public final class Engine {
   /** Lead time between "everything connected" and slot 0, so sender threads are parked in time. */
-  static final Duration CLOCK_LEAD = Duration.ofMillis(50);
+  static final Duration CLOCK_LEAD = Duration.ofMillis(100);
 
   /** Shared between the engine and the receive side: the clock start, once it is fixed. */
   public static final class RunClock {
@@ -97,6 +97,7 @@ public final class Engine {
         }
       }
       connectAll(client, all, cfg.connectTimeout(), progress);
+      warmUp(all);
       return sendAndReport(cfg, targets, all, clock, progress);
     } finally {
       for (Conn c : all) {
@@ -246,6 +247,31 @@ public final class Engine {
     }
   }
 
+  /**
+   * Pings every connection once and waits for the writes: the first frame through a session loads
+   * and links Jetty's send path, which on a cold JVM costs tens of ms and would land on slot 0.
+   */
+  private static void warmUp(List<Conn> all) {
+    List<CompletableFuture<Void>> done = new ArrayList<>();
+    for (Conn c : all) {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      c.session.sendPing(
+          java.nio.ByteBuffer.wrap(new byte[] {1}),
+          Callback.from(() -> f.complete(null), f::completeExceptionally));
+      done.add(f);
+    }
+    try {
+      CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0])).get(2, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // A connection that cannot take a ping will show up as a write error during the run.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    Histogram h = LatencySummary.newHistogram();
+    h.recordValue(1);
+    Sender.waitUntil(System.nanoTime() + 1_000);
+  }
+
   private static GeneratorReport sendAndReport(
       GeneratorConfig cfg,
       List<TargetRun> targets,
@@ -377,7 +403,13 @@ public final class Engine {
         long answered = t.accepted + t.rejected;
         double offered = t.load.ratePerS() / cfg.segment().count();
         String reason =
-            SelfCheck.reason(t.schedule.segmentIntervalNanos(), t.frames.length, late, cap, lag);
+            SelfCheck.reason(
+                cfg.sendLagBound().toNanos() / 1000,
+                t.schedule.segmentIntervalNanos(),
+                t.frames.length,
+                late,
+                cap,
+                lag);
         r =
             new GeneratorReport.Result(
                 offered,
@@ -431,6 +463,10 @@ public final class Engine {
       }
     }
     Double headroom = busy == null || busy <= 0 ? null : 1.0 / busy;
+    Double senderCpuS = 0.0;
+    for (Sender s : senders) {
+      senderCpuS = s.cpuNanos < 0 || senderCpuS == null ? null : senderCpuS + s.cpuNanos / 1e9;
+    }
     return new GeneratorReport(
         cfg.describe(),
         cfg.segment().toString(),
@@ -440,6 +476,7 @@ public final class Engine {
         graceWaitedS,
         threads,
         busy,
+        senderCpuS,
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),

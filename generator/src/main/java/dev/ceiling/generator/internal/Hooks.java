@@ -15,4 +15,14 @@ public interface Hooks {
   default boolean scheduledFromSend() {
     return false;
   }
+
+  /** False matches each OK to the oldest unanswered event, ignoring its id. */
+  default boolean matchOksById() {
+    return true;
+  }
+
+  /** False ignores NIP-42 AUTH challenges. */
+  default boolean answerAuth() {
+    return true;
+  }
 }

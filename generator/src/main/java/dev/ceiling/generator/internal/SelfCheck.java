@@ -9,8 +9,9 @@ import org.HdrHistogram.Histogram;
  * <ol>
  *   <li>any slot was still unsent at the send deadline (clock start + duration + late-send slack),
  *       or
- *   <li>the send lag p99 exceeds {@code max(1 ms, 10% of the interval between this process's
- *       consecutive slots of that target)}.
+ *   <li>the send lag p99 exceeds {@code max(floor, 10% of the interval between this process's
+ *       consecutive slots of that target)}, the floor being the configuration's send-lag bound (1
+ *       ms by default).
  * </ol>
  *
  * Slots skipped because the relay closed their connection do not count: that is the relay's doing
@@ -18,22 +19,20 @@ import org.HdrHistogram.Histogram;
  * was not kept), and the reason says so, so nobody blames the CPU for it.
  */
 public final class SelfCheck {
-  /** The floor of the send-lag bound: below this, scheduler noise on a shared box dominates. */
-  public static final long LAG_FLOOR_US = 1_000;
-
   /** The bound as a fraction of the slot interval, for slow schedules. */
   public static final double LAG_FRACTION_OF_INTERVAL = 0.10;
 
   private SelfCheck() {}
 
   /** The send-lag p99 bound in µs for slots {@code intervalNanos} apart. */
-  public static long lagBoundUs(double intervalNanos) {
-    return Math.max(LAG_FLOOR_US, (long) (LAG_FRACTION_OF_INTERVAL * intervalNanos / 1000.0));
+  public static long lagBoundUs(long floorUs, double intervalNanos) {
+    return Math.max(floorUs, (long) (LAG_FRACTION_OF_INTERVAL * intervalNanos / 1000.0));
   }
 
   /**
    * The reason these slots are generator-bound, or null when they are not.
    *
+   * @param floorUs the send-lag bound's floor, µs
    * @param intervalNanos time between consecutive slots of this target in this process
    * @param planned slots planned
    * @param unsentLate slots unsent at the send deadline
@@ -41,7 +40,12 @@ public final class SelfCheck {
    * @param sendLagUs send lag of every sent slot, µs
    */
   public static String reason(
-      double intervalNanos, long planned, long unsentLate, long capDelayed, Histogram sendLagUs) {
+      long floorUs,
+      double intervalNanos,
+      long planned,
+      long unsentLate,
+      long capDelayed,
+      Histogram sendLagUs) {
     StringBuilder why = new StringBuilder();
     if (unsentLate > 0) {
       why.append(unsentLate)
@@ -49,7 +53,7 @@ public final class SelfCheck {
           .append(planned)
           .append(" slots still unsent at the send deadline");
     }
-    long bound = lagBoundUs(intervalNanos);
+    long bound = lagBoundUs(floorUs, intervalNanos);
     if (sendLagUs.getTotalCount() > 0) {
       long p99 = sendLagUs.getValueAtPercentile(99);
       if (p99 > bound) {

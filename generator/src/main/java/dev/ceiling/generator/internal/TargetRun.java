@@ -71,11 +71,16 @@ public final class TargetRun {
       String message,
       long nowNanos,
       long startNanos,
-      boolean scheduledFromSend) {
+      Hooks hooks) {
+    boolean scheduledFromSend = hooks.scheduledFromSend();
     Integer j = slotById.get(id);
     synchronized (this) {
       if (frozen) {
         return;
+      }
+      if (!hooks.matchOksById()) {
+        int oldest = answered.nextClearBit(0);
+        j = oldest < frames.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
       }
       if (j == null) {
         if (!conn.authIds.remove(id)) {

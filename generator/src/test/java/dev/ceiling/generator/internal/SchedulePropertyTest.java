@@ -98,7 +98,7 @@ class SchedulePropertyTest {
   void slotCountSpacingAndPartitionHold() {
     Property.forAll(
         "schedule",
-        200,
+        100,
         rnd -> {
           double rate = 0.5 + rnd.nextDouble() * 5000;
           long dur = 1_000_000L + rnd.nextLong(3_000_000_000L);

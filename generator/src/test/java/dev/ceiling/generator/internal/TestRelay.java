@@ -15,11 +15,11 @@ import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /** A small relay on 127.0.0.1:0 whose behaviour each test scripts. */
-final class TestRelay implements AutoCloseable {
+public final class TestRelay implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the relay does; the default acknowledges every EVENT at once. */
-  interface Behavior {
+  public interface Behavior {
     default void onOpen(Session s, TestRelay relay) {}
 
     default void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
@@ -30,15 +30,15 @@ final class TestRelay implements AutoCloseable {
   }
 
   final Server server;
-  final int port;
+  public final int port;
   final Behavior behavior;
   final AtomicInteger events = new AtomicInteger();
-  final List<String> hosts = new CopyOnWriteArrayList<>();
+  public final List<String> hosts = new CopyOnWriteArrayList<>();
   final List<JsonNode> auths = new CopyOnWriteArrayList<>();
   final ConcurrentHashMap<Session, Boolean> authed = new ConcurrentHashMap<>();
   final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
-  TestRelay(Behavior behavior) throws Exception {
+  public TestRelay(Behavior behavior) throws Exception {
     this.behavior = behavior;
     server = new Server();
     ServerConnector connector = new ServerConnector(server);
@@ -61,7 +61,7 @@ final class TestRelay implements AutoCloseable {
     port = connector.getLocalPort();
   }
 
-  String url() {
+  public String url() {
     return "ws://127.0.0.1:" + port + "/";
   }
 
@@ -75,7 +75,7 @@ final class TestRelay implements AutoCloseable {
     }
   }
 
-  private final class Endpoint implements Session.Listener.AutoDemanding {
+  public final class Endpoint implements Session.Listener.AutoDemanding {
     private Session session;
 
     @Override

@@ -1,0 +1,95 @@
+package dev.ceiling.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.model.Target;
+import dev.ceiling.generator.internal.Loopback;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GeneratorConfigTest {
+
+  static Target target(String url, String host) {
+    return new Target("a", url, host, List.of(List.of("h", "bench")), 1, 64);
+  }
+
+  @Test
+  void describesItselfInOneExactLine() {
+    GeneratorConfig c =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", "a.localhost:7777"), 250, 4, 8))
+            .duration(Duration.ofSeconds(10))
+            .build();
+    assertThat(c.describe())
+        .isEqualTo(
+            "generate 10.0 s, segment 0/1, cap 10000/conn, publish timeout 10.0 s, connect timeout"
+                + " 10.0 s, loopback only, max frame 1048576 B, 2 sender threads, lag bound 1.0 ms:"
+                + " a@ws://127.0.0.1:7777/(host a.localhost:7777) 250/s over 4 conns, 8 ids, kind"
+                + " 1, tags [[h, bench]], 64 B");
+    assertThat(c.offeredPerS()).isEqualTo(250.0);
+  }
+
+  @Test
+  void reportsEveryProblemAtOnce() {
+    GeneratorConfig.Builder b =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://relay.example.org:7777/", null), 10, 1, 1))
+            .duration(Duration.ZERO)
+            .inflightCapPerConnection(0)
+            .publishTimeout(Duration.ofSeconds(-1))
+            .maxFrameBytes(10)
+            .senderThreads(0);
+    assertThat(b.problems())
+        .containsExactly(
+            "target 1 host 'relay.example.org' is not loopback; refusing without --allow-remote,"
+                + " because a load generator must not be pointed at relays you don't run",
+            "duration must be > 0, got PT0S",
+            "inflight cap must be >= 1 per connection, got 0",
+            "publish timeout must be > 0, got PT-1S",
+            "max frame bytes must be in [1024, 67108864], got 10",
+            "sender threads must be in [1, 64], got 0");
+    assertThatThrownBy(b::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not loopback")
+        .hasMessageContaining("sender threads");
+    assertThat(b.allowRemote(true).problems()).noneMatch(p -> p.contains("loopback"));
+  }
+
+  @Test
+  void targetLoadRejectsBadValuesWithTheRuleAndTheValue() {
+    assertThat(TargetLoad.problems(target("ws://127.0.0.1:1/", null), Double.NaN, 0, 0))
+        .containsExactly(
+            "rate must be a finite number > 0 events/s, got NaN",
+            "conns must be in [1, 10000], got 0",
+            "identities must be in [1, 100000], got 0");
+    Target tiny = new Target("a", "ws://127.0.0.1:1/", null, List.of(), 1, 8);
+    assertThat(TargetLoad.problems(tiny, 1, 1, 1))
+        .containsExactly("content must be >= 32 bytes so every event is unique, got 8");
+  }
+
+  @Test
+  void segmentsParseAndOwnTheirSlots() {
+    Segment s = Segment.parse("1/3");
+    assertThat(s).isEqualTo(new Segment(1, 3));
+    assertThat(s.owns(4)).isTrue();
+    assertThat(s.owns(5)).isFalse();
+    assertThat(s).hasToString("1/3");
+    assertThatThrownBy(() -> Segment.parse("3/3"))
+        .hasMessage("segment index must be in [0, 3), got 3");
+    assertThatThrownBy(() -> Segment.parse("x"))
+        .hasMessage("segment must look like i/N (e.g. 0/2), got 'x'");
+  }
+
+  @Test
+  void loopbackIsDecidedWithoutDns() {
+    for (String h : List.of("localhost", "a.localhost", "127.0.0.1", "127.1.2.3", "[::1]")) {
+      assertThat(Loopback.isLoopbackHost(h)).as(h).isTrue();
+    }
+    // Mutant partners: names that only look local, and a public address.
+    for (String h : List.of("localhost.evil.org", "128.0.0.1", "10.0.0.1", "example.org", "")) {
+      assertThat(Loopback.isLoopbackHost(h)).as(h).isFalse();
+    }
+  }
+}

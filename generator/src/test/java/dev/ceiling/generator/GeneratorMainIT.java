@@ -1,0 +1,48 @@
+package dev.ceiling.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.generator.internal.TestRelay;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GeneratorMainIT {
+
+  @Test
+  void writesOneJsonReportAndProgressOnStderr(@TempDir Path dir) throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      Path json = dir.resolve("report.json");
+      GeneratorMainTest.Outcome o =
+          GeneratorMainTest.run(
+              "--duration",
+              "500ms",
+              "--lag-bound",
+              "200ms",
+              "--json",
+              json.toString(),
+              "--target",
+              "url="
+                  + relay.url()
+                  + ",host=b.localhost:"
+                  + relay.port
+                  + ",rate=40,conns=2,tag=h:bench,identities=3,content=100");
+      assertThat(o.code()).as(o.err()).isZero();
+      assertThat(o.out()).isEmpty();
+      assertThat(o.err()).contains("generate: clock starts at", "generate: done: sent=20");
+      GeneratorReport r = Json.read(json, GeneratorReport.class);
+      assertThat(r.aggregate().accepted()).isEqualTo(20);
+      assertThat(r.targets())
+          .singleElement()
+          .satisfies(
+              t -> {
+                assertThat(t.community()).isEqualTo("b.localhost:" + relay.port);
+                assertThat(t.hostHeader()).isEqualTo("b.localhost:" + relay.port);
+              });
+      assertThat(relay.hosts).containsOnly("b.localhost:" + relay.port);
+      assertThat(Files.readString(json)).contains("\"generator_bound\" : false");
+    }
+  }
+}

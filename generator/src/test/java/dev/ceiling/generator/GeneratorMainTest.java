@@ -1,0 +1,104 @@
+package dev.ceiling.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Bad specs: exit 2, one line naming the field, before anything connects (nothing listens). */
+class GeneratorMainTest {
+
+  record Outcome(int code, String out, String err) {}
+
+  static Outcome run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        GeneratorMain.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Outcome(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  static void assertUsageError(Outcome o, String line) {
+    assertThat(o.code()).isEqualTo(2);
+    assertThat(o.err()).isEqualTo("error: " + line + System.lineSeparator());
+    assertThat(o.out()).isEmpty();
+  }
+
+  @Test
+  void unknownKey() {
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=10,colour=red"),
+        "target 1: unknown key 'colour' (expected one of url, host, rate, conns, kind, tag,"
+            + " identities, content, community)");
+  }
+
+  @Test
+  void missingUrl() {
+    assertUsageError(run("--duration", "1s", "--target", "rate=10"), "target 1: missing url");
+  }
+
+  @Test
+  void rateNotPositiveOrNaN() {
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=NaN"),
+        "target 1: rate must be a finite number > 0 events/s, got NaN");
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=0"),
+        "target 1: rate must be a finite number > 0 events/s, got 0.0");
+  }
+
+  @Test
+  void zeroConns() {
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=5,conns=0"),
+        "target 1: conns must be in [1, 10000], got 0");
+  }
+
+  @Test
+  void malformedUrl() {
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=http://127.0.0.1:9/,rate=5"),
+        "target 1: url must be a ws:// or wss:// URL, got http://127.0.0.1:9/");
+  }
+
+  @Test
+  void remoteTargetRefusedNamingTheHost() {
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=ws://relay.example.org/,rate=5"),
+        "target 1 host 'relay.example.org' is not loopback; refusing without --allow-remote,"
+            + " because a load generator must not be pointed at relays you don't run");
+  }
+
+  @Test
+  void severalProblemsOnOneLine() {
+    assertUsageError(
+        run("--target", "url=ws://127.0.0.1:9/,rate=5,conns=0", "--segment", "2/2"),
+        "target 1: conns must be in [1, 10000], got 0; --segment: segment index must be in [0,"
+            + " 2), got 2; --duration is required");
+  }
+
+  @Test
+  void aGoodSpecReachesTheConnectStepAndFailsThereWithExitThree() throws Exception {
+    // Mutant partner of the usage errors: a valid spec is not a usage error.
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Outcome o =
+        run(
+            "--duration",
+            "500ms",
+            "--connect-timeout",
+            "2s",
+            "--target",
+            "url=ws://127.0.0.1:" + port + "/,host=a.localhost:" + port + ",rate=5,tag=h:bench");
+    assertThat(o.code()).isEqualTo(3);
+    assertThat(o.err()).contains("error: connect failed before the clock started");
+  }
+}

@@ -1,0 +1,605 @@
+package dev.ceiling.generator.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.Target;
+import dev.ceiling.core.nostr.EventVerifier;
+import dev.ceiling.core.nostr.NostrEvent;
+import dev.ceiling.generator.GeneratorConfig;
+import dev.ceiling.generator.GeneratorException;
+import dev.ceiling.generator.GeneratorReport;
+import dev.ceiling.generator.ProgressListener;
+import dev.ceiling.generator.TargetLoad;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.eclipse.jetty.websocket.api.Session;
+import org.junit.jupiter.api.Test;
+
+/** The generator against small relays started here on 127.0.0.1:0. Cells are 1-1.5 s. */
+class GeneratorIT {
+
+  static TargetLoad load(String url, String host, double rate, int conns) {
+    return new TargetLoad(
+        new Target("a", url, host, List.of(List.of("h", "bench")), 1, 64), rate, conns, 2);
+  }
+
+  static GeneratorConfig cfg(
+      TargetLoad l, Duration d, Duration publishTimeout, int cap, int maxFrame) {
+    return GeneratorConfig.builder()
+        .load(l)
+        .duration(d)
+        .publishTimeout(publishTimeout)
+        .connectTimeout(Duration.ofSeconds(5))
+        .inflightCapPerConnection(cap)
+        .maxFrameBytes(maxFrame)
+        .build();
+  }
+
+  static GeneratorReport run(GeneratorConfig c, Hooks hooks) throws GeneratorException {
+    GeneratorReport r = Engine.run(c, ProgressListener.NONE, hooks);
+    // Kept in the surefire output file, so a failure on a noisy box can be read afterwards.
+    System.out.println(
+        "lag "
+            + r.aggregate().sendLag().toString().replaceAll("histogramUsBase64=.*", "")
+            + " service "
+            + r.aggregate().service().toString().replaceAll("histogramUsBase64=.*", "")
+            + " scheduled "
+            + r.aggregate().scheduled().toString().replaceAll("histogramUsBase64=.*", "")
+            + " bound="
+            + r.generatorBoundReason()
+            + " headroom="
+            + r.headroom());
+    return r;
+  }
+
+  /**
+   * One short run first: on a cold JVM the first cell runs interpreted while the JIT competes for
+   * the same two cores, and its latencies describe the JIT, not the relay.
+   */
+  @org.junit.jupiter.api.BeforeAll
+  static void warmUpTheJvm() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      Engine.run(
+          cfg(
+              load(relay.url(), null, 300, 2),
+              Duration.ofMillis(700),
+              Duration.ofSeconds(1),
+              1000,
+              1 << 20),
+          ProgressListener.NONE,
+          Hooks.NONE);
+    }
+  }
+
+  // ---------------------------------------------------------------- healthy + JSON
+
+  @Test
+  void healthyRunAcceptsEverySlotSendsTheHostHeaderAndRoundTripsAsJson() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      String host = "a.localhost:" + relay.port;
+      GeneratorReport r =
+          run(
+              cfg(
+                  load(relay.url(), host, 200, 2),
+                  Duration.ofSeconds(1),
+                  Duration.ofSeconds(2),
+                  1000,
+                  1 << 20),
+              Hooks.NONE);
+      GeneratorReport.Result a = r.aggregate();
+      assertThat(relay.hosts).hasSize(2).containsOnly(host);
+      assertThat(a.slotsPlanned()).isEqualTo(200);
+      assertThat(a.attempted()).isEqualTo(200);
+      assertThat(a.accepted()).isEqualTo(200);
+      assertThat(a.unacknowledged()).isZero();
+      assertThat(a.achievedOverOffered()).isEqualTo(1.0);
+      assertThat(a.scheduled().count()).isEqualTo(200);
+      assertThat(r.headroom()).isNotNull().isGreaterThan(1.0);
+      String json = Json.write(r);
+      assertThat(json).contains("\"achieved_over_offered\"", "\"histogram_us_base64\"");
+      assertThat(Json.read(json, "test", GeneratorReport.class)).isEqualTo(r);
+    }
+  }
+
+  @Test
+  void twoCommunitiesByHostShareOneClockAndAreReportedApart() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      String a = "a.localhost:" + relay.port;
+      String b = "b.localhost:" + relay.port;
+      GeneratorConfig c =
+          GeneratorConfig.builder()
+              .load(
+                  new TargetLoad(
+                      new Target("a", relay.url(), a, List.of(List.of("h", "x")), 1, 64), 50, 1, 1))
+              .load(
+                  new TargetLoad(
+                      new Target("b", relay.url(), b, List.of(List.of("h", "y")), 1, 64),
+                      100,
+                      2,
+                      1))
+              .duration(Duration.ofSeconds(1))
+              .publishTimeout(Duration.ofSeconds(2))
+              .build();
+      GeneratorReport r = run(c, Hooks.NONE);
+      assertThat(r.targets()).extracting(t -> t.result().accepted()).containsExactly(50L, 100L);
+      assertThat(r.aggregate().accepted()).isEqualTo(150);
+      assertThat(r.aggregate().offeredPerS()).isEqualTo(150.0);
+      assertThat(relay.hosts).containsExactlyInAnyOrder(a, b, b);
+      // Mutant partner: the per-target split must not be the aggregate copied twice.
+      assertThat(r.targets().get(0).result().accepted()).isNotEqualTo(r.aggregate().accepted());
+    }
+  }
+
+  // ---------------------------------------------------------------- never rebased
+
+  /** The check: the number of sends is the schedule's, whatever the relay's latency. */
+  static void assertKeptSchedule(GeneratorReport r) {
+    assertThat(r.aggregate().attempted()).isEqualTo(r.aggregate().slotsPlanned());
+  }
+
+  /** A generator that paces on responses: waits for the previous OK before the next send. */
+  static final Hooks RESPONSE_PACED =
+      new Hooks() {
+        @Override
+        public void beforeSend(Conn conn) {
+          long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+          while (conn.inflight() > 0 && System.nanoTime() < until) {
+            LockSupport.parkNanos(100_000);
+          }
+        }
+      };
+
+  static TestRelay.Behavior slowOks(long delayMs) {
+    return new TestRelay.Behavior() {
+      @Override
+      public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+        String id = event.get("id").asText();
+        var unused =
+            relay.timer.schedule(
+                () -> TestRelay.ok(s, id, true, ""), delayMs, TimeUnit.MILLISECONDS);
+      }
+    };
+  }
+
+  @Test
+  void scheduleIsNeverRebasedOnSlowOksAndAResponsePacedMutantIsCaught() throws Exception {
+    try (TestRelay relay = new TestRelay(slowOks(300))) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 100, 1),
+              Duration.ofSeconds(1),
+              Duration.ofSeconds(2),
+              1000,
+              1 << 20);
+      GeneratorReport open = run(c, Hooks.NONE);
+      assertKeptSchedule(open);
+      assertThat(open.aggregate().attempted()).isEqualTo(100);
+      assertThat(open.aggregate().service().p50Ms()).isGreaterThanOrEqualTo(290.0);
+      GeneratorReport paced = run(c, RESPONSE_PACED);
+      assertThatThrownBy(() -> assertKeptSchedule(paced)).isInstanceOf(AssertionError.class);
+      assertThat(paced.generatorBound()).isTrue();
+    }
+  }
+
+  // ---------------------------------------------------------------- coordinated omission
+
+  static final long STALL_MS = 800;
+
+  /** The check: the stall shows in scheduled latency while service p50 stays low. */
+  static void assertSeesStall(GeneratorReport r) {
+    assertThat(r.aggregate().scheduled().maxMs()).isGreaterThanOrEqualTo(STALL_MS * 0.9);
+    assertThat(r.aggregate().scheduled().p90Ms()).isGreaterThanOrEqualTo(STALL_MS / 2.0);
+    assertThat(r.aggregate().service().p50Ms()).isLessThan(STALL_MS / 2.0);
+  }
+
+  /**
+   * From the 50th event, the relay stops answering for STALL_MS and then answers everything it
+   * held, as a relay does across a lock wait or a GC pause.
+   */
+  static TestRelay.Behavior stallOnce(AtomicBoolean stalled) {
+    java.util.concurrent.atomic.AtomicLong stallUntil =
+        new java.util.concurrent.atomic.AtomicLong();
+    return new TestRelay.Behavior() {
+      @Override
+      public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+        if (n >= 50 && stalled.compareAndSet(false, true)) {
+          stallUntil.set(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STALL_MS));
+        }
+        String id = event.get("id").asText();
+        long wait = stallUntil.get() - System.nanoTime();
+        if (wait > 0) {
+          var unused =
+              relay.timer.schedule(() -> TestRelay.ok(s, id, true, ""), wait, TimeUnit.NANOSECONDS);
+        } else {
+          TestRelay.ok(s, id, true, "");
+        }
+      }
+    };
+  }
+
+  @Test
+  void aStallShowsInScheduledLatencyAndASendTimedMutantHidesIt() throws Exception {
+    // 250 slots at 100/s; the relay stalls 0.8 s at the 50th, so 80 slots (32%) fall in it.
+    Duration d = Duration.ofMillis(2500);
+    try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
+      assertSeesStall(
+          run(
+              cfg(load(relay.url(), null, 100, 1), d, Duration.ofSeconds(2), 1000, 1 << 20),
+              Hooks.NONE));
+    }
+    // Even when a tight cap makes the send wait, timing from the intended slot keeps the stall.
+    try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
+      assertSeesStall(
+          run(
+              cfg(load(relay.url(), null, 100, 1), d, Duration.ofSeconds(2), 1, 1 << 20),
+              Hooks.NONE));
+    }
+    // The classic coordinated omission: wait for each response, time from the send.
+    Hooks sendTimed =
+        new Hooks() {
+          @Override
+          public boolean scheduledFromSend() {
+            return true;
+          }
+        };
+    try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
+      GeneratorReport r =
+          run(
+              cfg(load(relay.url(), null, 100, 1), d, Duration.ofSeconds(2), 1, 1 << 20),
+              sendTimed);
+      assertThatThrownBy(() -> assertSeesStall(r)).isInstanceOf(AssertionError.class);
+    }
+  }
+
+  // ---------------------------------------------------------------- self-check
+
+  @Test
+  void aSlowedSenderIsFlaggedGeneratorBoundAndAHealthyOneIsNot() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      // A loose lag bound: this shared 2-core box shows 3-50 ms scheduler jitter under load, and
+      // the test is about telling apart a sender that cannot keep up (15 ms per 10 ms slot).
+      GeneratorConfig c =
+          GeneratorConfig.builder()
+              .load(load(relay.url(), null, 100, 1))
+              .duration(Duration.ofSeconds(1))
+              .publishTimeout(Duration.ofSeconds(1))
+              .sendLagBound(Duration.ofMillis(50))
+              .build();
+      GeneratorReport healthy = run(c, Hooks.NONE);
+      assertThat(healthy.generatorBound()).as(healthy.generatorBoundReason()).isFalse();
+      assertThat(healthy.generatorBoundReason()).isNull();
+      Hooks slowed =
+          new Hooks() {
+            @Override
+            public void beforeSend(Conn conn) {
+              LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(15));
+            }
+          };
+      GeneratorReport slow = run(c, slowed);
+      assertThat(slow.generatorBound()).isTrue();
+      assertThat(slow.generatorBoundReason()).contains("send lag p99");
+      assertThat(slow.headroom()).isLessThan(1.0);
+    }
+  }
+
+  // ---------------------------------------------------------------- OK matching by id
+
+  /**
+   * Odd arrivals get an OK for an id we never sent; even ones their own OK, every fourth rejected
+   * as rate-limited; arrival 2 is answered twice.
+   */
+  static final TestRelay.Behavior MIXED_OKS =
+      new TestRelay.Behavior() {
+        @Override
+        public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+          String id = event.get("id").asText();
+          if (n % 2 == 1) {
+            TestRelay.ok(s, "f".repeat(64), true, "");
+          } else if (n % 4 == 0) {
+            TestRelay.ok(s, id, false, "rate-limited: slow down");
+          } else {
+            TestRelay.ok(s, id, true, "");
+            if (n == 2) {
+              TestRelay.ok(s, id, true, "duplicate: again");
+            }
+          }
+        }
+      };
+
+  static void assertMatchedById(GeneratorReport r) {
+    GeneratorReport.Result a = r.aggregate();
+    assertThat(a.attempted()).isEqualTo(100);
+    assertThat(a.accepted()).isEqualTo(25);
+    assertThat(a.rejected()).isEqualTo(25);
+    assertThat(a.rejectedByPrefix()).isEqualTo(Map.of("rate-limited", 25L));
+    assertThat(a.firstRejection()).isEqualTo("rate-limited: slow down");
+    assertThat(a.unknownOkIds()).isEqualTo(50);
+    assertThat(a.duplicateOks()).isEqualTo(1);
+    assertThat(a.unacknowledged()).isEqualTo(50);
+  }
+
+  @Test
+  void oksAreMatchedByIdAndAFifoMatcherIsCaught() throws Exception {
+    GeneratorConfig base;
+    try (TestRelay relay = new TestRelay(MIXED_OKS)) {
+      base =
+          cfg(
+              load(relay.url(), null, 100, 1),
+              Duration.ofSeconds(1),
+              Duration.ofMillis(300),
+              1000,
+              1 << 20);
+      assertMatchedById(run(base, Hooks.NONE));
+    }
+    Hooks fifo =
+        new Hooks() {
+          @Override
+          public boolean matchOksById() {
+            return false;
+          }
+        };
+    try (TestRelay relay = new TestRelay(MIXED_OKS)) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 100, 1),
+              Duration.ofSeconds(1),
+              Duration.ofMillis(300),
+              1000,
+              1 << 20);
+      GeneratorReport r = run(c, fifo);
+      assertThatThrownBy(() -> assertMatchedById(r)).isInstanceOf(AssertionError.class);
+    }
+  }
+
+  // ---------------------------------------------------------------- NOTICE instead of OK
+
+  static final TestRelay.Behavior NOTICES_ONLY =
+      new TestRelay.Behavior() {
+        @Override
+        public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+          for (int i = 0; i < 20; i++) {
+            TestRelay.send(s, "[\"NOTICE\",\"rate-limited: slow down " + n + "\"]");
+          }
+        }
+      };
+
+  /** The check: every slot sent, nothing waited on past the publish timeout. */
+  static void assertNoticesDoNotStall(GeneratorReport r, long wallNanos) {
+    GeneratorReport.Result a = r.aggregate();
+    assertThat(a.attempted()).isEqualTo(a.slotsPlanned());
+    assertThat(a.notices()).isEqualTo(20 * a.attempted());
+    assertThat(a.firstNotice()).isEqualTo("rate-limited: slow down 1");
+    assertThat(a.unacknowledged()).isEqualTo(a.attempted());
+    assertThat(r.graceWaitedS()).isLessThan(1.0);
+    assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(5));
+  }
+
+  @Test
+  void noticesAreCountedAndNeverWaitedOnAndAnOkWaitingMutantIsCaught() throws Exception {
+    try (TestRelay relay = new TestRelay(NOTICES_ONLY)) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 50, 1),
+              Duration.ofSeconds(1),
+              Duration.ofMillis(500),
+              1000,
+              1 << 20);
+      long t0 = System.nanoTime();
+      GeneratorReport r = run(c, Hooks.NONE);
+      assertNoticesDoNotStall(r, System.nanoTime() - t0);
+      // A client that waits (up to the publish timeout) for each OK: the seed's stalled run.
+      Hooks waitsForOk =
+          new Hooks() {
+            @Override
+            public void beforeSend(Conn conn) {
+              long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+              while (conn.inflight() > 0 && System.nanoTime() < until) {
+                LockSupport.parkNanos(1_000_000);
+              }
+            }
+          };
+      long t1 = System.nanoTime();
+      GeneratorReport m = run(c, waitsForOk);
+      long wall = System.nanoTime() - t1;
+      assertThatThrownBy(() -> assertNoticesDoNotStall(m, wall)).isInstanceOf(AssertionError.class);
+    }
+  }
+
+  // ---------------------------------------------------------------- NIP-42 AUTH
+
+  static TestRelay.Behavior authRequired() {
+    Map<Session, String> challenges = new ConcurrentHashMap<>();
+    return new TestRelay.Behavior() {
+      @Override
+      public void onOpen(Session s, TestRelay relay) {
+        String c = "chal-" + System.nanoTime();
+        challenges.put(s, c);
+        TestRelay.send(s, "[\"AUTH\",\"" + c + "\"]");
+      }
+
+      @Override
+      public void onAuth(Session s, JsonNode event, TestRelay relay) {
+        try {
+          NostrEvent e = NostrEvent.fromJson(event.toString());
+          boolean good =
+              e.kind() == 22242
+                  && EventVerifier.verify(e)
+                  && e.tags().contains(List.of("challenge", challenges.get(s)))
+                  && e.tags().stream().anyMatch(t -> t.get(0).equals("relay"));
+          if (good) {
+            relay.authed.put(s, true);
+          }
+          TestRelay.ok(s, e.id(), good, good ? "" : "auth-required: bad auth");
+        } catch (Exception ex) {
+          throw new IllegalStateException(ex);
+        }
+      }
+
+      @Override
+      public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+        boolean ok = relay.authed.containsKey(s);
+        TestRelay.ok(s, event.get("id").asText(), ok, ok ? "" : "auth-required: authenticate");
+      }
+    };
+  }
+
+  static void assertAuthenticated(GeneratorReport r) {
+    assertThat(r.aggregate().authChallenges()).isEqualTo(2);
+    assertThat(r.aggregate().accepted()).isEqualTo(r.aggregate().slotsPlanned());
+    assertThat(r.aggregate().unknownOkIds()).isZero();
+  }
+
+  @Test
+  void authChallengesAreAnsweredAndAMutantThatIgnoresThemIsCaught() throws Exception {
+    try (TestRelay relay = new TestRelay(authRequired())) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 50, 2),
+              Duration.ofSeconds(1),
+              Duration.ofSeconds(1),
+              1000,
+              1 << 20);
+      assertAuthenticated(run(c, Hooks.NONE));
+      assertThat(relay.auths).hasSize(2);
+    }
+    try (TestRelay relay = new TestRelay(authRequired())) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 50, 2),
+              Duration.ofSeconds(1),
+              Duration.ofSeconds(1),
+              1000,
+              1 << 20);
+      Hooks ignoresAuth =
+          new Hooks() {
+            @Override
+            public boolean answerAuth() {
+              return false;
+            }
+          };
+      GeneratorReport r = run(c, ignoresAuth);
+      assertThatThrownBy(() -> assertAuthenticated(r)).isInstanceOf(AssertionError.class);
+      assertThat(r.aggregate().rejectedByPrefix()).containsKey("auth-required");
+    }
+  }
+
+  // ---------------------------------------------------------------- misbehaving relay
+
+  /**
+   * Connection 1: invalid JSON and unknown message shapes, then a frame over the cap; 2: NOTICE
+   * floods; 3: closes after 10 events; 4: never answers.
+   */
+  static TestRelay.Behavior misbehaving() {
+    Map<Session, Integer> ordinal = new ConcurrentHashMap<>();
+    AtomicInteger opened = new AtomicInteger();
+    Map<Session, AtomicInteger> perConn = new ConcurrentHashMap<>();
+    return new TestRelay.Behavior() {
+      @Override
+      public void onOpen(Session s, TestRelay relay) {
+        ordinal.put(s, opened.getAndIncrement() % 4);
+        perConn.put(s, new AtomicInteger());
+      }
+
+      @Override
+      public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+        int k = perConn.get(s).incrementAndGet();
+        String id = event.get("id").asText();
+        switch (ordinal.get(s)) {
+          case 0 -> {
+            TestRelay.send(s, "{not json");
+            TestRelay.send(s, "{\"OK\":1}");
+            TestRelay.send(s, "[\"OK\",42]");
+            TestRelay.ok(s, id, true, "");
+            if (k == 20) {
+              TestRelay.send(s, "[\"NOTICE\",\"" + "x".repeat(200_000) + "\"]");
+            }
+          }
+          case 1 -> {
+            for (int i = 0; i < 200; i++) {
+              TestRelay.send(s, "[\"NOTICE\",\"flood\"]");
+            }
+            TestRelay.ok(s, id, true, "");
+          }
+          case 2 -> {
+            TestRelay.ok(s, id, true, "");
+            if (k == 10) {
+              s.close(1011, "going away mid-run", org.eclipse.jetty.websocket.api.Callback.NOOP);
+            }
+          }
+          default -> {}
+        }
+      }
+    };
+  }
+
+  /** The check: every kind of misbehaviour was counted and the run ended on time. */
+  static void assertMisbehaviourCounted(GeneratorReport r, long wallNanos) {
+    GeneratorReport.Result a = r.aggregate();
+    assertThat(a.transportErrors()).containsKeys("protocol", "close", "frame_too_large");
+    assertThat(a.notices()).isGreaterThan(1000);
+    assertThat(a.unacknowledged()).isGreaterThan(0);
+    assertThat(a.slotsUnsentDeadConnection()).isGreaterThan(0);
+    assertThat(a.firstTransportError()).isNotNull();
+    assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(6));
+  }
+
+  @Test
+  void aMisbehavingRelayIsCountedWithoutCrashingOrStallingTheRun() throws Exception {
+    try (TestRelay relay = new TestRelay(misbehaving())) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 200, 4),
+              Duration.ofSeconds(1),
+              Duration.ofMillis(500),
+              1000,
+              64 * 1024);
+      long t0 = System.nanoTime();
+      GeneratorReport r = run(c, Hooks.NONE);
+      assertMisbehaviourCounted(r, System.nanoTime() - t0);
+    }
+    // The same check must go red on a relay that behaves.
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 200, 4),
+              Duration.ofMillis(500),
+              Duration.ofMillis(500),
+              1000,
+              64 * 1024);
+      GeneratorReport r = run(c, Hooks.NONE);
+      assertThatThrownBy(() -> assertMisbehaviourCounted(r, 0)).isInstanceOf(AssertionError.class);
+    }
+  }
+
+  // ---------------------------------------------------------------- connect failure
+
+  @Test
+  void aConnectFailureBeforeTheClockNamesTheTarget() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String url = "ws://127.0.0.1:" + port + "/";
+    GeneratorConfig c =
+        cfg(
+            load(url, "b.localhost:" + port, 10, 1),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            10,
+            1 << 20);
+    assertThatThrownBy(() -> run(c, Hooks.NONE))
+        .isInstanceOf(GeneratorException.class)
+        .hasMessageContaining("connect failed before the clock started")
+        .hasMessageContaining(url)
+        .hasMessageContaining("Host b.localhost:" + port);
+  }
+}
