@@ -1,0 +1,65 @@
+package dev.ceiling.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.Model;
+import dev.ceiling.verdict.ModelConfig;
+import dev.ceiling.verdict.VerdictConfig;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class HtmlReportTest {
+  /** Attributes that would make a browser fetch something: the report must have none. */
+  private static final Pattern FETCH =
+      Pattern.compile("(?i)(src|href|url)\\s*[=(]\\s*[\"']?\\s*(https?:|//)");
+
+  static List<String> externalReferences(String html) {
+    Matcher m = FETCH.matcher(html);
+    List<String> found = new java.util.ArrayList<>();
+    while (m.find()) {
+      found.add(m.group());
+    }
+    return found;
+  }
+
+  static ExperimentReport modelReport() {
+    return Model.report(
+        new ModelConfig(List.of(250.0, 500.0, 750.0, 1000.0), 4, 3, 200, 550, 1),
+        VerdictConfig.defaults());
+  }
+
+  @Test
+  void rendersChartsInlineWithNoNetworkReference() {
+    String html = HtmlReport.render(modelReport());
+    assertThat(html).contains("<svg").contains("MODEL OUTPUT").contains("Run metadata");
+    assertThat(html.split("<svg", -1)).hasSizeGreaterThanOrEqualTo(3);
+    assertThat(externalReferences(html)).isEmpty();
+  }
+
+  @Test
+  void theNoNetworkCheckCatchesAFetch() {
+    // Mutant partner: a report that pulled a charting script from a CDN must be caught.
+    String mutant = HtmlReport.render(modelReport()).replace(
+        "</head>", "<script src=\"https://cdn.example/chart.js\"></script></head>");
+    assertThat(externalReferences(mutant)).hasSize(1);
+  }
+
+  @Test
+  void summaryNamesTheVerdictAndEveryFailure() {
+    ExperimentReport r = modelReport();
+    String text = Summary.text(r);
+    assertThat(text).contains("MODEL OUTPUT: never evidence").contains("verdict: NOT ESTABLISHED");
+    for (String line : r.verdict().failureLines()) {
+      assertThat(text).contains(line);
+    }
+  }
+
+  @Test
+  void escapesMarkup() {
+    assertThat(HtmlReport.esc("<a href=\"x\">&'</a>"))
+        .isEqualTo("&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+  }
+}

@@ -1,0 +1,272 @@
+package dev.ceiling.verdict;
+
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MetricRole;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The per-cell rules: what excludes a cell from evidence, what is fatal, and whether the cell was
+ * steady and busy. Pure functions of one cell, its experiment's identity and the config.
+ *
+ * <p>"Not exposed" for a contamination counter: a key that is absent from {@code counter_deltas},
+ * or present with a null value, means the relay did not show the series. A cell that cannot show it
+ * was clean is excluded ({@link ProblemKind#COUNTER_NOT_EXPOSED}); a profile whose relay exposes a
+ * series only once it moves declares the role positive-controlled and the runner records 0 for it
+ * before the verdict sees it. The admission counters are required in every arm (the limiter does
+ * not care which arm runs); the audit write and enqueue counters are required only in cells that
+ * have an audit path ({@code audit_completed} or {@code outstanding_delta} set), since an arm
+ * without the path cannot fail to write.
+ */
+public final class CellProblems {
+  private CellProblems() {}
+
+  /**
+   * Every problem with {@code c}, in a fixed order. Never throws for a valid cell.
+   *
+   * @param c the cell
+   * @param id its experiment (rate grid, duration, arms, queue capacity)
+   * @param cfg thresholds
+   * @return the problems; empty when the cell is clean evidence
+   */
+  public static List<CellProblem> of(Cell c, ExperimentIdentity id, VerdictConfig cfg) {
+    Objects.requireNonNull(c, "cell");
+    Objects.requireNonNull(id, "identity");
+    Objects.requireNonNull(cfg, "config");
+    List<CellProblem> out = new ArrayList<>();
+
+    admission(c, MetricRole.ADMISSION_REJECTIONS_QUOTA, ProblemKind.ADMISSION_QUOTA, out);
+    admission(
+        c, MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE, ProblemKind.ADMISSION_UNAVAILABLE, out);
+    if (c.rejected() > 0) {
+      out.add(
+          exclude(
+              ProblemKind.RELAY_REJECTIONS,
+              "the relay answered OK false to "
+                  + c.rejected()
+                  + " events (by prefix "
+                  + c.rejectedByPrefix()
+                  + ")"));
+    }
+    if (c.notices() > 0) {
+      out.add(
+          exclude(
+              ProblemKind.NOTICES,
+              "the relay sent "
+                  + c.notices()
+                  + " NOTICE frames, which carry no event id: rejections that cannot be"
+                  + " attributed"));
+    }
+    long transport = c.transportErrors().values().stream().mapToLong(Long::longValue).sum();
+    if (transport > 0) {
+      out.add(
+          exclude(
+              ProblemKind.TRANSPORT_ERRORS,
+              "the generator saw " + transport + " transport errors " + c.transportErrors()));
+    }
+    if (hasAuditPath(c)) {
+      Double writes = c.delta(MetricRole.AUDIT_WRITE_ERRORS);
+      if (writes == null) {
+        out.add(notExposed(MetricRole.AUDIT_WRITE_ERRORS, "failed writes would look fast"));
+      } else if (writes > 0) {
+        out.add(
+            exclude(
+                ProblemKind.AUDIT_WRITE_ERRORS,
+                Fmt.num(writes)
+                    + " audit writes failed during the cell: a failing write is a fast write"));
+      }
+      Double enqueues = c.delta(MetricRole.AUDIT_ENQUEUE_ERRORS);
+      if (enqueues == null) {
+        out.add(notExposed(MetricRole.AUDIT_ENQUEUE_ERRORS, "a dead worker would go unseen"));
+      }
+    }
+    // Enqueue failures are fatal in any arm, whatever the audit path says.
+    Double enqueues = c.delta(MetricRole.AUDIT_ENQUEUE_ERRORS);
+    if (enqueues != null && enqueues > 0) {
+      out.add(
+          exclude(
+              ProblemKind.ENQUEUE_ERRORS,
+              Fmt.num(enqueues)
+                  + " audit enqueues failed: the worker is gone, so every later cell is suspect"));
+    }
+    if (!c.counterResets().isEmpty()) {
+      out.add(
+          exclude(
+              ProblemKind.COUNTER_RESET,
+              "counters went down during the cell (a restart?): " + c.counterResets()));
+    }
+    if (c.generatorBound()) {
+      out.add(
+          exclude(
+              ProblemKind.GENERATOR_BOUND,
+              "the generator could not keep its schedule: " + c.generatorBoundReason()));
+    }
+    if (c.headroom() == null) {
+      out.add(
+          exclude(
+              ProblemKind.HEADROOM_UNKNOWN,
+              "the generator's headroom was not measured, so the offer cannot be shown to be"
+                  + " real"));
+    } else if (c.headroom() < cfg.minHeadroom()) {
+      out.add(
+          exclude(
+              ProblemKind.LOW_HEADROOM,
+              "generator headroom "
+                  + Fmt.num(c.headroom())
+                  + "x is below the required "
+                  + Fmt.num(cfg.minHeadroom())
+                  + "x"));
+    }
+    steadiness(c, id, cfg, out);
+    if (!onGrid(c.offeredPerS(), id.ratesPerS())) {
+      out.add(
+          exclude(
+              ProblemKind.OFF_GRID,
+              "offered rate "
+                  + Fmt.num(c.offeredPerS())
+                  + "/s is not on the rate grid "
+                  + id.ratesPerS()));
+    }
+    if (!close(c.durationRequestedS(), id.durationS())) {
+      out.add(
+          exclude(
+              ProblemKind.DURATION_MISMATCH,
+              "requested duration "
+                  + Fmt.num(c.durationRequestedS())
+                  + " s differs from the experiment's "
+                  + Fmt.num(id.durationS())
+                  + " s"));
+    }
+    // The generator sends at most ceil(offered x duration) events; more accepted is impossible.
+    double maxEvents = Math.ceil(c.offeredEvents() - 1e-9);
+    if (c.accepted() > maxEvents) {
+      out.add(
+          exclude(
+              ProblemKind.IMPOSSIBLE_MEASUREMENT,
+              c.accepted()
+                  + " events accepted but at most "
+                  + Fmt.num(maxEvents)
+                  + " were offered: the instrument is broken"));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Steady state is stability, not emptiness: |outstanding_delta| <= tolerance x queue capacity.
+   *
+   * @return null when the cell has no queue reading (an arm with no queue: never failing), else
+   *     whether it was steady; false when the experiment names no queue capacity to judge by
+   */
+  public static Boolean steady(Cell c, ExperimentIdentity id, VerdictConfig cfg) {
+    if (c.outstandingDelta() == null) {
+      return null;
+    }
+    if (id.queueCapacity() == null) {
+      return false;
+    }
+    return Math.abs(c.outstandingDelta()) <= cfg.steadyTolerance() * id.queueCapacity();
+  }
+
+  /**
+   * Whether the worker was busy: audit_busy_fraction >= the threshold.
+   *
+   * @return null when the cell has no busy reading, else the comparison
+   */
+  public static Boolean busy(Cell c, VerdictConfig cfg) {
+    return c.auditBusyFraction() == null ? null : c.auditBusyFraction() >= cfg.busyThreshold();
+  }
+
+  /** True when any problem excludes the cell from evidence. */
+  public static boolean excludes(List<CellProblem> problems) {
+    return problems.stream().anyMatch(CellProblem::excludesEvidence);
+  }
+
+  static boolean hasAuditPath(Cell c) {
+    return c.auditCompleted() != null || c.outstandingDelta() != null;
+  }
+
+  static boolean onGrid(double rate, List<Double> grid) {
+    return grid.stream().anyMatch(r -> close(r, rate));
+  }
+
+  static boolean close(double a, double b) {
+    return Math.abs(a - b) <= 1e-9 * Math.max(1.0, Math.max(Math.abs(a), Math.abs(b)));
+  }
+
+  private static void steadiness(
+      Cell c, ExperimentIdentity id, VerdictConfig cfg, List<CellProblem> out) {
+    Boolean steady = steady(c, id, cfg);
+    if (steady == null || steady) {
+      return;
+    }
+    long delta = c.outstandingDelta();
+    boolean control = c.arm().equals(id.controlArm());
+    String what;
+    if (id.queueCapacity() == null) {
+      what =
+          "outstanding_delta is "
+              + delta
+              + " but the experiment names no queue capacity to judge stability by";
+    } else {
+      double limit = cfg.steadyTolerance() * id.queueCapacity();
+      what =
+          "outstanding_delta "
+              + delta
+              + " exceeds the steady tolerance of "
+              + Fmt.num(limit)
+              + " ("
+              + Fmt.num(cfg.steadyTolerance())
+              + " x capacity "
+              + id.queueCapacity()
+              + "): the queue "
+              + (delta > 0 ? "banked acceptance credit" : "drained backlog")
+              + " during the cell";
+    }
+    // Banking inflates that arm's accepted/offered. In the treatment arm that can only shrink
+    // control minus treatment, so it can hide a separation but never forge one: the cell stays
+    // evidence and is barred only from the worker rate. In the control arm it widens the
+    // difference, so it is excluded.
+    boolean forges = control && (delta > 0 || id.queueCapacity() == null);
+    out.add(
+        new CellProblem(
+            ProblemKind.NOT_STEADY,
+            what
+                + (forges
+                    ? "; a control cell with banked credit could forge a separation, so it is"
+                        + " excluded"
+                    : "; kept as evidence (it can only hide a separation) but not used for the"
+                        + " worker rate"),
+            forges));
+  }
+
+  private static void admission(Cell c, MetricRole role, ProblemKind kind, List<CellProblem> out) {
+    Double d = c.delta(role);
+    if (d == null) {
+      out.add(notExposed(role, "admission contamination cannot be ruled out"));
+    } else if (d > 0) {
+      out.add(
+          exclude(
+              kind,
+              role.key()
+                  + " moved by "
+                  + Fmt.num(d)
+                  + " during the cell: the admission limiter, not the ingest path, shaped it"));
+    }
+  }
+
+  private static CellProblem notExposed(MetricRole role, String consequence) {
+    return exclude(
+        ProblemKind.COUNTER_NOT_EXPOSED,
+        role.key()
+            + " is not exposed, so the cell cannot show it was clean ("
+            + consequence
+            + "); declare it positive-controlled in the profile if the relay only exposes it"
+            + " once it moves");
+  }
+
+  private static CellProblem exclude(ProblemKind kind, String message) {
+    return new CellProblem(kind, message, true);
+  }
+}

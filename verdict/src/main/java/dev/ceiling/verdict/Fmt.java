@@ -1,0 +1,30 @@
+package dev.ceiling.verdict;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+
+/** Locale-independent number formatting for messages. Package-private on purpose. */
+final class Fmt {
+  private Fmt() {}
+
+  /** A plain decimal without exponent or trailing zeros: 800, 0.625, 1234.5. */
+  static String num(double x) {
+    if (Double.isNaN(x) || Double.isInfinite(x)) {
+      return Double.toString(x);
+    }
+    String s = BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
+    return "-0".equals(s) ? "0" : s;
+  }
+
+  /** Four significant decimals for statistics in messages: 0.0123, 12.3457. */
+  static String stat(double x) {
+    return String.format(Locale.ROOT, "%.4f", x);
+  }
+
+  /** A p-value: fixed for readable values, scientific when tiny. */
+  static String p(double x) {
+    return x >= 1e-4
+        ? String.format(Locale.ROOT, "%.4f", x)
+        : String.format(Locale.ROOT, "%.2e", x);
+  }
+}

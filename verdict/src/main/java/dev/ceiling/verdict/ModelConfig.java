@@ -1,0 +1,74 @@
+package dev.ceiling.verdict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The model's inputs: a rate grid and the treatment arm's queue (capacity and one worker's drain
+ * rate). Validated on construction, every broken rule at once.
+ *
+ * @param ratesPerS offered rates, events/s, ascending, each > 0
+ * @param durationS each cell's duration, seconds, > 0
+ * @param repeats repeats per rate, >= 1, run back to back
+ * @param queueCapacity the treatment arm's queue capacity, entries, >= 1
+ * @param workerRatePerS the worker's drain rate, entries/s, > 0
+ * @param gapBetweenCellsS idle time between cells during which the worker keeps draining, >= 0 (0:
+ *     back to back, as in the seed's sweep; large: every cell starts empty)
+ */
+public record ModelConfig(
+    List<Double> ratesPerS,
+    double durationS,
+    int repeats,
+    int queueCapacity,
+    double workerRatePerS,
+    double gapBetweenCellsS) {
+
+  public ModelConfig {
+    ratesPerS = List.copyOf(Objects.requireNonNull(ratesPerS, "rates_per_s must not be null"));
+    List<String> problems = new ArrayList<>();
+    if (ratesPerS.isEmpty()) {
+      problems.add("rates_per_s must not be empty, got []");
+    }
+    for (int i = 0; i < ratesPerS.size(); i++) {
+      double r = ratesPerS.get(i);
+      if (!(r > 0) || Double.isInfinite(r) || (i > 0 && r <= ratesPerS.get(i - 1))) {
+        problems.add("rates_per_s must be finite, > 0 and strictly ascending, got " + ratesPerS);
+        break;
+      }
+    }
+    if (!(durationS > 0) || Double.isInfinite(durationS)) {
+      problems.add("duration_s must be a finite number > 0, got " + durationS);
+    }
+    if (repeats < 1) {
+      problems.add("repeats must be >= 1, got " + repeats);
+    }
+    if (queueCapacity < 1) {
+      problems.add("queue_capacity must be >= 1, got " + queueCapacity);
+    }
+    if (!(workerRatePerS > 0) || Double.isInfinite(workerRatePerS)) {
+      problems.add("worker_rate_per_s must be a finite number > 0, got " + workerRatePerS);
+    }
+    if (!(gapBetweenCellsS >= 0) || Double.isInfinite(gapBetweenCellsS)) {
+      problems.add("gap_between_cells_s must be a finite number >= 0, got " + gapBetweenCellsS);
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+  }
+
+  /** One line, the same in every Locale. */
+  public String describe() {
+    return String.format(
+        Locale.ROOT,
+        "model: rates=%s duration_s=%s repeats=%d queue_capacity=%d worker_rate_per_s=%s"
+            + " gap_between_cells_s=%s",
+        ratesPerS.stream().map(Fmt::num).toList(),
+        Fmt.num(durationS),
+        repeats,
+        queueCapacity,
+        Fmt.num(workerRatePerS),
+        Fmt.num(gapBetweenCellsS));
+  }
+}

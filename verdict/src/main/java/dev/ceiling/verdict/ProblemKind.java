@@ -1,0 +1,60 @@
+package dev.ceiling.verdict;
+
+/**
+ * Why a cell cannot be evidence, or what is notable about it. Whether a particular occurrence
+ * excludes the cell is carried by {@link CellProblem#excludesEvidence()}: every kind excludes
+ * except {@link #NOT_STEADY}, which excludes only where it could forge a separation.
+ */
+public enum ProblemKind {
+  /** Admission rejections for quota moved: the limiter shaped the cell (the seed's trap). */
+  ADMISSION_QUOTA(false),
+  /**
+   * Admission rejections because the limiter was unavailable moved: same NOTICE-without-OK path,
+   * and load-correlated, so they can forge a knee that survives repeats.
+   */
+  ADMISSION_UNAVAILABLE(false),
+  /**
+   * A contamination counter was not exposed (and not declared positive-controlled), so the cell
+   * cannot show it was clean.
+   */
+  COUNTER_NOT_EXPOSED(false),
+  /** The relay answered OK false to some events. */
+  RELAY_REJECTIONS(false),
+  /** The relay sent NOTICE frames, which carry no event id: a rejection we cannot attribute. */
+  NOTICES(false),
+  /** The generator saw transport errors (connect, write, close, ...). */
+  TRANSPORT_ERRORS(false),
+  /** Audit writes failed: a failing write is a fast write, so the worker looks quicker. */
+  AUDIT_WRITE_ERRORS(false),
+  /** An enqueue failed: the worker is gone. Fatal for the run. */
+  ENQUEUE_ERRORS(true),
+  /** The cell ran after a cell whose enqueue failed in the same half: the worker was gone. */
+  AFTER_WORKER_LOSS(false),
+  /** A scraped counter went down during the cell (a restart): its deltas mean nothing. */
+  COUNTER_RESET(false),
+  /** The generator could not keep its schedule: the offer was not the one asked for. */
+  GENERATOR_BOUND(false),
+  /** The generator's headroom over the offered rate was below the minimum. */
+  LOW_HEADROOM(false),
+  /** The generator's headroom was not measured, so the offer cannot be shown to be real. */
+  HEADROOM_UNKNOWN(false),
+  /** |outstanding_delta| exceeded the tolerance: the queue banked or drained credit. */
+  NOT_STEADY(false),
+  /** The cell's offered rate is not on the experiment's rate grid. */
+  OFF_GRID(false),
+  /** The cell's requested duration differs from the experiment's. */
+  DURATION_MISMATCH(false),
+  /** More accepted than could have been offered: the instrument is broken. Fatal for the run. */
+  IMPOSSIBLE_MEASUREMENT(true);
+
+  private final boolean fatal;
+
+  ProblemKind(boolean fatal) {
+    this.fatal = fatal;
+  }
+
+  /** True when one occurrence fails the whole run, not just the cell. */
+  public boolean fatal() {
+    return fatal;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.ceiling.verdict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The verdict's tunable thresholds. Immutable and thread-safe; validated on construction, with
+ * every broken rule reported at once.
+ *
+ * @param familyAlpha the family-wise error rate across all comparable rates, in (0, 0.5]; default
+ *     0.05
+ * @param steadyTolerance a cell is steady when |outstanding_delta| <= this fraction of the queue
+ *     capacity, in (0, 1); default 0.05
+ * @param busyThreshold a cell's worker is busy when audit_busy_fraction >= this, in (0, 1]; default
+ *     0.95
+ * @param minHeadroom the generator's capacity over the offered rate must be at least this, >= 1;
+ *     default 1.5
+ * @param minCellsPerArm evidence cells each arm needs at a rate for that rate to be comparable, >=
+ *     2 (a variance needs two); default 2
+ * @param minDifference the smallest control-minus-treatment difference in accepted/offered that
+ *     counts as separation (the one-sided test is against this shift), in [0, 1); default 0, the
+ *     seed's contract
+ * @param kneeEpsilon a rate is "below" when the arm's accepted/offered upper bound is under 1 -
+ *     this, in (0, 1); default 0.02; report-only
+ */
+public record VerdictConfig(
+    double familyAlpha,
+    double steadyTolerance,
+    double busyThreshold,
+    double minHeadroom,
+    int minCellsPerArm,
+    double minDifference,
+    double kneeEpsilon) {
+
+  public VerdictConfig {
+    List<String> problems = new ArrayList<>();
+    if (!(familyAlpha > 0 && familyAlpha <= 0.5)) {
+      problems.add("family_alpha must be in (0, 0.5], got " + familyAlpha);
+    }
+    if (!(steadyTolerance > 0 && steadyTolerance < 1)) {
+      problems.add("steady_tolerance must be in (0, 1), got " + steadyTolerance);
+    }
+    if (!(busyThreshold > 0 && busyThreshold <= 1)) {
+      problems.add("busy_threshold must be in (0, 1], got " + busyThreshold);
+    }
+    if (!(minHeadroom >= 1) || Double.isInfinite(minHeadroom)) {
+      problems.add("min_headroom must be a finite number >= 1, got " + minHeadroom);
+    }
+    if (minCellsPerArm < 2) {
+      problems.add("min_cells_per_arm must be >= 2, got " + minCellsPerArm);
+    }
+    if (!(minDifference >= 0 && minDifference < 1)) {
+      problems.add("min_difference must be in [0, 1), got " + minDifference);
+    }
+    if (!(kneeEpsilon > 0 && kneeEpsilon < 1)) {
+      problems.add("knee_epsilon must be in (0, 1), got " + kneeEpsilon);
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+  }
+
+  /** The defaults: alpha 0.05, tolerance 5% of capacity, busy 0.95, headroom 1.5x. */
+  public static VerdictConfig defaults() {
+    return new VerdictConfig(0.05, 0.05, 0.95, 1.5, 2, 0.0, 0.02);
+  }
+
+  /** One line, the same in every Locale. */
+  public String describe() {
+    return String.format(
+        Locale.ROOT,
+        "family_alpha=%s steady_tolerance=%s busy_threshold=%s min_headroom=%s"
+            + " min_cells_per_arm=%d min_difference=%s knee_epsilon=%s",
+        familyAlpha,
+        steadyTolerance,
+        busyThreshold,
+        minHeadroom,
+        minCellsPerArm,
+        minDifference,
+        kneeEpsilon);
+  }
+}

@@ -1,0 +1,79 @@
+package dev.ceiling.verdict;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The verdict on one dataset: whether it establishes that the treatment limits ingest, and
+ * everything that decision rests on. Computed by {@link Verdict}; formatters only read it.
+ *
+ * @param established true exactly when {@code failures} is empty
+ * @param controlMarker {@link #CONTROL_RAN} or {@link #CONTROL_SKIPPED}: an explicit marker, so a
+ *     null result is never mistaken for a control that never ran
+ * @param failures every reason the run is not established (empty when established)
+ * @param rates one row per grid rate, ascending
+ * @param excluded cells kept out of the evidence, each with every reason
+ * @param fatal problems that fail the run outright
+ * @param workerRate the worker's completion rate, or null when no cell was steady and busy
+ * @param knee the treatment arm's knee bracket, report-only
+ * @param notes caveats that hold for this run (always including the masked-ceiling note)
+ * @param method the statistical method in one paragraph, with the figures used
+ * @param config the thresholds the verdict used, so it can be recomputed
+ * @param comparableRates m, the number of comparable rates the correction spans
+ * @param cells every cell's annotation (evidence, excluded or report-only), in half-run order
+ */
+public record VerdictReport(
+    boolean established,
+    String controlMarker,
+    List<Failure> failures,
+    List<RateRow> rates,
+    List<ExcludedCell> excluded,
+    List<FatalProblem> fatal,
+    WorkerRate workerRate,
+    KneeBracket knee,
+    List<String> notes,
+    String method,
+    VerdictConfig config,
+    int comparableRates,
+    List<CellAssessment> cells) {
+
+  public static final String CONTROL_RAN = "ran";
+  public static final String CONTROL_SKIPPED = "skipped";
+
+  public VerdictReport {
+    if (!CONTROL_RAN.equals(controlMarker) && !CONTROL_SKIPPED.equals(controlMarker)) {
+      throw new IllegalArgumentException(
+          "control_marker must be 'ran' or 'skipped', got " + controlMarker);
+    }
+    failures = List.copyOf(failures);
+    rates = List.copyOf(rates);
+    excluded = List.copyOf(excluded);
+    fatal = List.copyOf(fatal);
+    notes = List.copyOf(notes);
+    cells = List.copyOf(cells);
+    Objects.requireNonNull(method, "method must not be null");
+    Objects.requireNonNull(config, "config must not be null");
+    if (established != failures.isEmpty()) {
+      throw new IllegalArgumentException(
+          "established must be true exactly when there are no failures, got established="
+              + established
+              + " with "
+              + failures.size()
+              + " failures");
+    }
+    if (established && CONTROL_SKIPPED.equals(controlMarker)) {
+      throw new IllegalArgumentException("a run whose control was skipped cannot be established");
+    }
+    if (established && !fatal.isEmpty()) {
+      throw new IllegalArgumentException("a run with fatal problems cannot be established");
+    }
+    if (comparableRates < 0) {
+      throw new IllegalArgumentException("comparable_rates must be >= 0, got " + comparableRates);
+    }
+  }
+
+  /** The operator-facing lines, one per failure: {@code NOT ESTABLISHED: <message>}. */
+  public List<String> failureLines() {
+    return failures.stream().map(f -> "NOT ESTABLISHED: " + f.message()).toList();
+  }
+}

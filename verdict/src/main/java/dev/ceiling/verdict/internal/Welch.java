@@ -1,0 +1,73 @@
+package dev.ceiling.verdict.internal;
+
+import org.apache.commons.statistics.distribution.TDistribution;
+import org.apache.commons.statistics.inference.AlternativeHypothesis;
+import org.apache.commons.statistics.inference.DataDispersion;
+import org.apache.commons.statistics.inference.TTest;
+
+/**
+ * Welch's unequal-variance t-test and Student-t intervals, with quantiles at fractional degrees of
+ * freedom from Apache Commons Statistics (never a table). Pure and thread-safe.
+ */
+public final class Welch {
+  private Welch() {}
+
+  /**
+   * The one-sided Welch test of H0: mean(a) - mean(b) <= delta0 against H1: greater.
+   *
+   * @param difference mean(a) - mean(b)
+   * @param standardError sqrt(var(a)/n_a + var(b)/n_b)
+   * @param t (difference - delta0) / standardError
+   * @param df Welch-Satterthwaite degrees of freedom
+   * @param pGreater P(T_df >= t)
+   */
+  public record Result(
+      double difference, double standardError, double t, double df, double pGreater) {}
+
+  /** Standard error of mean(a) - mean(b): 0 exactly when both samples are constant. */
+  public static double standardError(Sample a, Sample b) {
+    return Math.sqrt(a.variance() / a.n() + b.variance() / b.n());
+  }
+
+  /**
+   * The test. Requires n >= 2 in each sample and a positive standard error; the caller handles the
+   * degenerate case (both samples constant) explicitly.
+   */
+  public static Result test(Sample a, Sample b, double delta0) {
+    if (a.n() < 2 || b.n() < 2) {
+      throw new IllegalArgumentException(
+          "Welch's test needs n >= 2 in each sample, got " + a.n() + " and " + b.n());
+    }
+    double se = standardError(a, b);
+    if (!(se > 0)) {
+      throw new IllegalArgumentException("Welch's test needs a positive standard error, got " + se);
+    }
+    TTest.Result r =
+        TTest.withDefaults()
+            .with(DataDispersion.HETEROSCEDASTIC)
+            .with(AlternativeHypothesis.GREATER_THAN)
+            .withMu(delta0)
+            .test(a.mean(), a.variance(), a.n(), b.mean(), b.variance(), b.n());
+    return new Result(
+        a.mean() - b.mean(), se, r.getStatistic(), r.getDegreesOfFreedom(), r.getPValue());
+  }
+
+  /** The upper {@code p} quantile of Student's t at (possibly fractional) {@code df}. */
+  public static double tUpper(double df, double p) {
+    return TDistribution.of(df).inverseSurvivalProbability(p);
+  }
+
+  /**
+   * A two-sided Student-t interval for a sample's mean at {@code level}. A constant sample gives
+   * the degenerate interval [mean, mean].
+   *
+   * @return {lower, upper}
+   */
+  public static double[] meanInterval(Sample s, double level) {
+    if (s.n() < 2) {
+      throw new IllegalArgumentException("an interval needs n >= 2, got " + s.n());
+    }
+    double half = tUpper(s.n() - 1, (1 - level) / 2) * s.sd() / Math.sqrt(s.n());
+    return new double[] {s.mean() - half, s.mean() + half};
+  }
+}
