@@ -59,6 +59,8 @@ public final class RelayBench {
       double predictedAtStart,
       double costMillisWarm,
       double predictedWarm,
+      double relayCpuMicrosPerEvent,
+      double clientCpuMicrosPerEvent,
       long rejected) {}
 
   public static void main(String[] args) throws Exception {
@@ -81,13 +83,13 @@ public final class RelayBench {
     System.out.println(
         "| arm | delay ms | accepted/s | rows/s | mean entry service ms | cost ms (start) |"
             + " predicted/s (start) | cost ms (warm) | predicted/s (warm) |"
-            + " rows/s / predicted (warm) | rejected |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+            + " rows/s / predicted (warm) | relay CPU µs/event | client CPU µs/event | rejected |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       System.out.println(
           String.format(
               Locale.ROOT,
-              "| %s | %.1f | %.0f | %s | %s | %.3f | %.0f | %.3f | %.0f | %s | %d |",
+              "| %s | %.1f | %.0f | %s | %s | %.3f | %.0f | %.3f | %.0f | %s | %.0f | %.0f | %d |",
               r.arm(),
               r.delayMillis(),
               r.acceptedPerSecond(),
@@ -100,6 +102,8 @@ public final class RelayBench {
               r.arm().equals("off")
                   ? "-"
                   : String.format(Locale.ROOT, "%.2f", r.rowsPerSecond() / r.predictedWarm()),
+              r.relayCpuMicrosPerEvent(),
+              r.clientCpuMicrosPerEvent(),
               r.rejected()));
     }
   }
@@ -197,11 +201,17 @@ public final class RelayBench {
         }
         long a0 = accepted.get();
         String m0 = get(port, "/metrics");
+        long relayCpu0 = cpuNanos(p.toHandle());
+        long selfCpu0 = cpuNanos(ProcessHandle.current());
         long t0 = System.nanoTime();
         Thread.sleep(measureSeconds * 1000L);
         long a1 = accepted.get();
+        long relayCpu1 = cpuNanos(p.toHandle());
+        long selfCpu1 = cpuNanos(ProcessHandle.current());
         String m1 = get(port, "/metrics");
         double secs = (System.nanoTime() - t0) / 1e9;
+        double relayCpuMicrosPerEvent = (relayCpu1 - relayCpu0) / 1e3 / Math.max(1, a1 - a0);
+        double clientCpuMicrosPerEvent = (selfCpu1 - selfCpu0) / 1e3 / Math.max(1, a1 - a0);
         if (next.get() >= frames.size()) {
           throw new IllegalStateException("ran out of pre-signed events; measure shorter");
         }
@@ -238,6 +248,8 @@ public final class RelayBench {
                 predStart,
                 costWarm,
                 predWarm,
+                relayCpuMicrosPerEvent,
+                clientCpuMicrosPerEvent,
                 rejected.get());
         System.err.println(r);
         return r;
@@ -283,6 +295,10 @@ public final class RelayBench {
     if (i < frames.size() && s != null && s.isOpen()) {
       s.sendText(frames.get(i), Callback.NOOP);
     }
+  }
+
+  private static long cpuNanos(ProcessHandle h) {
+    return h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 
   private static Matcher awaitReady(Process p, Path out, Path err) throws Exception {
