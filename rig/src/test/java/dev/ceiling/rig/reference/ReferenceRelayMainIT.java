@@ -39,7 +39,7 @@ class ReferenceRelayMainIT {
     List<String> cmd =
         ChildClasspath.command(
             ReferenceRelayMain.class.getName(),
-            List.of("-Xmx256m"),
+            List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
             List.of(
                 "--port",
                 "0",
