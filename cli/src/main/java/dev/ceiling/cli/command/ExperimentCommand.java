@@ -1,0 +1,163 @@
+package dev.ceiling.cli.command;
+
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.experiment.Experiment;
+import dev.ceiling.cli.experiment.ExperimentException;
+import dev.ceiling.cli.experiment.ExperimentResult;
+import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.cli.internal.ConsoleProgress;
+import dev.ceiling.cli.report.Summary;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.RigException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ceiling experiment}: the whole A/B experiment, with reports. */
+@Command(
+    name = "experiment",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Rig up the treatment arm, sweep it, rig down; the same for the control arm; combine,",
+      "judge, and write report.json and report.html. With no options: the built-in reference",
+      "relay, with an injected audit delay that puts its worker ceiling inside the rate grid."
+    })
+public final class ExperimentCommand implements Callable<Integer> {
+  /** The main job's defaults: about four minutes on a 2-core machine. */
+  static final String DEFAULT_RATES = "250,500,750,1000";
+
+  static final double DEFAULT_DURATION_S = 4;
+  static final int DEFAULT_REPEATS = 3;
+  static final double DEFAULT_WARMUP_S = 2;
+
+  /** Reference relay only: puts the worker ceiling near 1/(6 x 0.3 ms) = ~550/s, mid-grid. */
+  static final Map<String, String> REFERENCE_DEFAULTS = Map.of("exchange_delay_ms", "0.25");
+
+  @Option(
+      names = "--profile",
+      defaultValue = "reference",
+      description = "Built-in profile name or profile JSON file (default: ${DEFAULT-VALUE}).")
+  String profile;
+
+  @Option(
+      names = "--rates",
+      split = ",",
+      description = "Offered rates in events/s, comma-separated (default: " + DEFAULT_RATES + ").")
+  List<Double> rates;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "" + DEFAULT_DURATION_S,
+      description = "Measurement window per cell in seconds (default: ${DEFAULT-VALUE}).")
+  double durationS;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "" + DEFAULT_WARMUP_S,
+      description =
+          "Load offered before each window so saturating cells start with a full queue, seconds"
+              + " (default: ${DEFAULT-VALUE}).")
+  double warmupS;
+
+  @Option(
+      names = "--repeats",
+      defaultValue = "" + DEFAULT_REPEATS,
+      description = "Repeats per rate (default: ${DEFAULT-VALUE}).")
+  int repeats;
+
+  @Option(names = "--seed", description = "Shuffle the cell order with this seed.")
+  Long seed;
+
+  @Option(
+      names = "--param",
+      description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
+  Map<String, String> params = new TreeMap<>();
+
+  @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
+  boolean twoCommunity;
+
+  @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
+  Path out;
+
+  @Option(names = "--verbose", description = "Echo the generator's progress lines.")
+  boolean verbose;
+
+  @Override
+  public Integer call() {
+    RelayProfile p;
+    try {
+      p = RelayProfile.resolve(profile);
+    } catch (RigException e) {
+      System.err.println("error: " + e.getMessage());
+      return ExitCode.USAGE;
+    }
+    Map<String, String> overrides = new TreeMap<>();
+    if ("reference".equals(p.name()) && p.origin().startsWith("built-in")) {
+      overrides.putAll(REFERENCE_DEFAULTS);
+    }
+    overrides.putAll(params);
+    Path dir =
+        out != null
+            ? out
+            : Path.of(
+                "ceiling-reports",
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    List<Double> grid = rates != null ? rates : parse(DEFAULT_RATES);
+    Experiment.Builder b =
+        Experiment.builder()
+            .profile(p)
+            .rates(grid)
+            .duration(Duration.ofMillis(Math.round(durationS * 1000)))
+            .repeats(repeats)
+            .relayOverrides(overrides)
+            .sweepOptions(
+                SweepOptions.defaults(dir.resolve("journal.jsonl"))
+                    .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                    .withTwoCommunity(twoCommunity))
+            .outDir(dir)
+            .progress(ConsoleProgress.forStderr(verbose));
+    if (seed != null) {
+      b.shuffled(seed);
+    }
+    ExperimentResult r;
+    try {
+      r = b.run();
+    } catch (ExperimentException e) {
+      System.err.println("error: " + e.getMessage());
+      return ExitCode.USAGE;
+    }
+    return Reports.print(r);
+  }
+
+  static List<Double> parse(String csv) {
+    return java.util.Arrays.stream(csv.split(",")).map(Double::valueOf).toList();
+  }
+
+  /** Prints the summary, the problems and the paths of everything written. */
+  static final class Reports {
+    private Reports() {}
+
+    static int print(ExperimentResult r) {
+      if (r.report() != null) {
+        System.out.print(Summary.text(r.report()));
+      }
+      for (String problem : r.problems()) {
+        System.out.println("NOT ESTABLISHED: " + problem);
+      }
+      System.err.println("written to " + r.outDir().toAbsolutePath() + ":");
+      if (r.reportJson() != null) {
+        System.err.println("  report.json  " + r.reportJson().toAbsolutePath());
+        System.err.println("  report.html  " + r.reportHtml().toAbsolutePath());
+      }
+      System.err.println("  half-runs and journals beside them (half-*.json, journal-*.jsonl)");
+      return r.exitCode();
+    }
+  }
+}

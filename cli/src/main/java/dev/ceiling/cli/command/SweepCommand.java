@@ -1,0 +1,158 @@
+package dev.ceiling.cli.command;
+
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.cli.experiment.SweepRunner;
+import dev.ceiling.cli.internal.ConsoleProgress;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.model.Target;
+import dev.ceiling.core.prom.MetricsScraper;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.RigException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ceiling sweep}: one arm's half-run against a relay the rig brought up. */
+@Command(
+    name = "sweep",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Measure one arm: for each rate and repeat, drain, warm up, scrape, offer load, scrape.",
+      "A half-run is a partial experiment by construction: its JSON is written, then the exit code",
+      "is 1. Combine two halves with 'ceiling combine'."
+    })
+public final class SweepCommand implements Callable<Integer> {
+  @Option(names = "--rig", required = true, description = "The descriptor 'rig up' wrote.")
+  Path rigFile;
+
+  @Option(names = "--json", required = true, description = "Where to write the half-run.")
+  Path json;
+
+  @Option(names = "--profile", description = "Profile (default: the descriptor's profile name).")
+  String profile;
+
+  @Option(names = "--rates", split = ",", defaultValue = ExperimentCommand.DEFAULT_RATES)
+  List<Double> rates;
+
+  @Option(names = "--duration", defaultValue = "" + ExperimentCommand.DEFAULT_DURATION_S)
+  double durationS;
+
+  @Option(names = "--warmup", defaultValue = "" + ExperimentCommand.DEFAULT_WARMUP_S)
+  double warmupS;
+
+  @Option(names = "--repeats", defaultValue = "" + ExperimentCommand.DEFAULT_REPEATS)
+  int repeats;
+
+  @Option(names = "--order", defaultValue = "ascending", description = "ascending or shuffled")
+  String order;
+
+  @Option(names = "--seed", description = "Shuffle seed (with --order shuffled).")
+  Long seed;
+
+  @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
+  boolean twoCommunity;
+
+  @Option(names = "--journal", description = "Journal path (default: beside --json).")
+  Path journal;
+
+  @Option(names = "--resume", description = "Continue this journal without repeating its cells.")
+  Path resume;
+
+  @Option(names = "--verbose", description = "Echo the generator's progress lines.")
+  boolean verbose;
+
+  @Override
+  public Integer call() {
+    RigDescriptor rig;
+    RelayProfile p;
+    ExperimentIdentity identity;
+    try {
+      rig = Json.read(rigFile, RigDescriptor.class);
+      p = RelayProfile.resolve(profile != null ? profile : rig.profile());
+      identity =
+          new ExperimentIdentity(
+              p.name(),
+              p.treatmentArm(),
+              p.controlArm(),
+              rates.stream().sorted().distinct().toList(),
+              durationS,
+              repeats,
+              order,
+              seed,
+              rig.targets().stream().map(Target::effectiveHost).toList(),
+              rig.limiterSettings(),
+              rig.queueCapacity(),
+              rig.generatorVersion()
+                  + (rig.generatorJarDigest() == null ? "" : "@" + rig.generatorJarDigest()),
+              rig.relaySourceRevision(),
+              rig.relaySourceDiffDigest(),
+              rig.relayBinaryDigest());
+    } catch (ReportFormatException | RigException | IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      return ExitCode.USAGE;
+    }
+    Path journalFile =
+        resume != null
+            ? resume
+            : journal != null
+                ? journal
+                : Path.of(json.toString().replaceAll("\\.json$", "") + ".jsonl");
+    SweepOptions o =
+        SweepOptions.defaults(journalFile)
+            .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+            .withTwoCommunity(twoCommunity)
+            .withResume(resume != null);
+    SweepRunner runner =
+        new SweepRunner(
+            new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
+            ConsoleProgress.forStderr(verbose));
+    // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
+    java.util.concurrent.CountDownLatch written = new java.util.concurrent.CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              runner.interrupt();
+              try {
+                written.await(60, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "ceiling-sweep-interrupt");
+    Runtime.getRuntime().addShutdownHook(hook);
+    SweepRunner.Outcome outcome;
+    try {
+      outcome = runner.run(rig, identity, o);
+      Json.write(json, outcome.half());
+    } catch (ReportFormatException e) {
+      System.err.println("error: " + e.getMessage());
+      return ExitCode.USAGE;
+    } catch (IOException e) {
+      System.err.println("error: " + e.getMessage());
+      return ExitCode.INFRASTRUCTURE;
+    } finally {
+      written.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // Shutting down: the hook already asked the sweep to stop.
+      }
+    }
+    System.err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
+    if (outcome.failure() != null) {
+      System.err.println("error: " + outcome.failure().getMessage());
+      return ExitCode.INFRASTRUCTURE;
+    }
+    System.out.println(
+        "NOT ESTABLISHED: a half-run is a partial experiment; combine it with the other arm");
+    return ExitCode.NOT_ESTABLISHED;
+  }
+}

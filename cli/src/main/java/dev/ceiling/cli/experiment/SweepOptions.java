@@ -1,0 +1,114 @@
+package dev.ceiling.cli.experiment;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a sweep measures each cell (everything that is not part of the experiment's identity).
+ *
+ * @param warmup load offered before each cell's measurement window, at the cell's rate, so a
+ *     saturating cell is measured with its queue already full rather than banking the empty queue's
+ *     capacity as free accepts; >= 0
+ * @param connectionsPerTarget WebSocket connections per community, >= 1
+ * @param identities signing keys per community, used round-robin, >= 1
+ * @param publishTimeout how long to wait for OKs after the last send, > 0
+ * @param drainTimeout how long to wait before a cell for the relay's backlog to drain, > 0
+ * @param twoCommunity also measure report-only cells split across two communities
+ * @param journal where finished cells are appended (JSON lines), never null
+ * @param resume true to continue the journal instead of starting it
+ */
+public record SweepOptions(
+    Duration warmup,
+    int connectionsPerTarget,
+    int identities,
+    Duration publishTimeout,
+    Duration drainTimeout,
+    boolean twoCommunity,
+    Path journal,
+    boolean resume) {
+
+  public SweepOptions {
+    Objects.requireNonNull(warmup, "warmup");
+    if (warmup.isNegative()) {
+      throw new IllegalArgumentException("warmup must be >= 0, got " + warmup);
+    }
+    if (connectionsPerTarget < 1) {
+      throw new IllegalArgumentException(
+          "connections_per_target must be >= 1, got " + connectionsPerTarget);
+    }
+    if (identities < 1) {
+      throw new IllegalArgumentException("identities must be >= 1, got " + identities);
+    }
+    positive("publish_timeout", publishTimeout);
+    positive("drain_timeout", drainTimeout);
+    Objects.requireNonNull(journal, "journal must not be null");
+  }
+
+  /** Defaults for the given journal: 2 s warm-up, 8 connections, 8 identities, 5 s, 60 s. */
+  public static SweepOptions defaults(Path journal) {
+    return new SweepOptions(
+        Duration.ofSeconds(2),
+        8,
+        8,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(60),
+        false,
+        journal,
+        false);
+  }
+
+  public SweepOptions withResume(boolean value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        value);
+  }
+
+  public SweepOptions withTwoCommunity(boolean value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        value,
+        journal,
+        resume);
+  }
+
+  public SweepOptions withWarmup(Duration value) {
+    return new SweepOptions(
+        value,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume);
+  }
+
+  public SweepOptions withJournal(Path value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        value,
+        resume);
+  }
+
+  private static void positive(String name, Duration d) {
+    if (d == null || d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException(name + " must be > 0, got " + d);
+    }
+  }
+}

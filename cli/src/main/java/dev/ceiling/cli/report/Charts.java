@@ -1,0 +1,96 @@
+package dev.ceiling.cli.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Rectangle;
+import java.util.List;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYIntervalSeries;
+import org.jfree.data.xy.XYIntervalSeriesCollection;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+
+/**
+ * Draws the report's charts with JFreeChart and renders them to inline SVG with JFreeSVG, so the
+ * HTML report needs no network and no script. Charts only draw what they are given.
+ */
+final class Charts {
+  static final int WIDTH = 760;
+  static final int HEIGHT = 380;
+
+  private static final Color[] PALETTE = {
+    new Color(0xC0392B), new Color(0x2471A3), new Color(0x7D3C98), new Color(0x229954)
+  };
+
+  /** A point with an interval around it; low and high equal y when there is no interval. */
+  record Point(double x, double y, double low, double high) {}
+
+  /** A named series of points. */
+  record Series(String name, List<Point> points) {}
+
+  private Charts() {}
+
+  /** Points with vertical interval whiskers, joined by lines (e.g. accepted/offered per arm). */
+  static String intervals(String title, String xLabel, String yLabel, List<Series> series) {
+    XYIntervalSeriesCollection data = new XYIntervalSeriesCollection();
+    for (Series s : series) {
+      XYIntervalSeries xy = new XYIntervalSeries(s.name());
+      for (Point p : s.points()) {
+        xy.add(p.x(), p.x(), p.x(), p.y(), p.low(), p.high());
+      }
+      data.addSeries(xy);
+    }
+    XYErrorRenderer renderer = new XYErrorRenderer();
+    renderer.setDrawXError(false);
+    renderer.setDefaultLinesVisible(true);
+    renderer.setCapLength(6);
+    style(renderer, series.size());
+    return render(title, new XYPlot(data, axis(xLabel), axis(yLabel), renderer));
+  }
+
+  /** Plain lines with markers (e.g. latency percentiles per rate). */
+  static String lines(String title, String xLabel, String yLabel, List<Series> series) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    for (Series s : series) {
+      XYSeries xy = new XYSeries(s.name());
+      for (Point p : s.points()) {
+        xy.add(p.x(), p.y());
+      }
+      data.addSeries(xy);
+    }
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    style(renderer, series.size());
+    return render(title, new XYPlot(data, axis(xLabel), axis(yLabel), renderer));
+  }
+
+  private static NumberAxis axis(String label) {
+    NumberAxis axis = new NumberAxis(label);
+    axis.setAutoRangeIncludesZero(false);
+    axis.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+    return axis;
+  }
+
+  private static void style(XYLineAndShapeRenderer renderer, int n) {
+    for (int i = 0; i < n; i++) {
+      renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+      renderer.setSeriesStroke(i, new BasicStroke(1.6f));
+    }
+  }
+
+  private static String render(String title, XYPlot plot) {
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(new Color(0xDDDDDD));
+    plot.setRangeGridlinePaint(new Color(0xDDDDDD));
+    JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 14), plot, true);
+    chart.setBackgroundPaint(Color.WHITE);
+    SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
+    chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+    return g.getSVGElement();
+  }
+}

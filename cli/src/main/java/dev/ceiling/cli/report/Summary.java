@@ -1,0 +1,106 @@
+package dev.ceiling.cli.report;
+
+import dev.ceiling.verdict.ArmStats;
+import dev.ceiling.verdict.Difference;
+import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.RateRow;
+import dev.ceiling.verdict.VerdictReport;
+import dev.ceiling.verdict.WorkerRate;
+import java.util.Locale;
+
+/**
+ * The plain-text summary printed on stdout: a table per rate, the verdict, and one {@code NOT
+ * ESTABLISHED:} line per failure. Formats only; every figure comes from the verdict.
+ */
+public final class Summary {
+  private Summary() {}
+
+  public static String text(ExperimentReport report) {
+    VerdictReport v = report.verdict();
+    StringBuilder sb = new StringBuilder();
+    String t = report.identity().treatmentArm();
+    String c = report.identity().controlArm();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-10s %-26s %-26s %-34s %s%n",
+            "offered/s",
+            "treatment(" + t + ") acc/off",
+            "control(" + c + ") acc/off",
+            "control - treatment [adj. bound]",
+            "separated"));
+    for (RateRow r : v.rates()) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%-10s %-26s %-26s %-34s %s%n",
+              num(r.offeredPerS(), 0),
+              arm(r.treatment()),
+              arm(r.control()),
+              diff(r),
+              r.separated() ? "yes" : r.comparable() ? "no" : "n/a"));
+    }
+    WorkerRate w = v.workerRate();
+    if (w != null) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "worker completion rate: %s/s [%s, %s] from %d cells (%s)%n",
+              num(w.estimatePerS(), 1),
+              w.lowerPerS() == null ? "-" : num(w.lowerPerS(), 1),
+              w.upperPerS() == null ? "-" : num(w.upperPerS(), 1),
+              w.cellsUsed().size(),
+              w.note()));
+    }
+    if (v.knee() != null) {
+      sb.append("knee (report-only): ").append(v.knee().note()).append('\n');
+    }
+    sb.append("excluded cells: ").append(v.excluded().size()).append('\n');
+    if (report.model()) {
+      sb.append("MODEL OUTPUT: never evidence\n");
+    }
+    sb.append("verdict: ")
+        .append(v.established() ? "ESTABLISHED" : "NOT ESTABLISHED")
+        .append(" (control ")
+        .append(v.controlMarker())
+        .append(")\n");
+    for (String line : v.failureLines()) {
+      sb.append(line).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String arm(ArmStats a) {
+    if (a == null || a.mean() == null) {
+      return "-";
+    }
+    if (a.lower() == null || a.upper() == null) {
+      return String.format(Locale.ROOT, "%s (n=%d)", num(a.mean(), 4), a.n());
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s [%s, %s] n=%d",
+        num(a.mean(), 3),
+        num(a.lower(), 3),
+        num(a.upper(), 3),
+        a.n());
+  }
+
+  private static String diff(RateRow r) {
+    Difference d = r.difference();
+    if (d == null) {
+      return r.notComparableReason() == null ? "-" : "not comparable";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%+.4f [>= %s @%.4f]%s",
+        d.estimate(),
+        d.lowerBound() == null ? "-" : String.format(Locale.ROOT, "%+.4f", d.lowerBound()),
+        d.intervalLevel(),
+        d.degenerate() ? " degenerate" : "");
+  }
+
+  static String num(double v, int decimals) {
+    return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.ceiling.generator;
+
+import dev.ceiling.generator.internal.Engine;
+import dev.ceiling.generator.internal.Hooks;
+
+/**
+ * The open-loop paced NIP-01 publisher. One call runs one cell: pre-sign every event, connect every
+ * connection, start one clock for all targets, send each slot at its absolute due time whatever the
+ * relay does, wait up to the publish timeout for outstanding OKs, and report.
+ */
+public final class Generator {
+  private Generator() {}
+
+  /**
+   * Runs {@code cfg} to completion. Blocks for about pre-signing + connecting + duration + (at
+   * most) the publish timeout. Thread-safe: independent runs may proceed concurrently.
+   *
+   * @param progress receives progress lines on the calling thread; {@link ProgressListener#NONE} to
+   *     discard
+   * @return the report, also when the relay misbehaved (its misbehaviour is counted in it)
+   * @throws GeneratorException when the run could not start: a connection failed before the clock,
+   *     signing failed, or the schedule is too large; the message names the target, URL and Host
+   *     header
+   */
+  public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress)
+      throws GeneratorException {
+    return Engine.run(cfg, progress, Hooks.NONE);
+  }
+}

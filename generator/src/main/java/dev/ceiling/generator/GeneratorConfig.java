@@ -1,0 +1,247 @@
+package dev.ceiling.generator;
+
+import dev.ceiling.generator.internal.Loopback;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One generator run: targets, one schedule length shared by all of them, and the limits that keep a
+ * misbehaving relay from stalling the run. Immutable and validated: the constructor reports every
+ * problem at once (see {@link #problems}).
+ *
+ * @param loads the targets, at least one; all share one clock start
+ * @param duration the schedule's length, > 0 and <= {@link #MAX_DURATION}
+ * @param segment which share of the schedule this process sends ({@link Segment#WHOLE} for all)
+ * @param inflightCapPerConnection events sent but not yet answered on one connection before the
+ *     next slot of that connection waits (and goes out late, lateness recorded), >= 1
+ * @param publishTimeout the grace period: the longest wait for outstanding OKs after the last send;
+ *     events still unanswered then count as unacknowledged; > 0
+ * @param connectTimeout the longest wait for all connections (and the clock does not start until
+ *     they are all up), > 0
+ * @param allowRemote false refuses any target whose URL host is not loopback
+ * @param maxFrameBytes the largest text message accepted from a relay, 1 KiB to 64 MiB; a larger
+ *     one is a transport error of class {@code frame_too_large} and closes that connection
+ * @param senderThreads threads that put slots on the wire, 1 to 64; each owns a fixed subset of the
+ *     connections
+ */
+public record GeneratorConfig(
+    List<TargetLoad> loads,
+    Duration duration,
+    Segment segment,
+    int inflightCapPerConnection,
+    Duration publishTimeout,
+    Duration connectTimeout,
+    boolean allowRemote,
+    int maxFrameBytes,
+    int senderThreads) {
+
+  public static final Duration MAX_DURATION = Duration.ofHours(24);
+  public static final int DEFAULT_INFLIGHT_CAP = 10_000;
+  public static final Duration DEFAULT_PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
+  public static final int DEFAULT_SENDER_THREADS = 2;
+
+  public GeneratorConfig {
+    List<String> p =
+        problems(
+            loads,
+            duration,
+            segment,
+            inflightCapPerConnection,
+            publishTimeout,
+            connectTimeout,
+            allowRemote,
+            maxFrameBytes,
+            senderThreads);
+    if (!p.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", p));
+    }
+    loads = List.copyOf(loads);
+  }
+
+  /** Every problem with these values (empty when valid), in field order. */
+  public static List<String> problems(
+      List<TargetLoad> loads,
+      Duration duration,
+      Segment segment,
+      int inflightCapPerConnection,
+      Duration publishTimeout,
+      Duration connectTimeout,
+      boolean allowRemote,
+      int maxFrameBytes,
+      int senderThreads) {
+    List<String> p = new ArrayList<>();
+    if (loads == null || loads.isEmpty()) {
+      p.add("at least one target is required");
+    } else {
+      for (int i = 0; i < loads.size(); i++) {
+        TargetLoad l = loads.get(i);
+        if (l == null) {
+          p.add("target " + (i + 1) + " must not be null");
+          continue;
+        }
+        String host = URI.create(l.target().url()).getHost();
+        if (!allowRemote && !Loopback.isLoopbackHost(host)) {
+          p.add(
+              "target "
+                  + (i + 1)
+                  + " host '"
+                  + host
+                  + "' is not loopback; refusing without --allow-remote, because a load"
+                  + " generator must not be pointed at relays you don't run");
+        }
+      }
+    }
+    if (duration == null || duration.isNegative() || duration.isZero()) {
+      p.add("duration must be > 0, got " + duration);
+    } else if (duration.compareTo(MAX_DURATION) > 0) {
+      p.add("duration must be <= " + MAX_DURATION + ", got " + duration);
+    }
+    if (segment == null) {
+      p.add("segment must not be null (use 0/1)");
+    }
+    if (inflightCapPerConnection < 1) {
+      p.add("inflight cap must be >= 1 per connection, got " + inflightCapPerConnection);
+    }
+    if (publishTimeout == null || publishTimeout.isNegative() || publishTimeout.isZero()) {
+      p.add("publish timeout must be > 0, got " + publishTimeout);
+    }
+    if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
+      p.add("connect timeout must be > 0, got " + connectTimeout);
+    }
+    if (maxFrameBytes < 1024 || maxFrameBytes > (64 << 20)) {
+      p.add("max frame bytes must be in [1024, " + (64 << 20) + "], got " + maxFrameBytes);
+    }
+    if (senderThreads < 1 || senderThreads > 64) {
+      p.add("sender threads must be in [1, 64], got " + senderThreads);
+    }
+    return p;
+  }
+
+  /** A builder with the defaults above, whole segment, loopback only. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Aggregate offered rate of this process's segment, events/s. */
+  public double offeredPerS() {
+    return loads.stream().mapToDouble(TargetLoad::ratePerS).sum() / segment.count();
+  }
+
+  /** The whole configuration in one line. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("generate ")
+        .append(duration.toMillis() / 1000.0)
+        .append(" s, segment ")
+        .append(segment)
+        .append(", cap ")
+        .append(inflightCapPerConnection)
+        .append("/conn, publish timeout ")
+        .append(publishTimeout.toMillis() / 1000.0)
+        .append(" s, connect timeout ")
+        .append(connectTimeout.toMillis() / 1000.0)
+        .append(" s, ")
+        .append(allowRemote ? "remote allowed" : "loopback only")
+        .append(", max frame ")
+        .append(maxFrameBytes)
+        .append(" B, ")
+        .append(senderThreads)
+        .append(" sender threads: ");
+    for (int i = 0; i < loads.size(); i++) {
+      sb.append(i == 0 ? "" : " + ").append(loads.get(i).describe());
+    }
+    return sb.toString();
+  }
+
+  /** Fluent builder; {@link #build()} throws with every problem at once. Not thread-safe. */
+  public static final class Builder {
+    private final List<TargetLoad> loads = new ArrayList<>();
+    private Duration duration = Duration.ofSeconds(10);
+    private Segment segment = Segment.WHOLE;
+    private int inflightCap = DEFAULT_INFLIGHT_CAP;
+    private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private boolean allowRemote;
+    private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+    private int senderThreads = DEFAULT_SENDER_THREADS;
+
+    private Builder() {}
+
+    public Builder load(TargetLoad load) {
+      loads.add(Objects.requireNonNull(load, "load"));
+      return this;
+    }
+
+    public Builder duration(Duration d) {
+      this.duration = d;
+      return this;
+    }
+
+    public Builder segment(Segment s) {
+      this.segment = s;
+      return this;
+    }
+
+    public Builder inflightCapPerConnection(int cap) {
+      this.inflightCap = cap;
+      return this;
+    }
+
+    public Builder publishTimeout(Duration d) {
+      this.publishTimeout = d;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration d) {
+      this.connectTimeout = d;
+      return this;
+    }
+
+    public Builder allowRemote(boolean allow) {
+      this.allowRemote = allow;
+      return this;
+    }
+
+    public Builder maxFrameBytes(int bytes) {
+      this.maxFrameBytes = bytes;
+      return this;
+    }
+
+    public Builder senderThreads(int n) {
+      this.senderThreads = n;
+      return this;
+    }
+
+    /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
+    public List<String> problems() {
+      return GeneratorConfig.problems(
+          loads,
+          duration,
+          segment,
+          inflightCap,
+          publishTimeout,
+          connectTimeout,
+          allowRemote,
+          maxFrameBytes,
+          senderThreads);
+    }
+
+    public GeneratorConfig build() {
+      return new GeneratorConfig(
+          loads,
+          duration,
+          segment,
+          inflightCap,
+          publishTimeout,
+          connectTimeout,
+          allowRemote,
+          maxFrameBytes,
+          senderThreads);
+    }
+  }
+}

@@ -1,0 +1,223 @@
+package dev.ceiling.generator;
+
+import dev.ceiling.core.model.Checks;
+import dev.ceiling.core.model.LatencySummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Everything one generator run measured: one {@link Result} per target and their aggregate, plus
+ * the self-check. Serialized with {@code dev.ceiling.core.json.Json} (snake_case); raw histograms
+ * are inside each {@link LatencySummary} so repeats and segments can be merged.
+ *
+ * <p>The figures line up with {@code dev.ceiling.core.model.Cell}: {@code attempted}, {@code
+ * accepted}, {@code accepted_per_s} (= achieved_per_s), {@code achieved_over_offered}, {@code
+ * rejected}, {@code rejected_by_prefix}, {@code notices}, {@code unacknowledged}, {@code
+ * transport_errors}, the three latencies, {@code generator_bound}, its reason and {@code headroom}.
+ *
+ * @param config the configuration's one-line description
+ * @param segment this process's share, "i/N"
+ * @param clockStart the wall-clock instant of the schedule's start (slot 0's due time)
+ * @param durationRequestedS the schedule's length, seconds: the denominator of every rate
+ * @param durationElapsedS clock start to the last send (or to the send deadline when slots were
+ *     left unsent), seconds
+ * @param graceWaitedS seconds spent after the last send waiting for outstanding OKs
+ * @param senderThreads threads that put slots on the wire
+ * @param senderBusyFraction the busiest sender thread's busy time / its send window, or null when
+ *     nothing was sent
+ * @param headroom 1 / senderBusyFraction: how many times the offered rate the busiest sender could
+ *     have kept up with, or null when unknown (nothing sent)
+ * @param generatorBound true when the generator could not keep its schedule (rule in
+ *     docs/GENERATOR.md)
+ * @param generatorBoundReason why, or null when not bound
+ * @param aggregate all targets together
+ * @param targets one entry per target, in configuration order
+ */
+public record GeneratorReport(
+    String config,
+    String segment,
+    Instant clockStart,
+    double durationRequestedS,
+    double durationElapsedS,
+    double graceWaitedS,
+    int senderThreads,
+    Double senderBusyFraction,
+    Double headroom,
+    boolean generatorBound,
+    String generatorBoundReason,
+    Result aggregate,
+    List<TargetReport> targets) {
+
+  public GeneratorReport {
+    Checks.notBlank("config", config);
+    Checks.notBlank("segment", segment);
+    Objects.requireNonNull(clockStart, "clock_start must not be null");
+    Checks.positiveFinite("duration_requested_s", durationRequestedS);
+    Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
+    Checks.nonNegativeFinite("grace_waited_s", graceWaitedS);
+    Checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
+    Checks.nonNegativeOrNull("headroom", headroom);
+    boundConsistent(generatorBound, generatorBoundReason);
+    Objects.requireNonNull(aggregate, "aggregate must not be null");
+    targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
+  }
+
+  /** One target's configuration and results. */
+  public record TargetReport(
+      String community,
+      String url,
+      String hostHeader,
+      double ratePerS,
+      int connections,
+      int identities,
+      Result result) {
+    public TargetReport {
+      Checks.notBlank("community", community);
+      Checks.notBlank("url", url);
+      Checks.positiveFinite("rate_per_s", ratePerS);
+      Objects.requireNonNull(result, "result must not be null");
+    }
+  }
+
+  /**
+   * Counts and latencies of one target or of all of them.
+   *
+   * @param offeredPerS this segment's offered rate, events/s (rate / segment count)
+   * @param slotsPlanned slots this segment owns
+   * @param slotsSent slots put on the wire (= attempted)
+   * @param slotsUnsentLate slots still unsent at the send deadline because the generator was behind
+   * @param slotsUnsentDeadConnection slots skipped because their connection had died
+   * @param slotsCapDelayed slots that waited for the per-connection in-flight cap (sent late)
+   * @param attempted events on the wire
+   * @param accepted OK true
+   * @param rejected OK false
+   * @param rejectedByPrefix rejections by NIP-01 prefix ("rate-limited", "invalid", ...; "none"
+   *     when the message has no prefix)
+   * @param firstRejection the first rejection's message, or null
+   * @param notices NOTICE frames (carry no id, so never matched to an event)
+   * @param firstNotice the first NOTICE's text, or null
+   * @param unacknowledged sent events with no OK by the end of the grace period
+   * @param unknownOkIds OKs whose id is not one this run sent
+   * @param duplicateOks OKs for an event that was already answered
+   * @param authChallenges NIP-42 AUTH challenges received (and answered)
+   * @param transportErrors errors by class: connect, write, close, protocol, frame_too_large, error
+   * @param firstTransportError the first transport error's description, or null
+   * @param achievedPerS accepted / requested duration
+   * @param achievedOverOffered accepted / (offered x requested duration)
+   * @param sendLag intended slot to on the wire
+   * @param service on the wire to OK
+   * @param scheduled intended slot to OK (the primary latency)
+   * @param generatorBound the self-check's verdict for these slots
+   * @param generatorBoundReason why, or null
+   */
+  public record Result(
+      double offeredPerS,
+      long slotsPlanned,
+      long slotsSent,
+      long slotsUnsentLate,
+      long slotsUnsentDeadConnection,
+      long slotsCapDelayed,
+      long attempted,
+      long accepted,
+      long rejected,
+      Map<String, Long> rejectedByPrefix,
+      String firstRejection,
+      long notices,
+      String firstNotice,
+      long unacknowledged,
+      long unknownOkIds,
+      long duplicateOks,
+      long authChallenges,
+      Map<String, Long> transportErrors,
+      String firstTransportError,
+      double achievedPerS,
+      double achievedOverOffered,
+      LatencySummary sendLag,
+      LatencySummary service,
+      LatencySummary scheduled,
+      boolean generatorBound,
+      String generatorBoundReason) {
+    public Result {
+      Checks.positiveFinite("offered_per_s", offeredPerS);
+      for (long v :
+          new long[] {
+            slotsPlanned,
+            slotsSent,
+            slotsUnsentLate,
+            slotsUnsentDeadConnection,
+            slotsCapDelayed,
+            attempted,
+            accepted,
+            rejected,
+            notices,
+            unacknowledged,
+            unknownOkIds,
+            duplicateOks,
+            authChallenges
+          }) {
+        Checks.nonNegative("count", v);
+      }
+      // Impossible measurements are errors, never passes.
+      if (slotsSent + slotsUnsentLate + slotsUnsentDeadConnection != slotsPlanned) {
+        throw new IllegalArgumentException(
+            "sent + unsent_late + unsent_dead_connection must equal planned, got "
+                + slotsSent
+                + " + "
+                + slotsUnsentLate
+                + " + "
+                + slotsUnsentDeadConnection
+                + " != "
+                + slotsPlanned);
+      }
+      if (attempted != slotsSent) {
+        throw new IllegalArgumentException(
+            "attempted must equal slots_sent, got " + attempted + " != " + slotsSent);
+      }
+      if (accepted + rejected + unacknowledged != attempted) {
+        throw new IllegalArgumentException(
+            "accepted + rejected + unacknowledged must equal attempted, got "
+                + accepted
+                + " + "
+                + rejected
+                + " + "
+                + unacknowledged
+                + " != "
+                + attempted);
+      }
+      rejectedByPrefix = sorted("rejected_by_prefix", rejectedByPrefix);
+      transportErrors = sorted("transport_errors", transportErrors);
+      Checks.nonNegativeFinite("achieved_per_s", achievedPerS);
+      Checks.nonNegativeFinite("achieved_over_offered", achievedOverOffered);
+      Objects.requireNonNull(sendLag, "send_lag must not be null");
+      Objects.requireNonNull(service, "service must not be null");
+      Objects.requireNonNull(scheduled, "scheduled must not be null");
+      boundConsistent(generatorBound, generatorBoundReason);
+    }
+  }
+
+  private static void boundConsistent(boolean bound, String reason) {
+    if (bound != (reason != null)) {
+      throw new IllegalArgumentException(
+          "generator_bound_reason must be set exactly when generator_bound is true, got bound="
+              + bound
+              + " reason="
+              + reason);
+    }
+  }
+
+  private static Map<String, Long> sorted(String field, Map<String, Long> m) {
+    Objects.requireNonNull(m, field + " must not be null (use {})");
+    TreeMap<String, Long> copy = new TreeMap<>();
+    m.forEach(
+        (k, v) -> {
+          if (v == null || v < 0) {
+            throw new IllegalArgumentException(field + "." + k + " must be >= 0, got " + v);
+          }
+          copy.put(k, v);
+        });
+    return java.util.Collections.unmodifiableMap(copy);
+  }
+}

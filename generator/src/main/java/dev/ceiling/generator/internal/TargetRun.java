@@ -1,0 +1,163 @@
+package dev.ceiling.generator.internal;
+
+import dev.ceiling.core.model.LatencySummary;
+import dev.ceiling.core.nostr.Keys;
+import dev.ceiling.generator.TargetLoad;
+import java.util.BitSet;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One target during a run: its schedule, its pre-signed frames, per-slot send instants, and the
+ * counts that OKs, NOTICEs and transport errors add to. Receive-side state is guarded by {@code
+ * this}; send instants are an atomic array so an OK on a Jetty thread sees the sender's write.
+ */
+public final class TargetRun {
+  final int index;
+  final TargetLoad load;
+  final Schedule schedule;
+  final Keys[] keys;
+  final String[] frames;
+  final Map<String, Integer> slotById;
+  final AtomicLongArray sentAtNanos;
+  final Conn[] conns;
+
+  // Guarded by this.
+  private final BitSet answered;
+  private boolean frozen;
+  long accepted;
+  long rejected;
+  final Map<String, Long> rejectedByPrefix = new TreeMap<>();
+  String firstRejection;
+  long notices;
+  String firstNotice;
+  long unknownOkIds;
+  long duplicateOks;
+  long authChallenges;
+  final Map<String, Long> transportErrors = new TreeMap<>();
+  String firstTransportError;
+  final Histogram serviceUs = LatencySummary.newHistogram();
+  final Histogram scheduledUs = LatencySummary.newHistogram();
+
+  TargetRun(
+      int index,
+      TargetLoad load,
+      Schedule schedule,
+      Keys[] keys,
+      String[] frames,
+      Map<String, Integer> slotById) {
+    this.index = index;
+    this.load = load;
+    this.schedule = schedule;
+    this.keys = keys;
+    this.frames = frames;
+    this.slotById = slotById;
+    this.sentAtNanos = new AtomicLongArray(frames.length);
+    this.answered = new BitSet(frames.length);
+    this.conns = new Conn[load.connections()];
+  }
+
+  public TargetLoad load() {
+    return load;
+  }
+
+  /** Records an OK; {@code startNanos} is the clock start. */
+  void onOk(
+      Conn conn,
+      String id,
+      boolean ok,
+      String message,
+      long nowNanos,
+      long startNanos,
+      boolean scheduledFromSend) {
+    Integer j = slotById.get(id);
+    synchronized (this) {
+      if (frozen) {
+        return;
+      }
+      if (j == null) {
+        if (!conn.authIds.remove(id)) {
+          unknownOkIds++;
+        }
+        return;
+      }
+      long sentAt = sentAtNanos.get(j);
+      if (sentAt == 0) {
+        // Our id, but we never sent it: the relay cannot know it, so treat it as unknown.
+        unknownOkIds++;
+        return;
+      }
+      if (answered.get(j)) {
+        duplicateOks++;
+        return;
+      }
+      answered.set(j);
+      conns[schedule.connectionOf(j)].inflight.decrementAndGet();
+      if (ok) {
+        accepted++;
+      } else {
+        rejected++;
+        rejectedByPrefix.merge(prefix(message), 1L, Long::sum);
+        if (firstRejection == null) {
+          firstRejection = message;
+        }
+      }
+      long due = startNanos + schedule.ownedDueOffsetNanos(j);
+      serviceUs.recordValue(us(nowNanos - sentAt));
+      scheduledUs.recordValue(us(nowNanos - (scheduledFromSend ? sentAt : due)));
+    }
+  }
+
+  synchronized void onNotice(String text) {
+    if (frozen) {
+      return;
+    }
+    notices++;
+    if (firstNotice == null) {
+      firstNotice = text;
+    }
+  }
+
+  synchronized void onAuthChallenge() {
+    authChallenges++;
+  }
+
+  synchronized void onTransportError(String kind, String description) {
+    if (frozen) {
+      return;
+    }
+    transportErrors.merge(kind, 1L, Long::sum);
+    if (firstTransportError == null) {
+      firstTransportError = kind + ": " + description;
+    }
+  }
+
+  /** Stops counting: anything arriving after the grace period is ignored. */
+  synchronized void freeze() {
+    frozen = true;
+  }
+
+  synchronized long answeredCount() {
+    return answered.cardinality();
+  }
+
+  /** The NIP-01 machine-readable prefix of an OK message ("rate-limited", ...), or "none". */
+  static String prefix(String message) {
+    if (message == null) {
+      return "none";
+    }
+    int colon = message.indexOf(':');
+    if (colon <= 0) {
+      return "none";
+    }
+    String p = message.substring(0, colon);
+    return p.matches("[a-z][a-z0-9-]{0,31}") ? p : "none";
+  }
+
+  static long us(long nanos) {
+    long v = Math.max(0, nanos / 1000);
+    return Math.min(v, LatencySummary.HIGHEST_TRACKABLE_US);
+  }
+}

@@ -1,0 +1,203 @@
+package dev.ceiling.rig;
+
+import dev.ceiling.rig.internal.ProfileReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A relay the rig can run: how to start it, where it listens, how each arm is selected, which
+ * limiter settings the rig raises, which metric series mean what, and where the generator
+ * publishes. Read from JSON (see docs/RIG.md) by {@link #load(Path)} or {@link #builtIn(String)};
+ * strings may hold {@code ${name}} placeholders, expanded by the rig at {@code up}.
+ *
+ * <p>Immutable and thread-safe. Instances are only made by the reader, which validates every field
+ * and every placeholder and reports all problems at once.
+ *
+ * @param name the profile's name, non-blank
+ * @param description one line for humans, or null
+ * @param command the relay's argv template, non-empty
+ * @param environment extra environment variables (templates)
+ * @param ports named ports, each 1..65535; each name is also a placeholder
+ * @param parameters named values with defaults that {@link UpOptions#overrides()} may change; each
+ *     name is also a placeholder (e.g. {@code exchange_delay_ms})
+ * @param healthUrl template of the URL that returns 200 when the relay is ready
+ * @param metricsUrl template of the Prometheus text endpoint
+ * @param readiness "health" (GET healthUrl returns 200) or "tcp:NAME" (port NAME accepts)
+ * @param readyLinePrefix when non-null, the first log line starting with it is parsed as {@code
+ *     key=value} pairs into the descriptor's relay_info
+ * @param treatmentArm the arm under test (the code path on)
+ * @param controlArm the arm it is compared with (the code path off)
+ * @param arms every arm's selection, keyed by arm name; holds treatment and control
+ * @param reset how to give the relay a fresh database
+ * @param limiter the admission-limiter settings the rig applies, with their raised values
+ * @param metricMapping role key ({@code MetricRole.key()}) to series selector
+ * @param positiveControlled role keys whose series appear only once they move
+ * @param targets the communities to publish into (templates)
+ * @param queueCapacity the audit queue's capacity, or null when the relay has none; placeholder
+ *     {@code queue_capacity}
+ * @param sourceDir the relay's source checkout (for revision and diff digest), or null
+ * @param binaryPath template of the relay's binary or jar (or classes directory) to digest, or null
+ * @param origin where the profile came from (file path or "built-in:NAME"), for messages
+ * @param baseDir directory relative sourceDir/binaryPath resolve against, or null for the working
+ *     directory
+ */
+public record RelayProfile(
+    String name,
+    String description,
+    List<String> command,
+    Map<String, String> environment,
+    Map<String, Integer> ports,
+    Map<String, String> parameters,
+    String healthUrl,
+    String metricsUrl,
+    String readiness,
+    String readyLinePrefix,
+    String treatmentArm,
+    String controlArm,
+    Map<String, Selection> arms,
+    Selection reset,
+    List<LimiterSetting> limiter,
+    Map<String, String> metricMapping,
+    List<String> positiveControlled,
+    List<TargetTemplate> targets,
+    Integer queueCapacity,
+    String sourceDir,
+    String binaryPath,
+    String origin,
+    Path baseDir) {
+
+  /** The built-in profiles, by name. */
+  public static final List<String> BUILT_IN = List.of("reference");
+
+  public RelayProfile {
+    command = List.copyOf(command);
+    environment = Map.copyOf(environment);
+    ports = Map.copyOf(ports);
+    parameters = Map.copyOf(parameters);
+    arms = Map.copyOf(arms);
+    limiter = List.copyOf(limiter);
+    metricMapping = Map.copyOf(metricMapping);
+    positiveControlled = List.copyOf(positiveControlled);
+    targets = List.copyOf(targets);
+  }
+
+  /**
+   * Extra arguments and environment that select something (an arm, a reset). Templates.
+   *
+   * @param args appended to the command line
+   * @param env added to the environment
+   */
+  public record Selection(List<String> args, Map<String, String> env) {
+    public Selection {
+      args = List.copyOf(args);
+      env = Map.copyOf(env);
+    }
+
+    public static Selection none() {
+      return new Selection(List.of(), Map.of());
+    }
+  }
+
+  /**
+   * One admission-limiter setting and the raised value the rig applies, so the limiter cannot be
+   * the binding constraint. {@code ${value}} in args/env is the value.
+   *
+   * @param name the setting's name as reported in the descriptor (e.g. human_ws_events_per_sec)
+   * @param value the raised value
+   * @param args appended to the command line
+   * @param env added to the environment
+   */
+  public record LimiterSetting(
+      String name, String value, List<String> args, Map<String, String> env) {
+    public LimiterSetting {
+      args = List.copyOf(args);
+      env = Map.copyOf(env);
+    }
+  }
+
+  /**
+   * A community target before placeholder expansion; becomes a core {@code Target}.
+   *
+   * @param community the community's name
+   * @param url ws:// URL template
+   * @param hostHeader Host header template, or null
+   * @param tags tags on every event
+   * @param kind the event kind
+   * @param contentBytes content size, bytes
+   */
+  public record TargetTemplate(
+      String community,
+      String url,
+      String hostHeader,
+      List<List<String>> tags,
+      int kind,
+      int contentBytes) {
+    public TargetTemplate {
+      tags = tags.stream().map(List::copyOf).toList();
+    }
+  }
+
+  /**
+   * Reads a profile file, checking every field.
+   *
+   * @throws RigException listing every problem, each naming the file and the field
+   */
+  public static RelayProfile load(Path file) throws RigException {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw RigException.profile(file.toString(), List.of("cannot read file: " + e));
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    return ProfileReader.read(text, file.toString(), dir);
+  }
+
+  /**
+   * A built-in profile (see {@link #BUILT_IN}).
+   *
+   * @throws RigException if there is no such built-in
+   */
+  public static RelayProfile builtIn(String name) throws RigException {
+    String resource = "profiles/" + name + ".json";
+    try (InputStream in = RelayProfile.class.getResourceAsStream(resource)) {
+      if (in == null || !BUILT_IN.contains(name)) {
+        throw RigException.profile(
+            "built-in:" + name,
+            List.of("no built-in profile named '" + name + "'; built-ins: " + BUILT_IN));
+      }
+      return ProfileReader.read(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in:" + name, null);
+    } catch (IOException e) {
+      throw RigException.profile("built-in:" + name, List.of("cannot read resource: " + e));
+    }
+  }
+
+  /** A built-in name, or else a file path. */
+  public static RelayProfile resolve(String nameOrFile) throws RigException {
+    return BUILT_IN.contains(nameOrFile) ? builtIn(nameOrFile) : load(Path.of(nameOrFile));
+  }
+
+  /** One line describing this profile. */
+  public String summary() {
+    return "profile "
+        + name
+        + " ("
+        + origin
+        + "): arms "
+        + treatmentArm
+        + "/"
+        + controlArm
+        + ", ports "
+        + new java.util.TreeMap<>(ports)
+        + ", "
+        + targets.size()
+        + " target(s), queue capacity "
+        + queueCapacity;
+  }
+}

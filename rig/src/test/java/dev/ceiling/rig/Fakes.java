@@ -1,0 +1,112 @@
+package dev.ceiling.rig;
+
+import dev.ceiling.rig.internal.Ownership;
+import dev.ceiling.rig.internal.PortGuard;
+import dev.ceiling.rig.internal.ProfileReader;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Stand-in relays (python3 fake_relay.py) and deliberately broken lifecycles for the tests. */
+final class Fakes {
+  private Fakes() {}
+
+  /**
+   * The system python when there is one: a version-manager shim (pyenv) costs seconds per start on
+   * a loaded machine, and these tests start many relays.
+   */
+  static String python() {
+    return java.nio.file.Files.isExecutable(Path.of("/usr/bin/python3"))
+        ? "/usr/bin/python3"
+        : "python3";
+  }
+
+  static Path script() {
+    try {
+      return Path.of(Fakes.class.getResource("fake_relay.py").toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A profile running the fake relay in {@code mode} on {@code port}. */
+  static RelayProfile profile(String mode, int port) throws RigException {
+    String json =
+        """
+        {
+          "name": "fake",
+          "command": ["%s", "%s", "--port", "${port}", "--rig-id", "${rig_id}",
+                      "--mode", "${mode}", "--exit-code", "7"],
+          "ports": {"port": %d},
+          "parameters": {"mode": "%s"},
+          "health_url": "http://127.0.0.1:${port}/health",
+          "metrics_url": "http://127.0.0.1:${port}/metrics",
+          "ready_line_prefix": "READY ",
+          "treatment_arm": "on",
+          "control_arm": "off",
+          "arms": {"on": {"args": ["--audit", "on"]}, "off": {"args": ["--audit", "off"]}},
+          "reset": {"args": ["--reset"]},
+          "limiter": [{"name": "limit", "value": "1000000", "args": ["--limit", "${value}"]}],
+          "metric_mapping": {"audit_rows": "fake_audit_rows"},
+          "targets": [{"community": "a", "url": "ws://127.0.0.1:${port}/",
+                       "host_header": "a.localhost:${port}", "tags": [], "kind": 1,
+                       "content_bytes": 0}],
+          "queue_capacity": 10
+        }
+        """
+            .formatted(python(), script(), port, mode);
+    return ProfileReader.read(json, "fake-profile", null);
+  }
+
+  static UpOptions options(RelayProfile p, Path stateDir) {
+    return UpOptions.of(p, "on", stateDir)
+        .withTimeouts(Duration.ofSeconds(10), Duration.ofMillis(300), Duration.ofSeconds(2));
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  static Lifecycle real() {
+    return Lifecycle.standard();
+  }
+
+  /** MUTANT: believes every live process with the recorded pid is its own. */
+  static Lifecycle skipsOwnershipCheck() {
+    Ownership trusting = (recorded, live) -> Optional.empty();
+    return new Lifecycle(
+        trusting,
+        (ports, wait) -> PortGuard.awaitFree(ports, wait, Duration.ofMillis(50)),
+        () -> System.getProperty("java.class.path"));
+  }
+
+  /** MUTANT: never looks at the ports before starting. */
+  static Lifecycle skipsPortCheck() {
+    return new Lifecycle(
+        Ownership.STRICT,
+        (Map<String, Integer> ports, Duration wait) -> List.of(),
+        () -> System.getProperty("java.class.path"));
+  }
+
+  /** Kills a process this test started, by pid, and waits for it. */
+  static void kill(long pid) {
+    ProcessHandle.of(pid)
+        .ifPresent(
+            h -> {
+              h.destroyForcibly();
+              h.onExit().join();
+            });
+  }
+
+  static boolean alive(long pid) {
+    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+}

@@ -1,0 +1,329 @@
+package dev.ceiling.rig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.rig.internal.PidFile;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The lifecycle against real child processes (python3 fake_relay.py). */
+class LifecycleIT {
+  @TempDir Path dir;
+
+  @Test
+  void upWritesPidFileAndDescriptorAndDownStopsOnlyOurRelay() throws Exception {
+    int port = Fakes.freePort();
+    Path state = dir.resolve("a");
+    RigHandle h = Fakes.real().up(Fakes.options(Fakes.profile("ready", port), state));
+    long pid = h.descriptor().relayPid();
+    try {
+      RigDescriptor d = h.descriptor();
+      assertThat(Fakes.alive(pid)).isTrue();
+      assertThat(d.relayCommand()).contains(d.rigId(), "--audit", "on", "--limit", "1000000");
+      assertThat(d.relayCommand().get(0)).endsWith("python3");
+      assertThat(d.relayInfo())
+          .containsEntry("audit", "on")
+          .containsEntry("limit", "1000000")
+          .containsEntry("port", Integer.toString(port))
+          .containsEntry("parameter.mode", "ready")
+          .containsEntry("port.port", Integer.toString(port));
+      assertThat(d.limiterSettings()).isEqualTo(Map.of("limit", "1000000"));
+      assertThat(d.queueCapacity()).isEqualTo(10);
+      assertThat(d.healthUrl()).isEqualTo("http://127.0.0.1:" + port + "/health");
+      assertThat(d.targets().get(0).hostHeader()).isEqualTo("a.localhost:" + port);
+      assertThat(d.databaseReset()).isFalse();
+      assertThat(d.generatorVersion()).isEqualTo("0.1.0-SNAPSHOT");
+      assertThat(d.generatorJarDigest()).matches("[0-9a-f]{64}");
+      // The file holds exactly what up returned, and only the owner can read it.
+      assertThat(Json.read(h.descriptorFile(), RigDescriptor.class)).isEqualTo(d);
+      for (Path f : List.of(h.descriptorFile(), PidFile.in(state), state.resolve("relay.log"))) {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+            .as(f.toString())
+            .isEqualTo("rw-------");
+      }
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+          .isEqualTo("rwx------");
+      // Detached: setsid exec'd in place, so the relay leads its own session under our pid.
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
+      assertThat(Long.parseLong(f[3])).as("session id").isEqualTo(pid);
+      PidFile pf = PidFile.read(PidFile.in(state));
+      assertThat(pf.pid()).isEqualTo(pid);
+      assertThat(pf.command()).isEqualTo(d.relayCommand());
+
+      StatusResult s = Rig.status(state);
+      assertThat(s.state()).isEqualTo(StatusResult.State.RUNNING_OURS);
+      assertThat(s.healthy()).isTrue();
+      assertThat(s.ports()).isEqualTo(Map.of("port", port));
+
+      DownResult r = h.stop();
+      assertThat(r.outcome()).isEqualTo(DownResult.Outcome.STOPPED);
+      assertThat(Fakes.alive(pid)).isFalse();
+      assertThat(PidFile.in(state)).doesNotExist();
+      assertThat(h.descriptorFile()).doesNotExist();
+      assertThat(h.stop()).isSameAs(r);
+      assertThat(Rig.down(state, Duration.ofSeconds(1)).outcome())
+          .isEqualTo(DownResult.Outcome.NO_PID_FILE);
+    } finally {
+      Fakes.kill(pid);
+    }
+  }
+
+  @Test
+  void twoRigsOnDifferentPortsDoNotStopEachOther() throws Exception {
+    RigHandle a =
+        Fakes.real().up(Fakes.options(Fakes.profile("ready", Fakes.freePort()), dir.resolve("a")));
+    try (RigHandle b =
+        Fakes.real()
+            .up(Fakes.options(Fakes.profile("ready", Fakes.freePort()), dir.resolve("b")))) {
+      try {
+        assertThat(a.stop().outcome()).isEqualTo(DownResult.Outcome.STOPPED);
+        assertThat(Fakes.alive(a.descriptor().relayPid())).isFalse();
+        assertThat(Fakes.alive(b.descriptor().relayPid())).isTrue();
+        assertThat(Rig.status(dir.resolve("b")).healthy()).isTrue();
+        // A's pid file copied into B's place must not let down stop A's stranger either way: B's
+        // own down still stops B.
+        assertThat(b.stop().outcome()).isEqualTo(DownResult.Outcome.STOPPED);
+      } finally {
+        Fakes.kill(b.descriptor().relayPid());
+      }
+    } finally {
+      Fakes.kill(a.descriptor().relayPid());
+    }
+  }
+
+  @Test
+  void aProcessThatExitsDuringStartupIsReportedWithExitCodeAndLogTail() throws Exception {
+    Path state = dir.resolve("x");
+    assertThatThrownBy(
+            () -> Fakes.real().up(Fakes.options(Fakes.profile("exit", Fakes.freePort()), state)))
+        .isInstanceOfSatisfying(
+            RigException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(RigException.Kind.START_FAILED);
+              assertThat(e.getMessage())
+                  .containsPattern("(exited during startup with code 7|exited with code 7)")
+                  .contains("  | fake relay: cannot open database (scripted failure)");
+            });
+    assertThat(PidFile.in(state)).doesNotExist();
+  }
+
+  @Test
+  void aProcessThatNeverBecomesReadyTimesOutAndIsStopped() throws Exception {
+    Path state = dir.resolve("n");
+    UpOptions o =
+        Fakes.options(Fakes.profile("never", Fakes.freePort()), state)
+            .withTimeouts(Duration.ofMillis(1500), Duration.ZERO, Duration.ofSeconds(2));
+    RigException e = catchRig(() -> Fakes.real().up(o));
+    assertThat(e.kind()).isEqualTo(RigException.Kind.START_FAILED);
+    assertThat(e.getMessage())
+        .contains("did not become ready: expected GET http://127.0.0.1:")
+        .contains("within PT1.5S")
+        .contains("still alive and has been stopped (STOPPED)")
+        .contains("  | fake relay: warming up forever");
+    Matcher m = Pattern.compile("\\(pid (\\d+)\\)").matcher(e.getMessage());
+    assertThat(m.find()).isTrue();
+    long pid = Long.parseLong(m.group(1));
+    try {
+      assertThat(Fakes.alive(pid)).isFalse();
+      assertThat(PidFile.in(state)).doesNotExist();
+    } finally {
+      Fakes.kill(pid);
+    }
+  }
+
+  /** Up against a port held by this test JVM; returns the exception (or null if up succeeded). */
+  private RigException upOnBusyPort(Lifecycle rig, String name) throws Exception {
+    try (ServerSocket held = new ServerSocket()) {
+      held.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      int port = held.getLocalPort();
+      try {
+        RigHandle h = rig.up(Fakes.options(Fakes.profile("ready", port), dir.resolve(name)));
+        h.close();
+        Fakes.kill(h.descriptor().relayPid());
+        return null;
+      } catch (RigException e) {
+        return e;
+      }
+    }
+  }
+
+  private static boolean refusedNamingPortAndListener(RigException e) {
+    return e != null
+        && e.kind() == RigException.Kind.PORT_IN_USE
+        && e.getMessage().matches("(?s).*port port=\\d+ is in use on 127\\.0\\.0\\.1.*")
+        && e.getMessage().contains("pid " + ProcessHandle.current().pid() + ": ");
+  }
+
+  @Test
+  void aBusyPortIsRefusedNamingThePortAndItsListener() throws Exception {
+    RigException e = upOnBusyPort(Fakes.real(), "p1");
+    assertThat(refusedNamingPortAndListener(e)).as(String.valueOf(e)).isTrue();
+    assertThat(e.getMessage()).contains("after waiting PT0.3S");
+    // MUTANT: a rig that skips the port check starts anyway; the relay then fails on its own and
+    // the refusal the operator needed never comes.
+    RigException mutant = upOnBusyPort(Fakes.skipsPortCheck(), "p2");
+    assertThat(refusedNamingPortAndListener(mutant)).as(String.valueOf(mutant)).isFalse();
+  }
+
+  @Test
+  void aPortReleasedWithinTheWaitIsUsed() throws Exception {
+    ServerSocket held = new ServerSocket();
+    held.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    int port = held.getLocalPort();
+    Thread release =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(400);
+                held.close();
+              } catch (IOException | InterruptedException ex) {
+                throw new IllegalStateException(ex);
+              }
+            });
+    release.start();
+    UpOptions o =
+        Fakes.options(Fakes.profile("ready", port), dir.resolve("w"))
+            .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(2));
+    try (RigHandle h = Fakes.real().up(o)) {
+      try {
+        assertThat(Rig.status(dir.resolve("w")).healthy()).isTrue();
+      } finally {
+        h.stop();
+        Fakes.kill(h.descriptor().relayPid());
+      }
+    } finally {
+      release.join();
+      held.close();
+    }
+  }
+
+  @Test
+  void skipRelayAttachesWithNullPidAndDownSignalsNothing() throws Exception {
+    int port = Fakes.freePort();
+    Process theirs =
+        new ProcessBuilder(
+                Fakes.python(),
+                Fakes.script().toString(),
+                "--port",
+                Integer.toString(port),
+                "--rig-id",
+                "theirs")
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try {
+      Path state = dir.resolve("s");
+      UpOptions o = Fakes.options(Fakes.profile("ready", port), state).withSkipRelay(true);
+      RigHandle h = Fakes.real().up(o);
+      assertThat(h.descriptor().relayPid()).isNull();
+      assertThat(h.descriptor().relayLog()).isNull();
+      assertThat(h.descriptor().ownsRelay()).isFalse();
+      assertThat(PidFile.in(state)).doesNotExist();
+      assertThat(Rig.status(state).state()).isEqualTo(StatusResult.State.ATTACHED);
+      DownResult r = Rig.down(state, Duration.ofSeconds(1));
+      assertThat(r.outcome()).isEqualTo(DownResult.Outcome.ATTACHED);
+      assertThat(theirs.isAlive()).isTrue();
+    } finally {
+      Fakes.kill(theirs.pid());
+    }
+  }
+
+  @Test
+  void skipRelayWithNothingAnsweringFails() throws Exception {
+    UpOptions o =
+        Fakes.options(Fakes.profile("ready", Fakes.freePort()), dir.resolve("z"))
+            .withSkipRelay(true)
+            .withTimeouts(Duration.ofMillis(300), Duration.ZERO, Duration.ZERO);
+    RigException e = catchRig(() -> Fakes.real().up(o));
+    assertThat(e.kind()).isEqualTo(RigException.Kind.ATTACH_FAILED);
+    assertThat(e.getMessage()).contains("expected GET http://127.0.0.1:").contains("within PT0.3S");
+  }
+
+  @Test
+  void resetGivesAFreshDataDirectoryAndTellsTheRelay() throws Exception {
+    Path state = dir.resolve("r");
+    Files.createDirectories(state.resolve("data"));
+    Files.writeString(state.resolve("data/old.db"), "rows");
+    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state).withReset(true);
+    try (RigHandle h = Fakes.real().up(o)) {
+      try {
+        assertThat(state.resolve("data")).isEmptyDirectory();
+        assertThat(h.descriptor().relayCommand()).contains("--reset");
+        assertThat(h.descriptor().databaseReset()).isTrue();
+        assertThat(h.descriptor().relayInfo()).containsEntry("reset", "True");
+      } finally {
+        h.stop();
+        Fakes.kill(h.descriptor().relayPid());
+      }
+    }
+  }
+
+  @Test
+  void aRelayIgnoringSigtermIsKilledAfterTheStopTimeout() throws Exception {
+    UpOptions o =
+        Fakes.options(Fakes.profile("stubborn", Fakes.freePort()), dir.resolve("k"))
+            .withTimeouts(Duration.ofSeconds(10), Duration.ZERO, Duration.ofMillis(500));
+    RigHandle h = Fakes.real().up(o);
+    try {
+      DownResult r = h.stop();
+      assertThat(r.outcome()).isEqualTo(DownResult.Outcome.KILLED);
+      assertThat(r.message()).contains("ignored SIGTERM for PT0.5S");
+      assertThat(Fakes.alive(h.descriptor().relayPid())).isFalse();
+    } finally {
+      Fakes.kill(h.descriptor().relayPid());
+    }
+  }
+
+  @Test
+  void aSecondUpOnARunningStateDirectoryIsRefused() throws Exception {
+    Path state = dir.resolve("twice");
+    RelayProfile p = Fakes.profile("ready", Fakes.freePort());
+    try (RigHandle h = Fakes.real().up(Fakes.options(p, state))) {
+      try {
+        RigException e = catchRig(() -> Fakes.real().up(Fakes.options(p, state)));
+        assertThat(e.kind()).isEqualTo(RigException.Kind.STATE);
+        assertThat(e.getMessage()).contains("already running").contains("run down first");
+        assertThat(Fakes.alive(h.descriptor().relayPid())).isTrue();
+      } finally {
+        h.stop();
+        Fakes.kill(h.descriptor().relayPid());
+      }
+    }
+  }
+
+  @FunctionalInterface
+  interface RigCall {
+    Object call() throws Exception;
+  }
+
+  static RigException catchRig(RigCall c) throws Exception {
+    try {
+      Object h = c.call();
+      if (h instanceof RigHandle rh) {
+        rh.close();
+        if (rh.descriptor().relayPid() != null) {
+          Fakes.kill(rh.descriptor().relayPid());
+        }
+      }
+    } catch (RigException e) {
+      return e;
+    }
+    throw new AssertionError("expected a RigException");
+  }
+}
