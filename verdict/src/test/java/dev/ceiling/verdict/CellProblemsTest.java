@@ -82,6 +82,15 @@ class CellProblemsTest {
     d.remove(MetricRole.AUDIT_WRITE_ERRORS.key());
     d.remove(MetricRole.AUDIT_ENQUEUE_ERRORS.key());
     assertThat(kinds(clean(OFF).toBuilder().counterDeltas(d).build())).isEmpty();
+    // A relay may expose the audit counter, flat at zero, where the path is off: still no path.
+    assertThat(
+            kinds(
+                clean(OFF).toBuilder()
+                    .counterDeltas(d)
+                    .auditCompleted(0L)
+                    .auditCompletedPerS(0.0)
+                    .build()))
+        .isEmpty();
     assertThat(kinds(clean(ON).toBuilder().counterDeltas(d).build()))
         .containsExactly(ProblemKind.COUNTER_NOT_EXPOSED, ProblemKind.COUNTER_NOT_EXPOSED);
   }
