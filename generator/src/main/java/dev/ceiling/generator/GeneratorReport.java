@@ -109,8 +109,12 @@ public record GeneratorReport(
    * @param authChallenges NIP-42 AUTH challenges received (and answered)
    * @param transportErrors errors by class: connect, write, close, protocol, frame_too_large, error
    * @param firstTransportError the first transport error's description, or null
-   * @param achievedPerS accepted / requested duration
-   * @param achievedOverOffered accepted / (offered x requested duration)
+   * @param acceptedInWindow OK-true answers that arrived inside the measurement window, for any
+   *     event (warm-up events included): the window's throughput. Under saturation an open-loop
+   *     backlog grows without bound, so "events of the window answered by some deadline" depends on
+   *     the deadline; answers per second while the load runs does not.
+   * @param achievedPerS acceptedInWindow / requested duration
+   * @param achievedOverOffered acceptedInWindow / (offered x requested duration)
    * @param sendLag intended slot to on the wire
    * @param service on the wire to OK
    * @param scheduled intended slot to OK (the primary latency)
@@ -137,6 +141,7 @@ public record GeneratorReport(
       long authChallenges,
       Map<String, Long> transportErrors,
       String firstTransportError,
+      long acceptedInWindow,
       double achievedPerS,
       double achievedOverOffered,
       LatencySummary sendLag,
@@ -158,6 +163,7 @@ public record GeneratorReport(
             rejected,
             notices,
             unacknowledged,
+            acceptedInWindow,
             unknownOkIds,
             duplicateOks,
             authChallenges

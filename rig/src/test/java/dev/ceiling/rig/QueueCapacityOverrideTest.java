@@ -21,9 +21,7 @@ class QueueCapacityOverrideTest {
   void aBadCapacityIsRefusedNamingTheValue() throws Exception {
     RelayProfile p = RelayProfile.builtIn("reference");
     assertThatThrownBy(
-            () ->
-                UpOptions.of(p, "on", Path.of("x"))
-                    .withOverrides(Map.of("queue_capacity", "0")))
+            () -> UpOptions.of(p, "on", Path.of("x")).withOverrides(Map.of("queue_capacity", "0")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("override queue_capacity must be an integer >= 1, got 0");
   }

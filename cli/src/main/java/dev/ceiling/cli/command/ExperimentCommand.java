@@ -108,7 +108,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             ? out
             : Path.of(
                 "ceiling-reports",
-                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                LocalDateTime.now(java.time.ZoneOffset.UTC)
+                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     List<Double> grid = rates != null ? rates : parse(DEFAULT_RATES);
     Experiment.Builder b =
         Experiment.builder()

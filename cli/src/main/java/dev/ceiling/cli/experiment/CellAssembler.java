@@ -110,6 +110,7 @@ public final class CellAssembler {
         .durationElapsedS(report.durationElapsedS())
         .attempted(r.attempted())
         .accepted(r.accepted())
+        .acceptedInWindow(r.acceptedInWindow())
         .rejected(r.rejected())
         .rejectedByPrefix(r.rejectedByPrefix())
         .notices(r.notices())

@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -232,8 +231,8 @@ public final class Experiment {
 
   /**
    * The grid as multiples of the ceiling the relay predicted from its own calibration loop, which
-   * is measured before and apart from the sweep. It only places the grid; nothing is judged
-   * against it.
+   * is measured before and apart from the sweep. It only places the grid; nothing is judged against
+   * it.
    */
   private List<Double> autoRates(RigDescriptor rig) throws AutoRateException {
     String v = rig.relayInfo().get(PREDICTED_CEILING_KEY);
@@ -263,8 +262,6 @@ public final class Experiment {
 
   private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
     List<String> hosts = rig.targets().stream().map(Target::effectiveHost).toList();
-    Map<String, String> params = new TreeMap<>(b.profile.parameters());
-    params.putAll(b.relayOverrides);
     return new ExperimentIdentity(
         b.profile.name(),
         b.profile.treatmentArm(),
@@ -324,9 +321,9 @@ public final class Experiment {
     }
 
     /**
-     * Places the grid at these multiples of the ceiling the relay predicts from its own
-     * calibration (reported in its descriptor's relay_info), read when the first arm is up. For
-     * relays that report one (the reference relay does); the sweep never judges against it.
+     * Places the grid at these multiples of the ceiling the relay predicts from its own calibration
+     * (reported in its descriptor's relay_info), read when the first arm is up. For relays that
+     * report one (the reference relay does); the sweep never judges against it.
      */
     public Builder ratesFromCalibration(double... multiples) {
       List<Double> m = new ArrayList<>();

@@ -160,6 +160,7 @@ public final class SweepRunner {
     if (planned.twoCommunity()) {
       if (targets.size() < 2) {
         throw new GeneratorException(
+            GeneratorException.Kind.CONFIG,
             "two-community cells need two targets in the rig descriptor, got " + targets.size());
       }
       for (Target t : targets.subList(0, 2)) {
@@ -201,6 +202,7 @@ public final class SweepRunner {
     }
     if (before.get() == null || after.get() == null) {
       throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE,
           "the generator did not report its measurement window (before="
               + before.get()
               + ", after="

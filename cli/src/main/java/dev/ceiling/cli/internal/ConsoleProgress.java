@@ -25,6 +25,9 @@ public final class ConsoleProgress implements ExperimentProgress {
   }
 
   /** Progress for this process's stderr; a bar only when stderr is a terminal. */
+  // On the JDK 17 we target, console() is null exactly when there is no terminal; JDK 22+ would
+  // need Console.isTerminal(), which 17 lacks.
+  @SuppressWarnings("SystemConsoleNull")
   public static ConsoleProgress forStderr(boolean verbose) {
     return new ConsoleProgress(System.err, System.console() != null, verbose);
   }

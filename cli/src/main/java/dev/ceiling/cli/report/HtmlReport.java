@@ -357,7 +357,8 @@ public final class HtmlReport {
 
   static String esc(String s) {
     StringBuilder b = new StringBuilder(s.length());
-    for (char ch : s.toCharArray()) {
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
       switch (ch) {
         case '<' -> b.append("&lt;");
         case '>' -> b.append("&gt;");

@@ -10,8 +10,21 @@ import org.junit.jupiter.api.Test;
 class CellPlanTest {
   static ExperimentIdentity id(String order, Long seed) {
     return new ExperimentIdentity(
-        "p", "on", "off", List.of(100.0, 200.0, 300.0), 1, 3, order, seed, List.of("h"),
-        Map.of(), null, "g", null, null, null);
+        "p",
+        "on",
+        "off",
+        List.of(100.0, 200.0, 300.0),
+        1,
+        3,
+        order,
+        seed,
+        List.of("h"),
+        Map.of(),
+        null,
+        "g",
+        null,
+        null,
+        null);
   }
 
   @Test

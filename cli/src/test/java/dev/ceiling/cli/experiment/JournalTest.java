@@ -107,9 +107,21 @@ class JournalTest {
     ExperimentIdentity a = identity(2);
     ExperimentIdentity b =
         new ExperimentIdentity(
-            "reference", "on", "off", List.of(100.0, 300.0), 3.0, 2, "ascending", null,
-            List.of("a.localhost:1"), Map.of("limiter_events_per_sec", "1000000"), 1000,
-            "0.1.0@abc", null, null, "digest");
+            "reference",
+            "on",
+            "off",
+            List.of(100.0, 300.0),
+            3.0,
+            2,
+            "ascending",
+            null,
+            List.of("a.localhost:1"),
+            Map.of("limiter_events_per_sec", "1000000"),
+            1000,
+            "0.1.0@abc",
+            null,
+            null,
+            "digest");
     assertThat(IdentityCheck.differences(a, b))
         .hasSize(2)
         .anySatisfy(s -> assertThat(s).startsWith("ratesPerS:"))

@@ -42,8 +42,9 @@ class HtmlReportTest {
   @Test
   void theNoNetworkCheckCatchesAFetch() {
     // Mutant partner: a report that pulled a charting script from a CDN must be caught.
-    String mutant = HtmlReport.render(modelReport()).replace(
-        "</head>", "<script src=\"https://cdn.example/chart.js\"></script></head>");
+    String mutant =
+        HtmlReport.render(modelReport())
+            .replace("</head>", "<script src=\"https://cdn.example/chart.js\"></script></head>");
     assertThat(externalReferences(mutant)).hasSize(1);
   }
 

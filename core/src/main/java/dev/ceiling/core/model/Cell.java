@@ -22,10 +22,14 @@ import java.util.TreeMap;
  * @param durationRequestedS the schedule's length in seconds, > 0
  * @param durationElapsedS wall time from clock start to the last send or deadline, seconds
  * @param attempted events the schedule sent (on the wire)
- * @param accepted events answered OK true
- * @param acceptedPerS accepted / requested duration
- * @param acceptedOverOffered accepted / (offered x requested duration): the requested duration is
- *     the denominator so a run that overran cannot flatter itself
+ * @param accepted events of the window's slots answered OK true by the end of the grace period
+ * @param acceptedInWindow OK-true answers that arrived during the measurement window, whichever
+ *     slot they answer: the window's throughput (under saturation the open-loop backlog grows
+ *     without bound, so "slots answered by some deadline" depends on the deadline; answers per
+ *     second while the load runs does not)
+ * @param acceptedPerS acceptedInWindow / requested duration
+ * @param acceptedOverOffered acceptedInWindow / (offered x requested duration): the requested
+ *     duration is the denominator so a run that overran cannot flatter itself
  * @param rejected events answered OK false
  * @param rejectedByPrefix rejections counted by NIP-01 prefix ("rate-limited", "invalid", ...)
  * @param notices NOTICE frames received (cannot be matched to an event)
@@ -66,6 +70,7 @@ public record Cell(
     double durationElapsedS,
     long attempted,
     long accepted,
+    long acceptedInWindow,
     double acceptedPerS,
     double acceptedOverOffered,
     long rejected,
@@ -110,6 +115,7 @@ public record Cell(
     Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
     Checks.nonNegative("attempted", attempted);
     Checks.nonNegative("accepted", accepted);
+    Checks.nonNegative("accepted_in_window", acceptedInWindow);
     Checks.nonNegative("rejected", rejected);
     Checks.nonNegative("notices", notices);
     Checks.nonNegative("unacknowledged", unacknowledged);
@@ -123,11 +129,11 @@ public record Cell(
               + " > "
               + attempted);
     }
-    checkRatio("accepted_per_s", acceptedPerS, accepted / durationRequestedS);
+    checkRatio("accepted_per_s", acceptedPerS, acceptedInWindow / durationRequestedS);
     checkRatio(
         "accepted_over_offered",
         acceptedOverOffered,
-        accepted / (offeredPerS * durationRequestedS));
+        acceptedInWindow / (offeredPerS * durationRequestedS));
     rejectedByPrefix = counts("rejected_by_prefix", rejectedByPrefix);
     transportErrors = counts("transport_errors", transportErrors);
     acceptedByCommunity = counts("accepted_by_community", acceptedByCommunity);
@@ -209,6 +215,7 @@ public record Cell(
     b.durationElapsedS = durationElapsedS;
     b.attempted = attempted;
     b.accepted = accepted;
+    b.acceptedInWindow = acceptedInWindow;
     b.acceptedPerS = acceptedPerS;
     b.acceptedOverOffered = acceptedOverOffered;
     b.rejected = rejected;
@@ -254,6 +261,7 @@ public record Cell(
     private double durationElapsedS;
     private long attempted;
     private long accepted;
+    private Long acceptedInWindow;
     private double acceptedPerS;
     private double acceptedOverOffered;
     private long rejected;
@@ -330,6 +338,12 @@ public record Cell(
 
     public Builder accepted(long accepted) {
       this.accepted = accepted;
+      return this;
+    }
+
+    /** Defaults to {@code accepted} when not set (no warm-up, no backlog). */
+    public Builder acceptedInWindow(long acceptedInWindow) {
+      this.acceptedInWindow = acceptedInWindow;
       return this;
     }
 
@@ -454,8 +468,9 @@ public record Cell(
     }
 
     public Cell build() {
-      acceptedPerS = accepted / durationRequestedS;
-      acceptedOverOffered = accepted / (offeredPerS * durationRequestedS);
+      long inWindow = acceptedInWindow == null ? accepted : acceptedInWindow;
+      acceptedPerS = inWindow / durationRequestedS;
+      acceptedOverOffered = inWindow / (offeredPerS * durationRequestedS);
       return new Cell(
           arm,
           offeredPerS,
@@ -467,6 +482,7 @@ public record Cell(
           durationElapsedS,
           attempted,
           accepted,
+          inWindow,
           acceptedPerS,
           acceptedOverOffered,
           rejected,

@@ -77,6 +77,7 @@ public final class Engine {
     client.setMaxTextMessageSize(cfg.maxFrameBytes());
     client.setIdleTimeout(
         cfg.duration()
+            .plus(cfg.warmup())
             .plus(cfg.publishTimeout())
             .plus(lateSendSlack(cfg.duration()))
             .plusSeconds(60));
@@ -126,7 +127,12 @@ public final class Engine {
     List<TargetRun> out = new ArrayList<>();
     for (int ti = 0; ti < cfg.loads().size(); ti++) {
       TargetLoad load = cfg.loads().get(ti);
-      Schedule s = new Schedule(load.ratePerS(), durationNanos, cfg.segment(), load.connections());
+      Schedule s =
+          new Schedule(
+              load.ratePerS(),
+              cfg.warmup().toNanos() + durationNanos,
+              cfg.segment(),
+              load.connections());
       long owned = s.ownedSlots();
       if (owned > Integer.MAX_VALUE - 8) {
         throw new GeneratorException(
@@ -176,7 +182,9 @@ public final class Engine {
       for (int j = 0; j < n; j++) {
         byId.put(ids[j], j);
       }
-      out.add(new TargetRun(ti, load, s, keys, frames, byId));
+      TargetRun run = new TargetRun(ti, load, s, keys, frames, byId);
+      run.firstMeasured = TargetRun.firstAtOrAfter(s, cfg.warmup().toNanos(), n);
+      out.add(run);
     }
     return out;
   }
@@ -291,7 +299,13 @@ public final class Engine {
     Instant clockStart = Instant.now().plus(CLOCK_LEAD);
     clock.startNanos = startNanos;
     long durationNanos = cfg.duration().toNanos();
-    long sendDeadline = startNanos + durationNanos + lateSendSlack(cfg.duration()).toNanos();
+    long warmupNanos = cfg.warmup().toNanos();
+    long windowStart = startNanos + warmupNanos;
+    long windowEnd = windowStart + durationNanos;
+    for (TargetRun t : targets) {
+      t.setWindow(windowStart, windowEnd);
+    }
+    long sendDeadline = windowEnd + lateSendSlack(cfg.duration()).toNanos();
     AtomicLong sentTotal = new AtomicLong();
     List<Sender> senders = new ArrayList<>();
     List<Thread> threadList = new ArrayList<>();
@@ -312,6 +326,8 @@ public final class Engine {
     }
     progress.progress("clock starts at " + clockStart + ": " + cfg.describe());
     threadList.forEach(Thread::start);
+    Thread window = windowThread(cfg, clockStart, windowStart, windowEnd, startNanos);
+    window.start();
     try {
       for (Thread th : threadList) {
         while (th.isAlive()) {
@@ -331,6 +347,14 @@ public final class Engine {
       Thread.currentThread().interrupt();
       throw new GeneratorException(
           GeneratorException.Kind.INFRASTRUCTURE, "interrupted while sending", e);
+    }
+    try {
+      // The window closes on schedule even when sends ended early (dead connections).
+      window.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE, "interrupted while waiting for the window", e);
     }
     long lastSend = 0;
     long unsentLateTotal = 0;
@@ -359,6 +383,25 @@ public final class Engine {
             answered(targets),
             graceWaitedS));
     return report(cfg, targets, senders, clockStart, startNanos, endOfSends, graceWaitedS, threads);
+  }
+
+  /**
+   * Calls the window listener at the window's start and end, from a thread that sends nothing, so a
+   * slow callback (a metrics scrape) never delays a slot.
+   */
+  private static Thread windowThread(
+      GeneratorConfig cfg, Instant clockStart, long windowStart, long windowEnd, long startNanos) {
+    Thread th =
+        new Thread(
+            () -> {
+              Sender.waitUntil(windowStart);
+              cfg.windowListener().windowStarted(clockStart.plusNanos(windowStart - startNanos));
+              Sender.waitUntil(windowEnd);
+              cfg.windowListener().windowEnded(clockStart.plusNanos(windowEnd - startNanos));
+            },
+            "ceiling-window");
+    th.setDaemon(true);
+    return th;
   }
 
   private static long answered(List<TargetRun> targets) {
@@ -406,14 +449,14 @@ public final class Engine {
             SelfCheck.reason(
                 cfg.sendLagBound().toNanos() / 1000,
                 t.schedule.segmentIntervalNanos(),
-                t.frames.length,
+                t.measuredSlots(),
                 late,
                 cap,
                 lag);
         r =
             new GeneratorReport.Result(
                 offered,
-                t.frames.length,
+                t.measuredSlots(),
                 sent,
                 late,
                 dead,
@@ -431,8 +474,9 @@ public final class Engine {
                 t.authChallenges,
                 t.transportErrors,
                 t.firstTransportError,
-                t.accepted / durS,
-                t.accepted / (offered * durS),
+                t.acceptedInWindow,
+                t.acceptedInWindow / durS,
+                t.acceptedInWindow / (offered * durS),
                 LatencySummary.of(lag),
                 LatencySummary.of(t.serviceUs),
                 LatencySummary.of(t.scheduledUs),
@@ -500,6 +544,7 @@ public final class Engine {
     long rejected = 0;
     long notices = 0;
     long unack = 0;
+    long inWindow = 0;
     long unknown = 0;
     long dup = 0;
     long auth = 0;
@@ -520,6 +565,7 @@ public final class Engine {
       rejected += r.rejected();
       notices += r.notices();
       unack += r.unacknowledged();
+      inWindow += r.acceptedInWindow();
       unknown += r.unknownOkIds();
       dup += r.duplicateOks();
       auth += r.authChallenges();
@@ -554,8 +600,9 @@ public final class Engine {
         auth,
         transport,
         firstTransport,
-        accepted / durS,
-        accepted / (offered * durS),
+        inWindow,
+        inWindow / durS,
+        inWindow / (offered * durS),
         LatencySummary.of(lag),
         LatencySummary.of(service),
         LatencySummary.of(scheduled),

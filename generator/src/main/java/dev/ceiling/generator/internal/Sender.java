@@ -112,12 +112,18 @@ final class Sender implements Runnable {
       }
       long workStart = Math.max(due, prevEnd);
       Conn conn = cur.conn;
+      // Warm-up slots go out exactly like measured ones but are not counted.
+      boolean measured = cur.j >= t.firstMeasured;
       if (conn.dead || conn.session == null) {
-        unsentDead[ti]++;
+        if (measured) {
+          unsentDead[ti]++;
+        }
       } else {
         long capWait = 0;
         if (conn.inflight.get() >= inflightCap) {
-          capDelayed[ti]++;
+          if (measured) {
+            capDelayed[ti]++;
+          }
           long capStart = System.nanoTime();
           while (conn.inflight.get() >= inflightCap && !conn.dead) {
             if (System.nanoTime() > sendDeadlineNanos) {
@@ -129,7 +135,9 @@ final class Sender implements Runnable {
           capWait = System.nanoTime() - capStart;
         }
         if (conn.dead) {
-          unsentDead[ti]++;
+          if (measured) {
+            unsentDead[ti]++;
+          }
         } else {
           hooks.beforeSend(conn);
           int j = (int) cur.j;
@@ -143,8 +151,10 @@ final class Sender implements Runnable {
             // class of error, and the slot stays counted as sent (it may have reached the wire).
             t.onTransportError("write", conn.describe() + ": " + e);
           }
-          sendLagUs[ti].recordValue(TargetRun.us(sendAt - due));
-          sent[ti]++;
+          if (measured) {
+            sendLagUs[ti].recordValue(TargetRun.us(sendAt - due));
+            sent[ti]++;
+          }
           sentTotal.incrementAndGet();
           lastSendNanos = sendAt;
           long end = System.nanoTime();
@@ -172,7 +182,15 @@ final class Sender implements Runnable {
     TargetRun t = c.conn.target;
     long n = (t.frames.length - 1 - c.j) / t.conns.length + 1;
     if (c.j < t.frames.length) {
-      unsentLate[t.index] += n;
+      // Only measured slots count as unsent: those at or after firstMeasured.
+      long firstCounted = c.j;
+      if (firstCounted < t.firstMeasured) {
+        long steps = (t.firstMeasured - c.j + t.conns.length - 1) / t.conns.length;
+        firstCounted = c.j + steps * t.conns.length;
+      }
+      if (firstCounted < t.frames.length) {
+        unsentLate[t.index] += (t.frames.length - 1 - firstCounted) / t.conns.length + 1;
+      }
       long lastJ = c.j + (n - 1) * t.conns.length;
       lastDueNanos = Math.max(lastDueNanos, startNanos + t.schedule.ownedDueOffsetNanos(lastJ));
     }

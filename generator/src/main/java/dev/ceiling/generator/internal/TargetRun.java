@@ -24,8 +24,17 @@ public final class TargetRun {
   final AtomicLongArray sentAtNanos;
   final Conn[] conns;
 
+  /**
+   * Owned slots below this index fall in the warm-up: sent like the rest, never counted. Set once
+   * before the clock starts.
+   */
+  long firstMeasured;
+
   // Guarded by this.
   private final BitSet answered;
+  private long windowStartNanos = Long.MAX_VALUE;
+  private long windowEndNanos = Long.MAX_VALUE;
+  long acceptedInWindow;
   private boolean frozen;
   long accepted;
   long rejected;
@@ -100,6 +109,13 @@ public final class TargetRun {
       }
       answered.set(j);
       conns[schedule.connectionOf(j)].inflight.decrementAndGet();
+      // Throughput counts answers by when they arrive, whichever slot they answer.
+      if (ok && nowNanos >= windowStartNanos && nowNanos < windowEndNanos) {
+        acceptedInWindow++;
+      }
+      if (j < firstMeasured) {
+        return;
+      }
       if (ok) {
         accepted++;
       } else {
@@ -113,6 +129,32 @@ public final class TargetRun {
       serviceUs.recordValue(us(nowNanos - sentAt));
       scheduledUs.recordValue(us(nowNanos - (scheduledFromSend ? sentAt : due)));
     }
+  }
+
+  /** Fixes the measurement window, in System.nanoTime() terms, before the clock starts. */
+  synchronized void setWindow(long startNanos, long endNanos) {
+    this.windowStartNanos = startNanos;
+    this.windowEndNanos = endNanos;
+  }
+
+  /** Slots this target measures: owned slots due at or after the end of the warm-up. */
+  long measuredSlots() {
+    return frames.length - firstMeasured;
+  }
+
+  /** The first owned slot due at or after {@code warmupNanos} from the clock start. */
+  static long firstAtOrAfter(Schedule s, long warmupNanos, long owned) {
+    long lo = 0;
+    long hi = owned;
+    while (lo < hi) {
+      long mid = (lo + hi) >>> 1;
+      if (s.ownedDueOffsetNanos(mid) >= warmupNanos) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
   }
 
   synchronized void onNotice(String text) {
