@@ -75,9 +75,18 @@ public final class Verdict {
       boolean isTreatment = half.isTreatment();
       List<Cell> ev = new ArrayList<>();
       evidence.put(half.arm(), ev);
-      Integer lostAt = workerLostAt(half, id, cfg);
+      List<List<CellProblem>> perCell = new ArrayList<>();
+      Integer lostAt = null;
       for (Cell c : half.cells()) {
         List<CellProblem> problems = new ArrayList<>(CellProblems.of(c, id, cfg));
+        perCell.add(problems);
+        if (problems.stream().anyMatch(p -> p.kind() == ProblemKind.ENQUEUE_ERRORS)) {
+          lostAt = lostAt == null ? c.sequence() : Math.min(lostAt, c.sequence());
+        }
+      }
+      for (int ci = 0; ci < half.cells().size(); ci++) {
+        Cell c = half.cells().get(ci);
+        List<CellProblem> problems = perCell.get(ci);
         if (lostAt != null && c.sequence() > lostAt) {
           problems.add(
               new CellProblem(
@@ -228,18 +237,6 @@ public final class Verdict {
       out.add(control);
     }
     return out;
-  }
-
-  /** The sequence number of the first cell with a failed enqueue, or null. */
-  private static Integer workerLostAt(HalfRun half, ExperimentIdentity id, VerdictConfig cfg) {
-    return half.cells().stream()
-        .filter(
-            c ->
-                CellProblems.of(c, id, cfg).stream()
-                    .anyMatch(p -> p.kind() == ProblemKind.ENQUEUE_ERRORS))
-        .map(Cell::sequence)
-        .min(Comparator.naturalOrder())
-        .orElse(null);
   }
 
   private static List<RateRow> rates(

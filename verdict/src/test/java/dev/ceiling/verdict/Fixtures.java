@@ -19,6 +19,7 @@ final class Fixtures {
   static final String OFF = "off";
   static final double DURATION_S = 10.0;
   static final int CAPACITY = 1000;
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
   /** Every contamination counter exposed and zero. */
   static final Map<String, Double> CLEAN_COUNTERS =
@@ -93,7 +94,7 @@ final class Fixtures {
             .offeredPerS(rate)
             .repeat(repeat)
             .sequence(sequence)
-            .startedAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(20L * sequence))
+            .startedAt(T0.plusSeconds(20L * sequence))
             .durationRequestedS(DURATION_S)
             .durationElapsedS(DURATION_S)
             .attempted(offered)

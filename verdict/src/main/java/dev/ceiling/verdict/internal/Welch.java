@@ -1,5 +1,8 @@
 package dev.ceiling.verdict.internal;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.statistics.distribution.TDistribution;
 import org.apache.commons.statistics.inference.AlternativeHypothesis;
 import org.apache.commons.statistics.inference.DataDispersion;
@@ -52,8 +55,15 @@ public final class Welch {
         a.mean() - b.mean(), se, r.getStatistic(), r.getDegreesOfFreedom(), r.getPValue());
   }
 
+  /** Memo for whole-number df (per-arm intervals), where the same few quantiles recur. */
+  private static final Map<List<Double>, Double> WHOLE_DF = new ConcurrentHashMap<>();
+
   /** The upper {@code p} quantile of Student's t at (possibly fractional) {@code df}. */
   public static double tUpper(double df, double p) {
+    if (df == Math.rint(df) && df <= 1000) {
+      return WHOLE_DF.computeIfAbsent(
+          List.of(df, p), k -> TDistribution.of(df).inverseSurvivalProbability(p));
+    }
     return TDistribution.of(df).inverseSurvivalProbability(p);
   }
 
