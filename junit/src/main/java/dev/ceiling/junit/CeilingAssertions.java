@@ -48,8 +48,8 @@ public final class CeilingAssertions {
   /**
    * Asserts that the candidate's audit-worker completion rate is not lower than the baseline's by
    * more than {@code marginPerS}: a one-sided Welch non-inferiority test (H0: candidate - baseline
-   * <= -margin) at the config's family alpha, never a reading of overlapping intervals. Uses each
-   * run's treatment half and the candidate's recorded verdict config.
+   * {@code <= -margin}) at the config's family alpha, never a reading of overlapping intervals.
+   * Uses each run's treatment half and the candidate's recorded verdict config.
    *
    * @param marginPerS the largest tolerated loss, events/s, finite and >= 0
    * @return the comparison (for logging) when it passes
