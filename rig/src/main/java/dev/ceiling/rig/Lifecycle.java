@@ -357,6 +357,9 @@ final class Lifecycle {
         "health".equals(p.readiness())
             ? awaitHealthy(healthUrl, o.readyTimeout(), process)
             : awaitTcp(ports.get(p.readiness().substring(4)), o.readyTimeout(), process);
+    // A relay that failed to bind can die while someone else's listener answers the probe: ready
+    // only counts if our process is still alive after it.
+    ready = ready && process.isAlive();
     if (!ready) {
       String what =
           "health".equals(p.readiness())

@@ -37,8 +37,12 @@ final class Fakes {
 
   /** A profile running the fake relay in {@code mode} on {@code port}. */
   static RelayProfile profile(String mode, int port) throws RigException {
-    String json =
-        """
+    return ProfileReader.read(profileJson(mode, port), "fake-profile", null);
+  }
+
+  /** The fake profile's JSON text. */
+  static String profileJson(String mode, int port) {
+    return """
         {
           "name": "fake",
           "command": ["%s", "%s", "--port", "${port}", "--rig-id", "${rig_id}",
@@ -60,8 +64,7 @@ final class Fakes {
           "queue_capacity": 10
         }
         """
-            .formatted(python(), script(), port, mode);
-    return ProfileReader.read(json, "fake-profile", null);
+        .formatted(python(), script(), port, mode);
   }
 
   static UpOptions options(RelayProfile p, Path stateDir) {

@@ -17,7 +17,7 @@ import java.util.Objects;
  * series only once it moves declares the role positive-controlled and the runner records 0 for it
  * before the verdict sees it. The admission counters are required in every arm (the limiter does
  * not care which arm runs); the audit write and enqueue counters are required only in cells that
- * have an audit path ({@code audit_completed} or {@code outstanding_delta} set), since an arm
+ * have an audit path ({@code outstanding_delta} or {@code audit_busy_fraction} set), since an arm
  * without the path cannot fail to write.
  */
 public final class CellProblems {
@@ -183,8 +183,13 @@ public final class CellProblems {
     return problems.stream().anyMatch(CellProblem::excludesEvidence);
   }
 
+  /**
+   * An arm has a queue (an audit path that can fail) when the runner gave the cell a queue reading.
+   * The completed count alone does not say so: a relay may expose the audit counter, flat at zero,
+   * in the arm where the path is off.
+   */
   static boolean hasAuditPath(Cell c) {
-    return c.auditCompleted() != null || c.outstandingDelta() != null;
+    return c.outstandingDelta() != null || c.auditBusyFraction() != null;
   }
 
   static boolean onGrid(double rate, List<Double> grid) {

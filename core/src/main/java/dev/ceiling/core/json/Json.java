@@ -4,21 +4,29 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.PropertyBindingException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one JSON configuration every Ceiling document uses: snake_case names, strict reading (an
@@ -38,6 +46,17 @@ public final class Json {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          // "58000" is not a count and 5 is not a name: no silent string <-> scalar coercion.
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .withCoercionConfig(
+              LogicalType.Textual,
+              c ->
+                  c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          // A derived getter marked @JsonIgnore (HalfRun.isTreatment) must not make its name a
+          // silently skipped input field.
+          .enable(DeserializationFeature.FAIL_ON_IGNORED_PROPERTIES)
           .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
@@ -67,7 +86,7 @@ public final class Json {
     try {
       return MAPPER.readValue(text, type);
     } catch (JsonMappingException e) {
-      throw new ReportFormatException(source, path(e), problem(e, type), e);
+      throw new ReportFormatException(source, fieldPath(e), problem(e, type), e);
     } catch (JsonProcessingException e) {
       String where =
           e.getLocation() == null
@@ -122,6 +141,45 @@ public final class Json {
     }
   }
 
+  /**
+   * The JSON path of the offending value. When a record's compact constructor rejects a value, the
+   * path Jackson reports is the object's; the rule's message starts with the field it is about
+   * ({@code "attempted must be >= 0, got -1"}), so when that leading word names one of the record's
+   * fields, the path is extended to it ({@code $.cells[0].attempted}).
+   */
+  private static String fieldPath(JsonMappingException e) {
+    String path = path(e);
+    if (e instanceof ValueInstantiationException v
+        && v.getCause() != null
+        && v.getCause().getMessage() != null
+        && v.getType() != null
+        && v.getType().getRawClass().isRecord()) {
+      String message = v.getCause().getMessage();
+      int space = message.indexOf(' ');
+      String lead = space < 0 ? message : message.substring(0, space);
+      // "counter_deltas.audit_rows" and "rates_per_s[1]" name a field plus an element.
+      int end = lead.length();
+      for (char stop : new char[] {'.', '['}) {
+        int at = lead.indexOf(stop);
+        if (at >= 0 && at < end) {
+          end = at;
+        }
+      }
+      String field = lead.substring(0, end);
+      for (RecordComponent c : v.getType().getRawClass().getRecordComponents()) {
+        if (SNAKE.translate(c.getName()).equals(field)) {
+          return path + "." + lead;
+        }
+      }
+    }
+    return path;
+  }
+
+  private static final Pattern COERCE = Pattern.compile("Cannot coerce (\\w+ value \\(.*\\)) to ");
+
+  private static final PropertyNamingStrategies.NamingBase SNAKE =
+      (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
+
   private static String path(JsonMappingException e) {
     StringBuilder sb = new StringBuilder("$");
     for (JsonMappingException.Reference ref : e.getPath()) {
@@ -135,11 +193,11 @@ public final class Json {
   }
 
   private static String problem(JsonMappingException e, Class<?> root) {
-    if (e instanceof UnrecognizedPropertyException u) {
-      return "unknown field '"
-          + u.getPropertyName()
-          + "'; expected one of "
-          + u.getKnownPropertyIds();
+    if (e instanceof PropertyBindingException u) {
+      // Sorted: Jackson's own order depends on its internal maps, and messages are asserted.
+      TreeSet<String> known = new TreeSet<>();
+      u.getKnownPropertyIds().forEach(id -> known.add(String.valueOf(id)));
+      return "unknown field '" + u.getPropertyName() + "'; expected one of " + known;
     }
     if (e instanceof ValueInstantiationException v && v.getCause() != null) {
       // The compact constructor's message states the rule and the value.
@@ -150,8 +208,21 @@ public final class Json {
     }
     if (e instanceof MismatchedInputException m) {
       String msg = m.getOriginalMessage();
-      if (msg != null && msg.startsWith("Missing required creator property")) {
+      // Jackson 2.x said "Missing required creator property"; 2.18+ says "Missing creator
+      // property".
+      if (msg != null
+          && (msg.startsWith("Missing required creator property")
+              || msg.startsWith("Missing creator property"))) {
         return "missing field; every field must be present (null where not applicable)";
+      }
+      if (msg != null && msg.startsWith("Cannot map `null` into type")) {
+        return "expected " + simple(m.getTargetType()) + ", got null";
+      }
+      // "Cannot coerce String value ("58000") to `long` value (but might if ...)": keep the
+      // value, drop the advice about a setting users cannot change.
+      Matcher coerce = COERCE.matcher(msg == null ? "" : msg);
+      if (coerce.lookingAt()) {
+        return "expected " + simple(m.getTargetType()) + ", got " + coerce.group(1);
       }
       if (m.getTargetType() != null) {
         return "expected " + simple(m.getTargetType()) + ": " + msg;

@@ -1,5 +1,6 @@
 package dev.ceiling.core.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -62,6 +63,9 @@ public record HalfRun(
   }
 
   /** True when this is the treatment half. */
+  // Derived, not a field: without @JsonIgnore Jackson writes it as "treatment", and the strict
+  // reader then rejects the file it just wrote as having an unknown field.
+  @JsonIgnore
   public boolean isTreatment() {
     return arm.equals(identity.treatmentArm());
   }

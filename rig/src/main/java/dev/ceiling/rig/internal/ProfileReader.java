@@ -373,16 +373,12 @@ public final class ProfileReader {
       }
       TargetTemplate tt = new TargetTemplate(community, url, host, tags, kind, contentBytes);
       try {
-        // Validate the shape with placeholders filled by dummies: catches a bad scheme, tag or
-        // kind here, at load, rather than at up.
-        Map<String, String> dummy = new LinkedHashMap<>();
-        for (String k : known) {
-          dummy.put(k, "1");
-        }
+        // Validate the shape with every placeholder filled by a dummy: catches a bad scheme, tag
+        // or kind here, at load, rather than at up. (Unknown placeholders are reported above.)
         new Target(
             community,
-            Templates.expand(url, dummy),
-            host == null ? null : Templates.expand(host, dummy),
+            url.replaceAll("\\$\\{[^}]*}", "1"),
+            host == null ? null : host.replaceAll("\\$\\{[^}]*}", "1"),
             tags,
             kind,
             contentBytes);

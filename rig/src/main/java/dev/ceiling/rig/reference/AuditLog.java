@@ -111,13 +111,6 @@ final class AuditLog implements AutoCloseable {
     AuditWriter writer = initial;
     try {
       while (running) {
-        if (dieAfterEntries > 0 && processed.get() >= dieAfterEntries) {
-          LOG.warning(
-              "audit worker exits after "
-                  + dieAfterEntries
-                  + " entries (--fault-worker-dies-after)");
-          return;
-        }
         AuditEntry e;
         try {
           e = queue.poll(100, TimeUnit.MILLISECONDS);
@@ -150,6 +143,13 @@ final class AuditLog implements AutoCloseable {
         } finally {
           metrics.auditLogSeconds.observe((System.nanoTime() - t0) / 1e9);
           processed.incrementAndGet();
+        }
+        if (dieAfterEntries > 0 && processed.get() >= dieAfterEntries) {
+          LOG.warning(
+              "audit worker exits after "
+                  + dieAfterEntries
+                  + " entries (--fault-worker-dies-after)");
+          return;
         }
       }
     } finally {

@@ -151,7 +151,7 @@ public final class ReferenceRelay implements AutoCloseable {
               });
       ws.setHandler(new HttpEndpoints(holder));
       server.setHandler(ws);
-      server.setStopTimeout(2_000);
+      server.setStopTimeout(500);
       server.start();
       int boundPort = connector.getLocalPort();
       ReferenceRelay relay =

@@ -250,6 +250,9 @@ public record ReferenceRelayConfig(
       if (!FLAGS.contains(name)) {
         problems.add(
             "unknown flag --" + name + "; known: --reset, --" + String.join(", --", FLAGS));
+        if (value == null && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+          i++; // skip its value, so the next problem reported is a real one
+        }
         continue;
       }
       if (value == null) {
@@ -306,9 +309,8 @@ public record ReferenceRelayConfig(
     double fDrop = p.get("fault-drop-ok-fraction", "0", Double::parseDouble);
     long fClose = p.get("fault-close-after", "0", Long::parseLong);
     long seed = p.get("seed", "1", Long::parseLong);
-    if (!problems.isEmpty()) {
-      throw new ReferenceRelayConfigException(problems);
-    }
+    // Unparsable values fell back to their defaults, so construction below still runs and adds
+    // the range problems: the user sees everything wrong at once.
     // Construct both records collecting their problems together, so a user sees all at once.
     Faults faults = null;
     try {

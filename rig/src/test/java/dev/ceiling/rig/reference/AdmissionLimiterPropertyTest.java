@@ -12,7 +12,7 @@ class AdmissionLimiterPropertyTest {
         200,
         rnd -> {
           int limit = 1 + rnd.nextInt(20);
-          long window = 1 + rnd.nextInt(1000);
+          long window = 1L + rnd.nextInt(1000);
           AtomicLong now = new AtomicLong();
           AdmissionLimiter l = new AdmissionLimiter(limit, window, now::get);
           long windowStart = 0;

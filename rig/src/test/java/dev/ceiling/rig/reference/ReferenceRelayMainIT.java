@@ -7,13 +7,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.nostr.Keys;
 import dev.ceiling.core.nostr.NostrEvent;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,7 +39,7 @@ class ReferenceRelayMainIT {
     List<String> cmd =
         ChildClasspath.command(
             ReferenceRelayMain.class.getName(),
-            List.of("-Xmx256m"),
+            List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
             List.of(
                 "--port",
                 "0",
@@ -57,12 +54,14 @@ class ReferenceRelayMainIT {
                 "on",
                 "--calibration-runs",
                 "20"));
-    Process p = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+    Path stdout = dir.resolve("relay.out");
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectError(stderr.toFile())
+            .redirectOutput(stdout.toFile())
+            .start();
     try {
-      BufferedReader out =
-          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-      String line = CompletableFuture.supplyAsync(() -> readLine(out)).get(60, TimeUnit.SECONDS);
-      Matcher m = parseReady(line);
+      Matcher m = parseReady(awaitFirstLine(p, stdout, stderr));
       int port = Integer.parseInt(m.group(1));
       assertThat(m.group(3)).isEqualTo("on");
       assertThat(Double.parseDouble(m.group(5))).isPositive();
@@ -82,7 +81,7 @@ class ReferenceRelayMainIT {
       p.destroy(); // SIGTERM
       assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
       assertThat(Files.readString(stderr)).contains("refrelay: stopping");
-      assertThat(out.readLine()).isNull(); // exactly one line on stdout
+      assertThat(Files.readAllLines(stdout)).hasSize(1); // exactly one line on stdout
     } finally {
       if (p.isAlive()) {
         p.destroyForcibly();
@@ -128,11 +127,21 @@ class ReferenceRelayMainIT {
         .isInstanceOf(AssertionError.class);
   }
 
-  private static String readLine(BufferedReader r) {
-    try {
-      return r.readLine();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+  /** Polls the child's stdout file for its first complete line; fails with the stderr tail. */
+  static String awaitFirstLine(Process p, Path stdout, Path stderr) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      String text = Files.readString(stdout);
+      int nl = text.indexOf('\n');
+      if (nl >= 0) {
+        return text.substring(0, nl);
+      }
+      if (!p.isAlive()) {
+        break;
+      }
+      Thread.sleep(50);
     }
+    throw new AssertionError(
+        "no ready line; alive=" + p.isAlive() + " stderr:\n" + Files.readString(stderr));
   }
 }

@@ -1,0 +1,123 @@
+package dev.ceiling.core.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each kind of bad report, made by editing one value of the golden half-run, fails with the file,
+ * the JSON path of the value and the rule it broke, exactly.
+ */
+class BadReportTest {
+  private static final String FILE = "runs/on.json";
+
+  /** The golden half-run with the {@code nth} (0-based) occurrence of {@code from} replaced. */
+  private static String edit(String from, String to, int nth) throws IOException {
+    String text = GoldenFilesTest.golden("half-run.json");
+    int at = -1;
+    for (int i = 0; i <= nth; i++) {
+      at = text.indexOf(from, at + 1);
+      assertThat(at).as("occurrence %d of %s", i, from).isNotNegative();
+    }
+    return text.substring(0, at) + to + text.substring(at + from.length());
+  }
+
+  private static void fails(String text, String message) {
+    assertThatThrownBy(() -> Json.read(text, FILE, HalfRun.class))
+        .isInstanceOf(ReportFormatException.class)
+        .hasMessage(message);
+  }
+
+  @Test
+  void theUneditedGoldenReads() throws Exception {
+    assertThat(Json.read(edit("\"notices\" : 2,", "\"notices\" : 2,", 0), FILE, HalfRun.class))
+        .isEqualTo(GoldenFixtures.halfRun());
+  }
+
+  @Test
+  void missingField() throws IOException {
+    fails(
+        edit("    \"accepted\" : 58000,\n", "", 0),
+        FILE
+            + ": $.cells[1].accepted: missing field; every field must be present (null where not"
+            + " applicable)");
+  }
+
+  @Test
+  void unknownField() throws IOException {
+    fails(
+        edit("\"notices\" : 2,", "\"notices\" : 2, \"dropped\" : 0,", 0),
+        FILE
+            + ": $.cells[1].dropped: unknown field 'dropped'; expected one of [accepted,"
+            + " accepted_by_community, accepted_over_offered, accepted_per_s, arm, attempted,"
+            + " audit_busy_fraction, audit_completed, audit_completed_per_s,"
+            + " audit_service_mean_ms, counter_deltas, counter_resets, drain_wait_s,"
+            + " duration_elapsed_s, duration_requested_s, generator_bound,"
+            + " generator_bound_reason, headroom, load_per_cpu_after, load_per_cpu_before,"
+            + " notices, offered_per_s, outstanding_delta, queue_depth_after, queue_depth_before,"
+            + " rejected, rejected_by_prefix, repeat, scheduled, send_lag, sequence, service,"
+            + " started_at, transport_errors, two_community, unacknowledged]");
+  }
+
+  @Test
+  void wrongTypes() throws IOException {
+    fails(
+        edit("\"accepted\" : 58000,", "\"accepted\" : \"58000\",", 0),
+        FILE + ": $.cells[1].accepted: expected long, got String value (\"58000\")");
+    fails(
+        edit("\"arm\" : \"on\",", "\"arm\" : 5,", 2),
+        FILE + ": $.cells[0].arm: expected String, got 5");
+    fails(
+        edit("\"complete\" : true,", "\"complete\" : \"true\",", 0),
+        FILE + ": $.complete: expected boolean, got String value (\"true\")");
+    fails(
+        edit("\"accepted\" : 58000,", "\"accepted\" : 58000.5,", 0),
+        FILE + ": $.cells[1].accepted: expected long, got 58000.5");
+    fails(
+        edit("\"accepted\" : 58000,", "\"accepted\" : null,", 0),
+        FILE + ": $.cells[1].accepted: expected long, got null");
+  }
+
+  @Test
+  void negativeCount() throws IOException {
+    fails(
+        edit("\"unacknowledged\" : 500,", "\"unacknowledged\" : -1,", 0),
+        FILE + ": $.cells[1].unacknowledged: unacknowledged must be >= 0, got -1");
+  }
+
+  @Test
+  void acceptedMoreThanAttempted() throws IOException {
+    fails(
+        edit("\"attempted\" : 60000,", "\"attempted\" : 50000,", 0),
+        FILE
+            + ": $.cells[1].accepted: accepted + rejected must be <= attempted, got 58000 + 1500"
+            + " > 50000");
+  }
+
+  @Test
+  void notApplicableWrittenAsZero() throws IOException {
+    // The relay has no queue: null, never 0.
+    fails(
+        edit("\"queue_capacity\" : 10000,", "\"queue_capacity\" : 0,", 1),
+        FILE + ": $.rig.queue_capacity: queue_capacity must be >= 1 or null, got 0");
+    // An empty distribution has no median.
+    fails(
+        edit("\"p50_ms\" : null,", "\"p50_ms\" : 0.0,", 0),
+        FILE
+            + ": $.cells[0].send_lag: percentiles must be null when count is 0, got [0.0, null,"
+            + " null, null, null]");
+  }
+
+  @Test
+  void notANumberIsNeverAccepted() throws IOException {
+    fails(
+        edit("\"audit_log_sum_seconds\" : 23.94,", "\"audit_log_sum_seconds\" : \"NaN\",", 0),
+        FILE
+            + ": $.cells[1].counter_deltas.audit_log_sum_seconds: counter_deltas.audit_log_sum_seconds"
+            + " must be finite or null, got NaN");
+  }
+}

@@ -1,0 +1,189 @@
+package dev.ceiling.rig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.rig.internal.ProfileReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RelayProfileTest {
+  @TempDir Path dir;
+
+  private static final String MINIMAL =
+      """
+      {
+        "name": "mini",
+        "command": ["relay", "--rig-id", "${rig_id}", "--port", "${port}"],
+        "ports": {"port": 47100},
+        "health_url": "http://127.0.0.1:${port}/health",
+        "metrics_url": "http://127.0.0.1:${port}/metrics",
+        "treatment_arm": "on",
+        "control_arm": "off",
+        "arms": {"on": {"env": {"AUDIT": "true"}}, "off": {"env": {"AUDIT": "false"}}},
+        "metric_mapping": {"audit_log_count": "x_count"},
+        "targets": [{"community": "a", "url": "ws://127.0.0.1:${port}/"}]
+      }
+      """;
+
+  @Test
+  void builtInReferenceProfileDescribesItselfInOneLine() throws RigException {
+    RelayProfile p = RelayProfile.builtIn("reference");
+    assertThat(p.summary())
+        .isEqualTo(
+            "profile reference (built-in:reference): arms on/off, ports {db_port=47101,"
+                + " port=47100}, 2 target(s), queue capacity 1000");
+    // Every role the verdict reads is mapped, and the limiter is raised far past any offered rate.
+    for (MetricRole r : MetricRole.values()) {
+      assertThat(p.metricMapping()).containsKey(r.key());
+    }
+    assertThat(p.limiter())
+        .anySatisfy(
+            l -> {
+              assertThat(l.name()).isEqualTo("limiter_events_per_sec");
+              assertThat(Integer.parseInt(l.value())).isGreaterThanOrEqualTo(1_000_000);
+            });
+    assertThat(p.ports().values()).allSatisfy(port -> assertThat(port).isBetween(47000, 47999));
+  }
+
+  @Test
+  void theDocumentedBuzzProfileIsValid() throws RigException {
+    RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/buzz.json"));
+    assertThat(p.arms().get("on").env()).containsEntry("BUZZ_AUDIT_ENABLED", "true");
+    assertThat(p.arms().get("off").env()).containsEntry("BUZZ_AUDIT_ENABLED", "false");
+    assertThat(p.metricMapping())
+        .containsEntry(
+            "admission_rejections_quota", "buzz_admission_rejections_total{reason=\"quota\"}");
+    assertThat(p.limiter())
+        .extracting(RelayProfile.LimiterSetting::name)
+        .contains("human_ws_events_per_sec", "ws_admission_budget");
+  }
+
+  @Test
+  void aMinimalProfileReadsWithDefaults() throws RigException {
+    RelayProfile p = ProfileReader.read(MINIMAL, "mini.json", null);
+    assertThat(p.readiness()).isEqualTo("health");
+    assertThat(p.reset().args()).isEmpty();
+    assertThat(p.queueCapacity()).isNull();
+    assertThat(p.arms().get("on").env()).isEqualTo(Map.of("AUDIT", "true"));
+  }
+
+  private static RigException invalid(String json) {
+    try {
+      ProfileReader.read(json, "bad.json", null);
+    } catch (RigException e) {
+      return e;
+    }
+    throw new AssertionError("expected the profile to be refused: " + json);
+  }
+
+  @Test
+  void anUnknownFieldIsNamedWithTheFile() {
+    RigException e =
+        invalid(MINIMAL.replace("\"name\": \"mini\",", "\"name\": \"mini\", \"colour\": 1,"));
+    assertThat(e.kind()).isEqualTo(RigException.Kind.BAD_INPUT);
+    assertThat(e.getMessage()).startsWith("invalid relay profile bad.json:");
+    assertThat(e.problems()).hasSize(1);
+    assertThat(e.problems().get(0)).startsWith("$.colour: unknown field; expected one of [");
+  }
+
+  @Test
+  void aMissingCommandIsNamed() {
+    RigException e =
+        invalid(
+            MINIMAL.replace(
+                "\"command\": [\"relay\", \"--rig-id\", \"${rig_id}\", \"--port\", \"${port}\"],",
+                ""));
+    assertThat(e.problems()).containsExactly("$.command: missing required field");
+  }
+
+  @Test
+  void anUnreadableFileIsNamed() {
+    Path missing = dir.resolve("nope.json");
+    assertThatThrownBy(() -> RelayProfile.load(missing))
+        .isInstanceOf(RigException.class)
+        .hasMessageContaining("invalid relay profile " + missing)
+        .hasMessageContaining("cannot read file");
+  }
+
+  @Test
+  void brokenJsonNamesLineAndColumn() throws Exception {
+    Path f = dir.resolve("broken.json");
+    Files.writeString(f, "{\"name\": \"x\",\n  \"command\": [}");
+    assertThatThrownBy(() -> RelayProfile.load(f))
+        .isInstanceOf(RigException.class)
+        .hasMessageContaining(f.toString())
+        .hasMessageContaining("not valid JSON at line 2");
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    String json =
+        MINIMAL
+            .replace("\"name\": \"mini\",", "\"name\": \"mini\", \"colour\": 1,")
+            .replace("\"${port}\"]", "\"${prot}\"]")
+            .replace("\"audit_log_count\"", "\"audit_log_cnt\"")
+            .replace("\"control_arm\": \"off\"", "\"control_arm\": \"of\"")
+            .replace("47100", "70000");
+    RigException e = invalid(json);
+    List<String> fields = new ArrayList<>();
+    for (String p : e.problems()) {
+      fields.add(p.substring(0, p.indexOf(':')));
+    }
+    assertThat(fields)
+        .containsExactlyInAnyOrder(
+            "$.colour",
+            "$.ports.port",
+            "$.command[4]",
+            "$.health_url",
+            "$.metrics_url",
+            "$.control_arm",
+            "$.metric_mapping.audit_log_cnt",
+            "$.targets[0].url");
+    assertThat(e.problems())
+        .anySatisfy(
+            p -> assertThat(p).startsWith("$.command[4]: unknown placeholder ${prot}; known: ["));
+  }
+
+  @Test
+  void unknownOverridesAndArmsAreRefusedBeforeAnythingStarts() throws RigException {
+    RelayProfile p = ProfileReader.read(MINIMAL, "mini.json", null);
+    assertThatThrownBy(() -> UpOptions.of(p, "maybe", dir))
+        .hasMessage("arm must be one of [off, on], got maybe");
+    assertThatThrownBy(() -> UpOptions.of(p, "on", dir).withOverrides(Map.of("porty", "1")))
+        .hasMessageStartingWith("overrides may only name the profile's ports [port]");
+    assertThatThrownBy(() -> UpOptions.of(p, "on", dir).withOverrides(Map.of("port", "0")))
+        .hasMessage("override port must be a port in [1, 65535], got 0");
+    assertThatThrownBy(() -> UpOptions.of(p, "on", dir).withReset(true).withSkipRelay(true))
+        .hasMessageStartingWith("reset must be false with skip_relay");
+  }
+
+  @Test
+  void aRemoteHealthUrlIsRefused() throws Exception {
+    RelayProfile p =
+        ProfileReader.read(
+            MINIMAL.replace("http://127.0.0.1:${port}/health", "http://192.0.2.1:${port}/health"),
+            "remote.json",
+            null);
+    RigException e = LifecycleIT.catchRig(() -> Rig.up(UpOptions.of(p, "on", dir.resolve("s"))));
+    assertThat(e.kind()).isEqualTo(RigException.Kind.BAD_INPUT);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "remote.json: health_url must point at loopback (127.0.0.1, ::1, localhost), got"
+                + " http://192.0.2.1:47100/health");
+  }
+
+  @Test
+  void aCommandWithoutTheRigIdIsRefused() throws Exception {
+    RelayProfile p =
+        ProfileReader.read(MINIMAL.replace("\"--rig-id\", \"${rig_id}\", ", ""), "anon.json", null);
+    RigException e = LifecycleIT.catchRig(() -> Rig.up(UpOptions.of(p, "on", dir.resolve("s"))));
+    assertThat(e.getMessage()).contains("the command must carry ${rig_id}");
+  }
+}

@@ -1,0 +1,190 @@
+package dev.ceiling.verdict;
+
+import static dev.ceiling.verdict.Fixtures.OFF;
+import static dev.ceiling.verdict.Fixtures.ON;
+import static dev.ceiling.verdict.Fixtures.SIX_RATES;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MetricRole;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class CellProblemsTest {
+  private static final VerdictConfig CFG = VerdictConfig.defaults();
+  private static final ExperimentIdentity ID = Fixtures.identity(SIX_RATES, 3);
+
+  private static List<ProblemKind> kinds(Cell c) {
+    return CellProblems.of(c, ID, CFG).stream().map(CellProblem::kind).toList();
+  }
+
+  private static Cell clean(String arm) {
+    return Fixtures.cell(arm, 500.0, 0, 0, 0.8);
+  }
+
+  @Test
+  void aCleanCellHasNoProblemsInEitherArm() {
+    assertThat(kinds(clean(ON))).isEmpty();
+    assertThat(kinds(clean(OFF))).isEmpty();
+    assertThat(CellProblems.steady(clean(ON), ID, CFG)).isTrue();
+    assertThat(CellProblems.steady(clean(OFF), ID, CFG)).isNull();
+    assertThat(CellProblems.busy(clean(ON), CFG)).isTrue();
+    assertThat(CellProblems.busy(clean(OFF), CFG)).isNull();
+  }
+
+  /** Quota AND unavailable rejections both contaminate: the seed's review finding. */
+  private static void bothAdmissionReasonsExclude(Function<Cell, List<ProblemKind>> rules) {
+    Cell quota = VerdictTest.withDelta(clean(ON), MetricRole.ADMISSION_REJECTIONS_QUOTA, 1.0);
+    Cell unavailable =
+        VerdictTest.withDelta(clean(ON), MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE, 4.0);
+    assertThat(rules.apply(quota)).containsExactly(ProblemKind.ADMISSION_QUOTA);
+    assertThat(rules.apply(unavailable)).containsExactly(ProblemKind.ADMISSION_UNAVAILABLE);
+  }
+
+  @Test
+  void admissionContaminationIsQuotaAndUnavailable() {
+    bothAdmissionReasonsExclude(CellProblemsTest::kinds);
+    Cell quota = VerdictTest.withDelta(clean(ON), MetricRole.ADMISSION_REJECTIONS_QUOTA, 1.0);
+    assertThat(CellProblems.of(quota, ID, CFG).get(0).message())
+        .isEqualTo(
+            "admission_rejections_quota moved by 1 during the cell: the admission limiter, not"
+                + " the ingest path, shaped it");
+
+    // Mutant: only quota rejections invalidate a cell (the seed's pre-review rule).
+    Function<Cell, List<ProblemKind>> quotaOnly =
+        c -> kinds(c).stream().filter(k -> k != ProblemKind.ADMISSION_UNAVAILABLE).toList();
+    assertThatThrownBy(() -> bothAdmissionReasonsExclude(quotaOnly))
+        .isInstanceOf(AssertionError.class);
+  }
+
+  @Test
+  void aCounterThatIsNotExposedCannotShowTheCellWasClean() {
+    Map<String, Double> d = new HashMap<>(Fixtures.CLEAN_COUNTERS);
+    d.remove(MetricRole.ADMISSION_REJECTIONS_QUOTA.key());
+    Cell absent = clean(OFF).toBuilder().counterDeltas(d).build();
+    Cell nullValue = VerdictTest.withDelta(clean(OFF), MetricRole.ADMISSION_REJECTIONS_QUOTA, null);
+    for (Cell c : List.of(absent, nullValue)) {
+      List<CellProblem> p = CellProblems.of(c, ID, CFG);
+      assertThat(p).extracting(CellProblem::kind).containsExactly(ProblemKind.COUNTER_NOT_EXPOSED);
+      assertThat(p.get(0).excludesEvidence()).isTrue();
+      assertThat(p.get(0).message()).contains("positive-controlled");
+    }
+  }
+
+  @Test
+  void auditCountersAreRequiredOnlyWhereThereIsAnAuditPath() {
+    Map<String, Double> d = new HashMap<>(Fixtures.CLEAN_COUNTERS);
+    d.remove(MetricRole.AUDIT_WRITE_ERRORS.key());
+    d.remove(MetricRole.AUDIT_ENQUEUE_ERRORS.key());
+    assertThat(kinds(clean(OFF).toBuilder().counterDeltas(d).build())).isEmpty();
+    // A relay may expose the audit counter, flat at zero, where the path is off: still no path.
+    assertThat(
+            kinds(
+                clean(OFF).toBuilder()
+                    .counterDeltas(d)
+                    .auditCompleted(0L)
+                    .auditCompletedPerS(0.0)
+                    .build()))
+        .isEmpty();
+    assertThat(kinds(clean(ON).toBuilder().counterDeltas(d).build()))
+        .containsExactly(ProblemKind.COUNTER_NOT_EXPOSED, ProblemKind.COUNTER_NOT_EXPOSED);
+  }
+
+  @Test
+  void everyExcludingReasonIsReportedForOneCell() {
+    Cell bad =
+        VerdictTest.withDelta(clean(ON), MetricRole.AUDIT_WRITE_ERRORS, 2.0).toBuilder()
+            .rejected(3)
+            .rejectedByPrefix(Map.of("invalid", 3L))
+            .notices(1)
+            .transportErrors(Map.of("connect", 1L, "write", 2L))
+            .counterResets(List.of("audit_log_count"))
+            .generatorBound(true)
+            .generatorBoundReason("send lag p99 12 ms > 5 ms")
+            .headroom(1.2)
+            .offeredPerS(550.0)
+            .durationRequestedS(5.0)
+            .attempted(2750)
+            .accepted(2000)
+            .build();
+    List<CellProblem> p = CellProblems.of(bad, ID, CFG);
+    assertThat(p)
+        .extracting(CellProblem::kind)
+        .containsExactly(
+            ProblemKind.RELAY_REJECTIONS,
+            ProblemKind.NOTICES,
+            ProblemKind.TRANSPORT_ERRORS,
+            ProblemKind.AUDIT_WRITE_ERRORS,
+            ProblemKind.COUNTER_RESET,
+            ProblemKind.GENERATOR_BOUND,
+            ProblemKind.LOW_HEADROOM,
+            ProblemKind.OFF_GRID,
+            ProblemKind.DURATION_MISMATCH);
+    assertThat(p).allMatch(CellProblem::excludesEvidence);
+    assertThat(p.get(2).message())
+        .isEqualTo("the generator saw 3 transport errors {connect=1, write=2}");
+    assertThat(p.get(6).message()).isEqualTo("generator headroom 1.2x is below the required 1.5x");
+  }
+
+  @Test
+  void unknownHeadroomExcludes() {
+    assertThat(kinds(clean(ON).toBuilder().headroom(null).build()))
+        .containsExactly(ProblemKind.HEADROOM_UNKNOWN);
+    assertThat(kinds(clean(ON).toBuilder().headroom(1.5).build())).isEmpty();
+  }
+
+  @Test
+  void moreAcceptedThanOfferedIsFatal() {
+    Cell impossible = clean(ON).toBuilder().attempted(5100).accepted(5050).build();
+    List<CellProblem> p = CellProblems.of(impossible, ID, CFG);
+    assertThat(p).extracting(CellProblem::kind).containsExactly(ProblemKind.IMPOSSIBLE_MEASUREMENT);
+    assertThat(p.get(0).kind().fatal()).isTrue();
+  }
+
+  @Test
+  void steadinessIsStabilityNotEmptiness() {
+    // Tolerance 5% of 1000 = 50 entries, inclusive.
+    assertThat(CellProblems.steady(clean(ON).toBuilder().outstandingDelta(50L).build(), ID, CFG))
+        .isTrue();
+    assertThat(CellProblems.steady(clean(ON).toBuilder().outstandingDelta(-50L).build(), ID, CFG))
+        .isTrue();
+    Cell banked = clean(ON).toBuilder().outstandingDelta(51L).build();
+    assertThat(CellProblems.steady(banked, ID, CFG)).isFalse();
+    CellProblem p = CellProblems.of(banked, ID, CFG).get(0);
+    assertThat(p.kind()).isEqualTo(ProblemKind.NOT_STEADY);
+    assertThat(p.excludesEvidence()).isFalse();
+    assertThat(p.message()).contains("banked acceptance credit");
+
+    Cell drained = clean(ON).toBuilder().outstandingDelta(-400L).build();
+    assertThat(CellProblems.of(drained, ID, CFG).get(0).message()).contains("drained backlog");
+  }
+
+  @Test
+  void withoutACapacityAQueueReadingCannotBeJudged() {
+    ExperimentIdentity noCap =
+        new ExperimentIdentity(
+            ID.profile(),
+            ON,
+            OFF,
+            ID.ratesPerS(),
+            ID.durationS(),
+            ID.repeats(),
+            ID.order(),
+            ID.orderSeed(),
+            ID.communityHosts(),
+            ID.limiterSettings(),
+            null,
+            ID.generatorIdentity(),
+            ID.relaySourceRevision(),
+            ID.relaySourceDiffDigest(),
+            ID.relayBinaryDigest());
+    assertThat(CellProblems.steady(clean(ON), noCap, CFG)).isFalse();
+    assertThat(CellProblems.of(clean(ON), noCap, CFG).get(0).message())
+        .contains("names no queue capacity");
+  }
+}
