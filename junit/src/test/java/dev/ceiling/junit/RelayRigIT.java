@@ -57,7 +57,7 @@ class RelayRigIT {
 
   /** A nested class shares the enclosing class's relay instead of starting its own. */
   @Nested
-  class Nested_ {
+  class SharedRelay {
     @Test
     void sharesTheEnclosingRelay(RigDescriptor relay, RigHandle handle) throws Exception {
       assertThat(handle.stateDir().getFileName().toString()).startsWith("RelayRigIT-");
