@@ -1,0 +1,75 @@
+package com.example.relay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.ceiling.cli.experiment.Experiment;
+import dev.ceiling.cli.experiment.ExperimentResult;
+import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.junit.CeilingAssertions;
+import dev.ceiling.rig.RelayProfile;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole A/B experiment from a test: the audit log (arm "on") must be what limits ingest.
+ *
+ * <p>The grid is tiny so the test takes about a minute: the reference relay's audit worker, at 1
+ * ms per database exchange (six per entry), completes roughly 160 entries/s. At 80/s both arms
+ * keep up; at 600/s the audit queue (1000 entries) fills during the warm-up and the first part of
+ * the cell, after which the treatment accepts only what the worker completes (~0.7 of the offer)
+ * while the control accepts everything.
+ */
+class AuditLogCeilingTest {
+
+  @Test
+  void theAuditLogLimitsIngest() throws Exception {
+    Path out = Path.of("target", "ceiling-experiment");
+    int[] ports = freePorts(2);
+    ExperimentResult result =
+        Experiment.builder()
+            .profile(RelayProfile.builtIn("reference"))
+            .relayOverrides(
+                Map.of(
+                    "exchange_delay_ms", "1",
+                    "port", Integer.toString(ports[0]),
+                    "db_port", Integer.toString(ports[1])))
+            .rates(80, 600)
+            .duration(Duration.ofSeconds(2))
+            .repeats(2)
+            .sweepOptions(
+                SweepOptions.defaults(out.resolve("journal.jsonl"))
+                    .withWarmup(Duration.ofSeconds(1)))
+            .outDir(out)
+            .installShutdownHook(false)
+            .run();
+
+    System.out.println("report: " + result.reportJson() + " and " + result.reportHtml());
+    assertEquals(List.of(), result.problems(), "infrastructure and completeness problems");
+    CeilingAssertions.assertLimitsIngest(result.report());
+  }
+
+  /** Ports for this run's relays, so the test does not collide with anything on fixed ports. */
+  private static int[] freePorts(int n) throws IOException {
+    ServerSocket[] held = new ServerSocket[n];
+    int[] ports = new int[n];
+    try {
+      for (int i = 0; i < n; i++) {
+        held[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        ports[i] = held[i].getLocalPort();
+      }
+    } finally {
+      for (ServerSocket s : held) {
+        if (s != null) {
+          s.close();
+        }
+      }
+    }
+    return ports;
+  }
+}
