@@ -53,7 +53,8 @@ class BadReportTest {
         edit("\"notices\" : 2,", "\"notices\" : 2, \"dropped\" : 0,", 0),
         FILE
             + ": $.cells[1].dropped: unknown field 'dropped'; expected one of [accepted,"
-            + " accepted_by_community, accepted_over_offered, accepted_per_s, arm, attempted,"
+            + " accepted_by_community, accepted_in_window, accepted_over_offered, accepted_per_s,"
+            + " arm, attempted,"
             + " audit_busy_fraction, audit_completed, audit_completed_per_s,"
             + " audit_service_mean_ms, counter_deltas, counter_resets, drain_wait_s,"
             + " duration_elapsed_s, duration_requested_s, generator_bound,"
