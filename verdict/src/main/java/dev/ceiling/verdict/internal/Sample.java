@@ -6,7 +6,7 @@ import java.util.Arrays;
  * A sample's size, mean and unbiased variance (two-pass, so a constant sample has variance exactly
  * 0). Immutable.
  *
- * @param n size, >= 1
+ * @param n size, &gt;= 1
  * @param mean arithmetic mean
  * @param variance sample variance (n - 1 denominator); 0 when n = 1
  */
