@@ -6,9 +6,9 @@ package dev.ceiling.verdict;
  *
  * @param n evidence cells
  * @param mean mean accepted/offered, or null when n = 0
- * @param sd sample standard deviation, or null when n < 2
- * @param lower two-sided Student-t interval's lower end at {@code level}, or null when n < 2
- * @param upper its upper end, or null when n < 2
+ * @param sd sample standard deviation, or null when n &lt; 2
+ * @param lower two-sided Student-t interval's lower end at {@code level}, or null when n &lt; 2
+ * @param upper its upper end, or null when n &lt; 2
  * @param level the interval's confidence level (1 - family_alpha), unadjusted
  */
 public record ArmStats(int n, Double mean, Double sd, Double lower, Double upper, double level) {

@@ -154,7 +154,7 @@ public final class CellProblems {
   }
 
   /**
-   * Steady state is stability, not emptiness: |outstanding_delta| <= tolerance x queue capacity.
+   * Steady state is stability, not emptiness: |outstanding_delta| &lt;= tolerance x queue capacity.
    *
    * @return null when the cell has no queue reading (an arm with no queue: never failing), else
    *     whether it was steady; false when the experiment names no queue capacity to judge by
@@ -170,7 +170,7 @@ public final class CellProblems {
   }
 
   /**
-   * Whether the worker was busy: audit_busy_fraction >= the threshold.
+   * Whether the worker was busy: audit_busy_fraction &gt;= the threshold.
    *
    * @return null when the cell has no busy reading, else the comparison
    */

@@ -2,7 +2,8 @@ package dev.ceiling.verdict;
 
 /**
  * Control minus treatment in mean accepted/offered at one comparable rate, with Welch's one-sided
- * test against H0: difference <= min_difference, and the effect size with a simultaneous interval.
+ * test against H0: difference &lt;= min_difference, and the effect size with a simultaneous
+ * interval.
  *
  * @param estimate mean(control) - mean(treatment); positive means the treatment accepted less
  * @param standardError Welch's standard error, sqrt(s_c^2/n_c + s_t^2/n_t)

@@ -9,13 +9,13 @@ import java.util.Objects;
  * The model's inputs: a rate grid and the treatment arm's queue (capacity and one worker's drain
  * rate). Validated on construction, every broken rule at once.
  *
- * @param ratesPerS offered rates, events/s, ascending, each > 0
- * @param durationS each cell's duration, seconds, > 0
- * @param repeats repeats per rate, >= 1, run back to back
- * @param queueCapacity the treatment arm's queue capacity, entries, >= 1
- * @param workerRatePerS the worker's drain rate, entries/s, > 0
- * @param gapBetweenCellsS idle time between cells during which the worker keeps draining, >= 0 (0:
- *     back to back, as in the seed's sweep; large: every cell starts empty)
+ * @param ratesPerS offered rates, events/s, ascending, each &gt; 0
+ * @param durationS each cell's duration, seconds, &gt; 0
+ * @param repeats repeats per rate, &gt;= 1, run back to back
+ * @param queueCapacity the treatment arm's queue capacity, entries, &gt;= 1
+ * @param workerRatePerS the worker's drain rate, entries/s, &gt; 0
+ * @param gapBetweenCellsS idle time between cells during which the worker keeps draining, &gt;= 0
+ *     (0: back to back, as in the seed's sweep; large: every cell starts empty)
  */
 public record ModelConfig(
     List<Double> ratesPerS,

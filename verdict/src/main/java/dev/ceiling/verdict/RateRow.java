@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param comparable true when each arm has at least min_cells_per_arm evidence cells
  * @param notComparableReason why not, or null when comparable
  * @param difference the comparison, or null when not comparable
- * @param separated true when Holm rejects "control - treatment <= min_difference" at this rate
+ * @param separated true when Holm rejects "control - treatment &lt;= min_difference" at this rate
  */
 public record RateRow(
     double offeredPerS,

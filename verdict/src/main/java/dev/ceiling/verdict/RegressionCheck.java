@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * A regression guard for the claim "this change did not lower the ceiling": a one-sided
- * non-inferiority test with a stated margin (H0: candidate - baseline <= -margin), never a reading
- * of overlapping intervals, which passes whenever the data is noisy enough. Pure; thread-safe.
+ * non-inferiority test with a stated margin (H0: candidate - baseline &lt;= -margin), never a
+ * reading of overlapping intervals, which passes whenever the data is noisy enough. Pure;
+ * thread-safe.
  */
 public final class RegressionCheck {
   private RegressionCheck() {}
@@ -17,7 +18,7 @@ public final class RegressionCheck {
    * Compares the worker's completion rate, from each run's steady, busy evidence cells (the same
    * cells the verdict's worker-rate estimate uses).
    *
-   * @param marginPerS the largest tolerated loss in events/s, >= 0
+   * @param marginPerS the largest tolerated loss in events/s, &gt;= 0
    * @param cfg thresholds (alpha = family_alpha, steadiness, busy)
    */
   public static RegressionResult workerRate(
@@ -48,7 +49,7 @@ public final class RegressionCheck {
   /**
    * The test on raw values (higher is better).
    *
-   * @param margin >= 0, in the values' unit
+   * @param margin &gt;= 0, in the values' unit
    * @param alpha in (0, 0.5]
    */
   public static RegressionResult nonInferior(

@@ -10,14 +10,14 @@ import java.util.Locale;
  *
  * @param familyAlpha the family-wise error rate across all comparable rates, in (0, 0.5]; default
  *     0.05
- * @param steadyTolerance a cell is steady when |outstanding_delta| <= this fraction of the queue
+ * @param steadyTolerance a cell is steady when |outstanding_delta| &lt;= this fraction of the queue
  *     capacity, in (0, 1); default 0.05
- * @param busyThreshold a cell's worker is busy when audit_busy_fraction >= this, in (0, 1]; default
- *     0.95
- * @param minHeadroom the generator's capacity over the offered rate must be at least this, >= 1;
+ * @param busyThreshold a cell's worker is busy when audit_busy_fraction &gt;= this, in (0, 1];
+ *     default 0.95
+ * @param minHeadroom the generator's capacity over the offered rate must be at least this, &gt;= 1;
  *     default 1.5
- * @param minCellsPerArm evidence cells each arm needs at a rate for that rate to be comparable, >=
- *     2 (a variance needs two); default 2
+ * @param minCellsPerArm evidence cells each arm needs at a rate for that rate to be comparable,
+ *     &gt;= 2 (a variance needs two); default 2
  * @param minDifference the smallest control-minus-treatment difference in accepted/offered that
  *     counts as separation (the one-sided test is against this shift), in [0, 1); default 0, the
  *     seed's contract

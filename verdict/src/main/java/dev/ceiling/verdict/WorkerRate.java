@@ -7,8 +7,8 @@ import java.util.Objects;
  * The audit worker's completion rate, from evidence cells that were steady and busy only.
  *
  * @param estimatePerS mean audit_completed_per_s over those cells, events/s
- * @param lowerPerS two-sided Student-t interval's lower end at {@code level}, or null when n < 2
- * @param upperPerS its upper end, or null when n < 2
+ * @param lowerPerS two-sided Student-t interval's lower end at {@code level}, or null when n &lt; 2
+ * @param upperPerS its upper end, or null when n &lt; 2
  * @param level the interval's confidence level, 1 - family_alpha
  * @param cellsUsed the cells the estimate came from
  * @param note always {@link #NOTE}

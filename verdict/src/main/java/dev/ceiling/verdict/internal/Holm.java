@@ -12,8 +12,8 @@ public final class Holm {
   private Holm() {}
 
   /**
-   * Holm-adjusted p-values: sort ascending, p_adj(k) = max over j <= k of min(1, (m - j + 1) p(j)),
-   * returned in the input order. Rejecting where p_adj <= alpha is Holm's procedure.
+   * Holm-adjusted p-values: sort ascending, p_adj(k) = max over j &lt;= k of min(1, (m - j + 1)
+   * p(j)), returned in the input order. Rejecting where p_adj &lt;= alpha is Holm's procedure.
    */
   public static double[] adjust(double[] p) {
     int m = p.length;

@@ -6,7 +6,7 @@ import java.util.Arrays;
  * A sample's size, mean and unbiased variance (two-pass, so a constant sample has variance exactly
  * 0). Immutable.
  *
- * @param n size, >= 1
+ * @param n size, &gt;= 1
  * @param mean arithmetic mean
  * @param variance sample variance (n - 1 denominator); 0 when n = 1
  */
@@ -21,10 +21,14 @@ public record Sample(int n, double mean, double variance) {
     }
   }
 
-  public static Sample of(double[] xs) {
-    if (xs.length == 0) {
+  public static Sample of(double[] values) {
+    if (values.length == 0) {
       throw new IllegalArgumentException("a sample needs at least one value, got []");
     }
+    // Summing in a canonical (sorted) order makes the figures independent of the order the cells
+    // were listed in, to the last bit, so a report is a function of its cells as a set.
+    double[] xs = values.clone();
+    Arrays.sort(xs);
     double mean = Arrays.stream(xs).sum() / xs.length;
     // A constant sample must give exactly its value and exactly zero variance, whatever rounding
     // the sum did: the degenerate rule keys on that.

@@ -16,13 +16,13 @@ public final class Welch {
   private Welch() {}
 
   /**
-   * The one-sided Welch test of H0: mean(a) - mean(b) <= delta0 against H1: greater.
+   * The one-sided Welch test of H0: mean(a) - mean(b) &lt;= delta0 against H1: greater.
    *
    * @param difference mean(a) - mean(b)
    * @param standardError sqrt(var(a)/n_a + var(b)/n_b)
    * @param t (difference - delta0) / standardError
    * @param df Welch-Satterthwaite degrees of freedom
-   * @param pGreater P(T_df >= t)
+   * @param pGreater P(T_df &gt;= t)
    */
   public record Result(
       double difference, double standardError, double t, double df, double pGreater) {}
@@ -33,8 +33,8 @@ public final class Welch {
   }
 
   /**
-   * The test. Requires n >= 2 in each sample and a positive standard error; the caller handles the
-   * degenerate case (both samples constant) explicitly.
+   * The test. Requires n &gt;= 2 in each sample and a positive standard error; the caller handles
+   * the degenerate case (both samples constant) explicitly.
    */
   public static Result test(Sample a, Sample b, double delta0) {
     if (a.n() < 2 || b.n() < 2) {
