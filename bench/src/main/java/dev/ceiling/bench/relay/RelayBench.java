@@ -72,6 +72,9 @@ public final class RelayBench {
     if (delays.isEmpty()) {
       delays = List.of(0.0, 0.2, 0.5, 1.0);
     }
+    if (delays.size() == 1 && delays.get(0) < 0) {
+      delays = List.of(); // a negative delay alone: audit-off arm only
+    }
     int needed = 80_000;
     System.err.printf(Locale.ROOT, "signing %d events...%n", needed);
     List<String> frames = sign(needed);
@@ -189,7 +192,8 @@ public final class RelayBench {
             sendNext(s, frames, next);
           }
         }
-        Thread.sleep(2_000); // warm-up: JIT
+        // Warm-up: JIT (seconds from -Drelaybench.warmupSeconds, default 2).
+        Thread.sleep(Long.getLong("relaybench.warmupSeconds", 2) * 1000L);
         if (audit) {
           // OK is sent once the entry is queued, so until the 1000-slot queue is full every run
           // gets free accepts (the seed's withdrawn-figures trap): measure only once it is full.
