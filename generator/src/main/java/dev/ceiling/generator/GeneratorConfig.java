@@ -13,7 +13,7 @@ import java.util.Objects;
  * problem at once (see {@link #problems}).
  *
  * @param loads the targets, at least one; all share one clock start
- * @param duration the schedule's length, > 0 and <= {@link #MAX_DURATION}
+ * @param duration the schedule's length, greater than 0 and at most {@link #MAX_DURATION}
  * @param segment which share of the schedule this process sends ({@link Segment#WHOLE} for all)
  * @param inflightCapPerConnection events sent but not yet answered on one connection before the
  *     next slot of that connection waits (and goes out late, lateness recorded), >= 1

@@ -39,7 +39,11 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "Profile (default: the descriptor's profile name).")
   String profile;
 
-  @Option(names = "--rates", split = ",", defaultValue = ExperimentCommand.DEFAULT_RATES)
+  @Option(
+      names = "--rates",
+      split = ",",
+      required = true,
+      description = "events/s, comma-separated")
   List<Double> rates;
 
   @Option(names = "--duration", defaultValue = "" + ExperimentCommand.DEFAULT_DURATION_S)
