@@ -13,7 +13,7 @@ import java.util.Objects;
  * problem at once (see {@link #problems}).
  *
  * @param loads the targets, at least one; all share one clock start
- * @param duration the schedule's length, > 0 and <= {@link #MAX_DURATION}
+ * @param duration the schedule's length, > 0 and at most {@link #MAX_DURATION}
  * @param segment which share of the schedule this process sends ({@link Segment#WHOLE} for all)
  * @param inflightCapPerConnection events sent but not yet answered on one connection before the
  *     next slot of that connection waits (and goes out late, lateness recorded), >= 1
@@ -28,6 +28,10 @@ import java.util.Objects;
  *     connections
  * @param sendLagBound the floor of the self-check's send-lag p99 bound (the bound is max(this, 10%
  *     of the slot interval)), 1 µs to 10 s; default 1 ms
+ * @param warmup sent on the same schedule before the measured window and left out of every count
+ *     and latency, 0 to 1 h; default 0
+ * @param windowListener told when the measured window starts and ends (never null; {@link
+ *     WindowListener#NONE})
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -39,7 +43,9 @@ public record GeneratorConfig(
     boolean allowRemote,
     int maxFrameBytes,
     int senderThreads,
-    Duration sendLagBound) {
+    Duration sendLagBound,
+    Duration warmup,
+    WindowListener windowListener) {
 
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
@@ -61,7 +67,9 @@ public record GeneratorConfig(
             allowRemote,
             maxFrameBytes,
             senderThreads,
-            sendLagBound);
+            sendLagBound,
+            warmup,
+            windowListener);
     if (!p.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", p));
     }
@@ -79,7 +87,9 @@ public record GeneratorConfig(
       boolean allowRemote,
       int maxFrameBytes,
       int senderThreads,
-      Duration sendLagBound) {
+      Duration sendLagBound,
+      Duration warmup,
+      WindowListener windowListener) {
     List<String> p = new ArrayList<>();
     if (loads == null || loads.isEmpty()) {
       p.add("at least one target is required");
@@ -130,6 +140,12 @@ public record GeneratorConfig(
         || sendLagBound.compareTo(Duration.ofSeconds(10)) > 0) {
       p.add("send lag bound must be in [1 us, 10 s], got " + sendLagBound);
     }
+    if (warmup == null || warmup.isNegative() || warmup.compareTo(Duration.ofHours(1)) > 0) {
+      p.add("warmup must be in [0, 1 h], got " + warmup);
+    }
+    if (windowListener == null) {
+      p.add("window listener must not be null (use WindowListener.NONE)");
+    }
     return p;
   }
 
@@ -148,7 +164,9 @@ public record GeneratorConfig(
     StringBuilder sb = new StringBuilder();
     sb.append("generate ")
         .append(duration.toMillis() / 1000.0)
-        .append(" s, segment ")
+        .append(" s")
+        .append(warmup.isZero() ? "" : " after " + warmup.toMillis() / 1000.0 + " s warm-up")
+        .append(", segment ")
         .append(segment)
         .append(", cap ")
         .append(inflightCapPerConnection)
@@ -183,6 +201,8 @@ public record GeneratorConfig(
     private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
     private int senderThreads = DEFAULT_SENDER_THREADS;
     private Duration sendLagBound = DEFAULT_SEND_LAG_BOUND;
+    private Duration warmup = Duration.ZERO;
+    private WindowListener windowListener = WindowListener.NONE;
 
     private Builder() {}
 
@@ -236,6 +256,16 @@ public record GeneratorConfig(
       return this;
     }
 
+    public Builder warmup(Duration d) {
+      this.warmup = d;
+      return this;
+    }
+
+    public Builder windowListener(WindowListener l) {
+      this.windowListener = l;
+      return this;
+    }
+
     /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
     public List<String> problems() {
       return GeneratorConfig.problems(
@@ -248,7 +278,9 @@ public record GeneratorConfig(
           allowRemote,
           maxFrameBytes,
           senderThreads,
-          sendLagBound);
+          sendLagBound,
+          warmup,
+          windowListener);
     }
 
     public GeneratorConfig build() {
@@ -262,7 +294,9 @@ public record GeneratorConfig(
           allowRemote,
           maxFrameBytes,
           senderThreads,
-          sendLagBound);
+          sendLagBound,
+          warmup,
+          windowListener);
     }
   }
 }

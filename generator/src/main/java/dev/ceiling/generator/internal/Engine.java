@@ -70,7 +70,8 @@ public final class Engine {
 
   public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress, Hooks hooks)
       throws GeneratorException {
-    long durationNanos = cfg.duration().toNanos();
+    // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
+    long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
     RunClock clock = new RunClock(hooks);
     List<TargetRun> targets = presign(cfg, durationNanos, progress);
     WebSocketClient client = new WebSocketClient();
@@ -176,7 +177,12 @@ public final class Engine {
       for (int j = 0; j < n; j++) {
         byId.put(ids[j], j);
       }
-      out.add(new TargetRun(ti, load, s, keys, frames, byId));
+      long warmupNanos = cfg.warmup().toNanos();
+      int firstMeasured = 0;
+      while (firstMeasured < n && s.ownedDueOffsetNanos(firstMeasured) < warmupNanos) {
+        firstMeasured++;
+      }
+      out.add(new TargetRun(ti, load, s, keys, frames, byId, firstMeasured));
     }
     return out;
   }
@@ -290,8 +296,11 @@ public final class Engine {
     long startNanos = System.nanoTime() + CLOCK_LEAD.toNanos();
     Instant clockStart = Instant.now().plus(CLOCK_LEAD);
     clock.startNanos = startNanos;
+    long warmupNanos = cfg.warmup().toNanos();
+    long windowStartNanos = startNanos + warmupNanos;
+    Instant windowStart = clockStart.plusNanos(warmupNanos);
     long durationNanos = cfg.duration().toNanos();
-    long sendDeadline = startNanos + durationNanos + lateSendSlack(cfg.duration()).toNanos();
+    long sendDeadline = windowStartNanos + durationNanos + lateSendSlack(cfg.duration()).toNanos();
     AtomicLong sentTotal = new AtomicLong();
     List<Sender> senders = new ArrayList<>();
     List<Thread> threadList = new ArrayList<>();
@@ -313,6 +322,14 @@ public final class Engine {
     progress.progress("clock starts at " + clockStart + ": " + cfg.describe());
     threadList.forEach(Thread::start);
     try {
+      while (System.nanoTime() < windowStartNanos) {
+        java.util.concurrent.locks.LockSupport.parkNanos(
+            Math.min(windowStartNanos - System.nanoTime(), 100_000_000L));
+      }
+      for (TargetRun t : targets) {
+        t.counting = true;
+      }
+      cfg.windowListener().windowStarted(windowStart);
       for (Thread th : threadList) {
         while (th.isAlive()) {
           th.join(1000);
@@ -350,6 +367,7 @@ public final class Engine {
     for (TargetRun t : targets) {
       t.freeze();
     }
+    cfg.windowListener().windowEnded(Instant.now());
     double graceWaitedS = (System.nanoTime() - graceStart) / 1e9;
     progress.progress(
         String.format(
@@ -358,7 +376,16 @@ public final class Engine {
             sent,
             answered(targets),
             graceWaitedS));
-    return report(cfg, targets, senders, clockStart, startNanos, endOfSends, graceWaitedS, threads);
+    return report(
+        cfg,
+        targets,
+        senders,
+        windowStart,
+        startNanos,
+        windowStartNanos,
+        endOfSends,
+        graceWaitedS,
+        threads);
   }
 
   private static long answered(List<TargetRun> targets) {
@@ -373,8 +400,9 @@ public final class Engine {
       GeneratorConfig cfg,
       List<TargetRun> targets,
       List<Sender> senders,
-      Instant clockStart,
+      Instant windowStart,
       long startNanos,
+      long windowStartNanos,
       long endOfSends,
       double graceWaitedS,
       int threads) {
@@ -406,14 +434,14 @@ public final class Engine {
             SelfCheck.reason(
                 cfg.sendLagBound().toNanos() / 1000,
                 t.schedule.segmentIntervalNanos(),
-                t.frames.length,
+                t.frames.length - t.firstMeasured,
                 late,
                 cap,
                 lag);
         r =
             new GeneratorReport.Result(
                 offered,
-                t.frames.length,
+                t.frames.length - t.firstMeasured,
                 sent,
                 late,
                 dead,
@@ -470,9 +498,9 @@ public final class Engine {
     return new GeneratorReport(
         cfg.describe(),
         cfg.segment().toString(),
-        clockStart,
+        windowStart,
         durS,
-        Math.max(0, endOfSends - startNanos) / 1e9,
+        Math.max(0, endOfSends - windowStartNanos) / 1e9,
         graceWaitedS,
         threads,
         busy,

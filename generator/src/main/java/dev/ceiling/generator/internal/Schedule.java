@@ -31,7 +31,9 @@ public record Schedule(double ratePerS, long durationNanos, Segment segment, int
     }
   }
 
-  /** Slots in the whole schedule (all segments): the number of {@code k >= 0} with k/r < D. */
+  /**
+   * Slots in the whole schedule (all segments): the number of {@code k >= 0} with {@code k/r < D}.
+   */
   public long totalSlots() {
     double x = ratePerS * (durationNanos / 1e9);
     // The 1e-9 keeps an exact product such as 1000 x 1 s from growing a slot through rounding.

@@ -112,12 +112,17 @@ final class Sender implements Runnable {
       }
       long workStart = Math.max(due, prevEnd);
       Conn conn = cur.conn;
+      boolean measured = cur.j >= t.firstMeasured;
       if (conn.dead || conn.session == null) {
-        unsentDead[ti]++;
+        if (measured) {
+          unsentDead[ti]++;
+        }
       } else {
         long capWait = 0;
         if (conn.inflight.get() >= inflightCap) {
-          capDelayed[ti]++;
+          if (measured) {
+            capDelayed[ti]++;
+          }
           long capStart = System.nanoTime();
           while (conn.inflight.get() >= inflightCap && !conn.dead) {
             if (System.nanoTime() > sendDeadlineNanos) {
@@ -129,7 +134,9 @@ final class Sender implements Runnable {
           capWait = System.nanoTime() - capStart;
         }
         if (conn.dead) {
-          unsentDead[ti]++;
+          if (measured) {
+            unsentDead[ti]++;
+          }
         } else {
           hooks.beforeSend(conn);
           int j = (int) cur.j;
@@ -143,8 +150,10 @@ final class Sender implements Runnable {
             // class of error, and the slot stays counted as sent (it may have reached the wire).
             t.onTransportError("write", conn.describe() + ": " + e);
           }
-          sendLagUs[ti].recordValue(TargetRun.us(sendAt - due));
-          sent[ti]++;
+          if (measured) {
+            sendLagUs[ti].recordValue(TargetRun.us(sendAt - due));
+            sent[ti]++;
+          }
           sentTotal.incrementAndGet();
           lastSendNanos = sendAt;
           long end = System.nanoTime();
@@ -170,10 +179,16 @@ final class Sender implements Runnable {
 
   private void countFrom(Cursor c) {
     TargetRun t = c.conn.target;
-    long n = (t.frames.length - 1 - c.j) / t.conns.length + 1;
-    if (c.j < t.frames.length) {
+    int stride = t.conns.length;
+    long from = c.j;
+    if (from < t.firstMeasured) {
+      // Warm-up slots left unsent are not counted; skip to this cursor's first measured slot.
+      from += (t.firstMeasured - from + stride - 1) / stride * stride;
+    }
+    if (from < t.frames.length) {
+      long n = (t.frames.length - 1 - from) / stride + 1;
       unsentLate[t.index] += n;
-      long lastJ = c.j + (n - 1) * t.conns.length;
+      long lastJ = from + (n - 1) * stride;
       lastDueNanos = Math.max(lastDueNanos, startNanos + t.schedule.ownedDueOffsetNanos(lastJ));
     }
   }

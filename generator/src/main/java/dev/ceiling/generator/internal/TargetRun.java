@@ -24,6 +24,12 @@ public final class TargetRun {
   final AtomicLongArray sentAtNanos;
   final Conn[] conns;
 
+  /** Slots before this one are warm-up: sent on schedule, never counted. */
+  final int firstMeasured;
+
+  /** False during the warm-up: NOTICEs and transport errors are not counted yet. */
+  volatile boolean counting;
+
   // Guarded by this.
   private final BitSet answered;
   private boolean frozen;
@@ -47,8 +53,10 @@ public final class TargetRun {
       Schedule schedule,
       Keys[] keys,
       String[] frames,
-      Map<String, Integer> slotById) {
+      Map<String, Integer> slotById,
+      int firstMeasured) {
     this.index = index;
+    this.firstMeasured = firstMeasured;
     this.load = load;
     this.schedule = schedule;
     this.keys = keys;
@@ -83,7 +91,7 @@ public final class TargetRun {
         j = oldest < frames.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
       }
       if (j == null) {
-        if (!conn.authIds.remove(id)) {
+        if (!conn.authIds.remove(id) && counting) {
           unknownOkIds++;
         }
         return;
@@ -100,6 +108,9 @@ public final class TargetRun {
       }
       answered.set(j);
       conns[schedule.connectionOf(j)].inflight.decrementAndGet();
+      if (j < firstMeasured) {
+        return;
+      }
       if (ok) {
         accepted++;
       } else {
@@ -116,7 +127,7 @@ public final class TargetRun {
   }
 
   synchronized void onNotice(String text) {
-    if (frozen) {
+    if (frozen || !counting) {
       return;
     }
     notices++;
@@ -130,7 +141,7 @@ public final class TargetRun {
   }
 
   synchronized void onTransportError(String kind, String description) {
-    if (frozen) {
+    if (frozen || !counting) {
       return;
     }
     transportErrors.merge(kind, 1L, Long::sum);
