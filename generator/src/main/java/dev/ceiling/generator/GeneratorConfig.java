@@ -13,7 +13,7 @@ import java.util.Objects;
  * problem at once (see {@link #problems}).
  *
  * @param loads the targets, at least one; all share one clock start
- * @param duration the schedule's length, greater than 0 and at most {@link #MAX_DURATION}
+ * @param duration the schedule's length, > 0 and at most {@link #MAX_DURATION}
  * @param segment which share of the schedule this process sends ({@link Segment#WHOLE} for all)
  * @param inflightCapPerConnection events sent but not yet answered on one connection before the
  *     next slot of that connection waits (and goes out late, lateness recorded), >= 1
@@ -28,10 +28,10 @@ import java.util.Objects;
  *     connections
  * @param sendLagBound the floor of the self-check's send-lag p99 bound (the bound is max(this, 10%
  *     of the slot interval)), 1 µs to 10 s; default 1 ms
- * @param warmup load offered before the measurement window, on the same schedule and rate, >= 0;
- *     its slots are sent like any other but not counted, so a relay with a queue is measured in
- *     steady state rather than while its empty queue lends free accepts; default 0
- * @param windowListener told when the measurement window opens and closes; never null
+ * @param warmup sent on the same schedule before the measured window and left out of every count
+ *     and latency, 0 to 1 h; default 0
+ * @param windowListener told when the measured window starts and ends (never null; {@link
+ *     WindowListener#NONE})
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -140,8 +140,8 @@ public record GeneratorConfig(
         || sendLagBound.compareTo(Duration.ofSeconds(10)) > 0) {
       p.add("send lag bound must be in [1 us, 10 s], got " + sendLagBound);
     }
-    if (warmup == null || warmup.isNegative() || warmup.compareTo(MAX_DURATION) > 0) {
-      p.add("warmup must be in [0, " + MAX_DURATION + "], got " + warmup);
+    if (warmup == null || warmup.isNegative() || warmup.compareTo(Duration.ofHours(1)) > 0) {
+      p.add("warmup must be in [0, 1 h], got " + warmup);
     }
     if (windowListener == null) {
       p.add("window listener must not be null (use WindowListener.NONE)");
@@ -164,9 +164,9 @@ public record GeneratorConfig(
     StringBuilder sb = new StringBuilder();
     sb.append("generate ")
         .append(duration.toMillis() / 1000.0)
-        .append(" s after ")
-        .append(warmup.toMillis() / 1000.0)
-        .append(" s warm-up, segment ")
+        .append(" s")
+        .append(warmup.isZero() ? "" : " after " + warmup.toMillis() / 1000.0 + " s warm-up")
+        .append(", segment ")
         .append(segment)
         .append(", cap ")
         .append(inflightCapPerConnection)

@@ -18,6 +18,11 @@ public final class GeneratorException extends Exception {
 
   private final Kind kind;
 
+  /** An infrastructure failure (exit code 3). */
+  public GeneratorException(String message) {
+    this(Kind.INFRASTRUCTURE, message);
+  }
+
   public GeneratorException(Kind kind, String message) {
     super(message);
     this.kind = kind;

@@ -30,7 +30,7 @@ public final class GeneratorMain {
       "usage: generate --duration DURATION --target url=ws://HOST:PORT/,rate=R[,host=H][,conns=N]"
           + "[,kind=K][,tag=NAME:VALUE]...[,identities=N][,content=BYTES][,community=NAME]"
           + " [--target ...] [--segment i/N] [--inflight-cap N] [--publish-timeout DURATION]"
-          + " [--connect-timeout DURATION] [--max-frame-bytes N] [--sender-threads N] [--lag-bound DURATION]"
+          + " [--connect-timeout DURATION] [--max-frame-bytes N] [--sender-threads N] [--lag-bound DURATION] [--warmup DURATION]"
           + " [--allow-remote] [--json FILE]";
 
   private GeneratorMain() {}
@@ -83,6 +83,12 @@ public final class GeneratorMain {
           Duration d = duration("--connect-timeout", v, problems);
           if (d != null) {
             b.connectTimeout(d);
+          }
+        }
+        case "--warmup" -> {
+          Duration d = duration("--warmup", v, problems);
+          if (d != null) {
+            b.warmup(d);
           }
         }
         case "--lag-bound" -> {

@@ -3,22 +3,15 @@ package dev.ceiling.generator;
 import java.time.Instant;
 
 /**
- * Told when the measurement window opens (after the warm-up) and closes, at those instants, so a
- * caller can scrape a relay's metrics exactly around the window. Called on a generator thread that
- * sends nothing; a slow callback delays only the next callback, never a slot.
+ * Told when the measured window starts (after the warm-up) and ends (when counting stops, at the
+ * end of the grace period), so a caller can scrape the relay's counters at exactly those points.
+ * Called on the generator's coordinating thread, never on a sender thread; a slow callback delays
+ * nothing on the wire, but {@link #windowStarted} should return well within the cell.
  */
 public interface WindowListener {
-  /** Ignores both events. */
-  WindowListener NONE =
-      new WindowListener() {
-        @Override
-        public void windowStarted(Instant at) {}
+  WindowListener NONE = new WindowListener() {};
 
-        @Override
-        public void windowEnded(Instant at) {}
-      };
+  default void windowStarted(Instant at) {}
 
-  void windowStarted(Instant at);
-
-  void windowEnded(Instant at);
+  default void windowEnded(Instant at) {}
 }

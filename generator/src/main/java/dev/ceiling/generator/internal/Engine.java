@@ -70,14 +70,14 @@ public final class Engine {
 
   public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress, Hooks hooks)
       throws GeneratorException {
-    long durationNanos = cfg.duration().toNanos();
+    // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
+    long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
     RunClock clock = new RunClock(hooks);
     List<TargetRun> targets = presign(cfg, durationNanos, progress);
     WebSocketClient client = new WebSocketClient();
     client.setMaxTextMessageSize(cfg.maxFrameBytes());
     client.setIdleTimeout(
         cfg.duration()
-            .plus(cfg.warmup())
             .plus(cfg.publishTimeout())
             .plus(lateSendSlack(cfg.duration()))
             .plusSeconds(60));
@@ -127,12 +127,7 @@ public final class Engine {
     List<TargetRun> out = new ArrayList<>();
     for (int ti = 0; ti < cfg.loads().size(); ti++) {
       TargetLoad load = cfg.loads().get(ti);
-      Schedule s =
-          new Schedule(
-              load.ratePerS(),
-              cfg.warmup().toNanos() + durationNanos,
-              cfg.segment(),
-              load.connections());
+      Schedule s = new Schedule(load.ratePerS(), durationNanos, cfg.segment(), load.connections());
       long owned = s.ownedSlots();
       if (owned > Integer.MAX_VALUE - 8) {
         throw new GeneratorException(
@@ -182,9 +177,12 @@ public final class Engine {
       for (int j = 0; j < n; j++) {
         byId.put(ids[j], j);
       }
-      TargetRun run = new TargetRun(ti, load, s, keys, frames, byId);
-      run.firstMeasured = TargetRun.firstAtOrAfter(s, cfg.warmup().toNanos(), n);
-      out.add(run);
+      long warmupNanos = cfg.warmup().toNanos();
+      int firstMeasured = 0;
+      while (firstMeasured < n && s.ownedDueOffsetNanos(firstMeasured) < warmupNanos) {
+        firstMeasured++;
+      }
+      out.add(new TargetRun(ti, load, s, keys, frames, byId, firstMeasured));
     }
     return out;
   }
@@ -298,14 +296,11 @@ public final class Engine {
     long startNanos = System.nanoTime() + CLOCK_LEAD.toNanos();
     Instant clockStart = Instant.now().plus(CLOCK_LEAD);
     clock.startNanos = startNanos;
-    long durationNanos = cfg.duration().toNanos();
     long warmupNanos = cfg.warmup().toNanos();
-    long windowStart = startNanos + warmupNanos;
-    long windowEnd = windowStart + durationNanos;
-    for (TargetRun t : targets) {
-      t.setWindow(windowStart, windowEnd);
-    }
-    long sendDeadline = windowEnd + lateSendSlack(cfg.duration()).toNanos();
+    long windowStartNanos = startNanos + warmupNanos;
+    Instant windowStart = clockStart.plusNanos(warmupNanos);
+    long durationNanos = cfg.duration().toNanos();
+    long sendDeadline = windowStartNanos + durationNanos + lateSendSlack(cfg.duration()).toNanos();
     AtomicLong sentTotal = new AtomicLong();
     List<Sender> senders = new ArrayList<>();
     List<Thread> threadList = new ArrayList<>();
@@ -324,11 +319,28 @@ public final class Engine {
       th.setDaemon(true);
       threadList.add(th);
     }
+    long windowEndNanos = windowStartNanos + durationNanos;
+    for (TargetRun t : targets) {
+      t.setWindow(windowStartNanos, windowEndNanos);
+    }
     progress.progress("clock starts at " + clockStart + ": " + cfg.describe());
     threadList.forEach(Thread::start);
-    Thread window = windowThread(cfg, clockStart, windowStart, windowEnd, startNanos);
+    Thread window =
+        windowThread(
+            cfg,
+            windowStart,
+            windowStartNanos,
+            windowStart.plusNanos(durationNanos),
+            windowEndNanos);
     window.start();
     try {
+      while (System.nanoTime() < windowStartNanos) {
+        java.util.concurrent.locks.LockSupport.parkNanos(
+            Math.min(windowStartNanos - System.nanoTime(), 100_000_000L));
+      }
+      for (TargetRun t : targets) {
+        t.counting = true;
+      }
       for (Thread th : threadList) {
         while (th.isAlive()) {
           th.join(1000);
@@ -348,14 +360,6 @@ public final class Engine {
       throw new GeneratorException(
           GeneratorException.Kind.INFRASTRUCTURE, "interrupted while sending", e);
     }
-    try {
-      // The window closes on schedule even when sends ended early (dead connections).
-      window.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new GeneratorException(
-          GeneratorException.Kind.INFRASTRUCTURE, "interrupted while waiting for the window", e);
-    }
     long lastSend = 0;
     long unsentLateTotal = 0;
     for (Sender s : senders) {
@@ -374,6 +378,14 @@ public final class Engine {
     for (TargetRun t : targets) {
       t.freeze();
     }
+    try {
+      // The window closes on schedule even when sends ended early (dead connections).
+      window.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE, "interrupted while waiting for the window", e);
+    }
     double graceWaitedS = (System.nanoTime() - graceStart) / 1e9;
     progress.progress(
         String.format(
@@ -382,22 +394,32 @@ public final class Engine {
             sent,
             answered(targets),
             graceWaitedS));
-    return report(cfg, targets, senders, clockStart, startNanos, endOfSends, graceWaitedS, threads);
+    return report(
+        cfg,
+        targets,
+        senders,
+        windowStart,
+        startNanos,
+        windowStartNanos,
+        endOfSends,
+        graceWaitedS,
+        threads);
   }
 
   /**
-   * Calls the window listener at the window's start and end, from a thread that sends nothing, so a
-   * slow callback (a metrics scrape) never delays a slot.
+   * Calls the window listener when the measurement window opens and when it closes (start + warm-up
+   * + duration), from a thread that sends nothing, so a slow callback (a metrics scrape) never
+   * delays a slot and the two calls bracket exactly the window the throughput is counted in.
    */
   private static Thread windowThread(
-      GeneratorConfig cfg, Instant clockStart, long windowStart, long windowEnd, long startNanos) {
+      GeneratorConfig cfg, Instant start, long startNanos, Instant end, long endNanos) {
     Thread th =
         new Thread(
             () -> {
-              Sender.waitUntil(windowStart);
-              cfg.windowListener().windowStarted(clockStart.plusNanos(windowStart - startNanos));
-              Sender.waitUntil(windowEnd);
-              cfg.windowListener().windowEnded(clockStart.plusNanos(windowEnd - startNanos));
+              Sender.waitUntil(startNanos);
+              cfg.windowListener().windowStarted(start);
+              Sender.waitUntil(endNanos);
+              cfg.windowListener().windowEnded(end);
             },
             "ceiling-window");
     th.setDaemon(true);
@@ -416,8 +438,9 @@ public final class Engine {
       GeneratorConfig cfg,
       List<TargetRun> targets,
       List<Sender> senders,
-      Instant clockStart,
+      Instant windowStart,
       long startNanos,
+      long windowStartNanos,
       long endOfSends,
       double graceWaitedS,
       int threads) {
@@ -449,14 +472,14 @@ public final class Engine {
             SelfCheck.reason(
                 cfg.sendLagBound().toNanos() / 1000,
                 t.schedule.segmentIntervalNanos(),
-                t.measuredSlots(),
+                t.frames.length - t.firstMeasured,
                 late,
                 cap,
                 lag);
         r =
             new GeneratorReport.Result(
                 offered,
-                t.measuredSlots(),
+                t.frames.length - t.firstMeasured,
                 sent,
                 late,
                 dead,
@@ -514,9 +537,9 @@ public final class Engine {
     return new GeneratorReport(
         cfg.describe(),
         cfg.segment().toString(),
-        clockStart,
+        windowStart,
         durS,
-        Math.max(0, endOfSends - startNanos) / 1e9,
+        Math.max(0, endOfSends - windowStartNanos) / 1e9,
         graceWaitedS,
         threads,
         busy,

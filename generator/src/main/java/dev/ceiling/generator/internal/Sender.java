@@ -112,7 +112,6 @@ final class Sender implements Runnable {
       }
       long workStart = Math.max(due, prevEnd);
       Conn conn = cur.conn;
-      // Warm-up slots go out exactly like measured ones but are not counted.
       boolean measured = cur.j >= t.firstMeasured;
       if (conn.dead || conn.session == null) {
         if (measured) {
@@ -180,18 +179,16 @@ final class Sender implements Runnable {
 
   private void countFrom(Cursor c) {
     TargetRun t = c.conn.target;
-    long n = (t.frames.length - 1 - c.j) / t.conns.length + 1;
-    if (c.j < t.frames.length) {
-      // Only measured slots count as unsent: those at or after firstMeasured.
-      long firstCounted = c.j;
-      if (firstCounted < t.firstMeasured) {
-        long steps = (t.firstMeasured - c.j + t.conns.length - 1) / t.conns.length;
-        firstCounted = c.j + steps * t.conns.length;
-      }
-      if (firstCounted < t.frames.length) {
-        unsentLate[t.index] += (t.frames.length - 1 - firstCounted) / t.conns.length + 1;
-      }
-      long lastJ = c.j + (n - 1) * t.conns.length;
+    int stride = t.conns.length;
+    long from = c.j;
+    if (from < t.firstMeasured) {
+      // Warm-up slots left unsent are not counted; skip to this cursor's first measured slot.
+      from += (t.firstMeasured - from + stride - 1) / stride * stride;
+    }
+    if (from < t.frames.length) {
+      long n = (t.frames.length - 1 - from) / stride + 1;
+      unsentLate[t.index] += n;
+      long lastJ = from + (n - 1) * stride;
       lastDueNanos = Math.max(lastDueNanos, startNanos + t.schedule.ownedDueOffsetNanos(lastJ));
     }
   }

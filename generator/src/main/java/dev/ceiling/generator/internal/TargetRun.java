@@ -24,11 +24,11 @@ public final class TargetRun {
   final AtomicLongArray sentAtNanos;
   final Conn[] conns;
 
-  /**
-   * Owned slots below this index fall in the warm-up: sent like the rest, never counted. Set once
-   * before the clock starts.
-   */
-  long firstMeasured;
+  /** Slots before this one are warm-up: sent on schedule, never counted. */
+  final int firstMeasured;
+
+  /** False during the warm-up: NOTICEs and transport errors are not counted yet. */
+  volatile boolean counting;
 
   // Guarded by this.
   private final BitSet answered;
@@ -56,8 +56,10 @@ public final class TargetRun {
       Schedule schedule,
       Keys[] keys,
       String[] frames,
-      Map<String, Integer> slotById) {
+      Map<String, Integer> slotById,
+      int firstMeasured) {
     this.index = index;
+    this.firstMeasured = firstMeasured;
     this.load = load;
     this.schedule = schedule;
     this.keys = keys;
@@ -92,7 +94,7 @@ public final class TargetRun {
         j = oldest < frames.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
       }
       if (j == null) {
-        if (!conn.authIds.remove(id)) {
+        if (!conn.authIds.remove(id) && counting) {
           unknownOkIds++;
         }
         return;
@@ -137,28 +139,8 @@ public final class TargetRun {
     this.windowEndNanos = endNanos;
   }
 
-  /** Slots this target measures: owned slots due at or after the end of the warm-up. */
-  long measuredSlots() {
-    return frames.length - firstMeasured;
-  }
-
-  /** The first owned slot due at or after {@code warmupNanos} from the clock start. */
-  static long firstAtOrAfter(Schedule s, long warmupNanos, long owned) {
-    long lo = 0;
-    long hi = owned;
-    while (lo < hi) {
-      long mid = (lo + hi) >>> 1;
-      if (s.ownedDueOffsetNanos(mid) >= warmupNanos) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
-  }
-
   synchronized void onNotice(String text) {
-    if (frozen) {
+    if (frozen || !counting) {
       return;
     }
     notices++;
@@ -172,7 +154,7 @@ public final class TargetRun {
   }
 
   synchronized void onTransportError(String kind, String description) {
-    if (frozen) {
+    if (frozen || !counting) {
       return;
     }
     transportErrors.merge(kind, 1L, Long::sum);

@@ -139,6 +139,50 @@ class GeneratorIT {
     }
   }
 
+  /** The check: only the measured window's slots are counted, and the listener brackets it. */
+  static void assertWindowOnly(
+      GeneratorReport r, TestRelay relay, List<String> calls, long warmupSlots) {
+    assertThat(r.aggregate().slotsPlanned()).isEqualTo(100);
+    assertThat(r.aggregate().accepted()).isEqualTo(r.aggregate().attempted());
+    assertThat(relay.events.get()).isEqualTo(r.aggregate().attempted() + warmupSlots);
+    assertThat(calls).containsExactly("started " + r.clockStart(), "ended");
+  }
+
+  @Test
+  void warmUpSlotsAreSentButNotCountedAndTheWindowIsAnnounced() throws Exception {
+    List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.ceiling.generator.WindowListener listener =
+        new dev.ceiling.generator.WindowListener() {
+          @Override
+          public void windowStarted(java.time.Instant at) {
+            calls.add("started " + at);
+          }
+
+          @Override
+          public void windowEnded(java.time.Instant at) {
+            calls.add("ended");
+          }
+        };
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      GeneratorConfig.Builder b =
+          GeneratorConfig.builder()
+              .load(load(relay.url(), null, 100, 2))
+              .duration(Duration.ofSeconds(1))
+              .publishTimeout(Duration.ofSeconds(2))
+              .warmup(Duration.ofMillis(500))
+              .windowListener(listener);
+      GeneratorReport r = run(b.build(), Hooks.NONE);
+      assertWindowOnly(r, relay, calls, 50);
+      // Mutant partner: a report that counted the warm-up as well fails the same check.
+      calls.clear();
+      relay.events.set(0);
+      GeneratorReport counted =
+          run(b.warmup(Duration.ZERO).duration(Duration.ofMillis(1500)).build(), Hooks.NONE);
+      assertThatThrownBy(() -> assertWindowOnly(counted, relay, calls, 0))
+          .isInstanceOf(AssertionError.class);
+    }
+  }
+
   // ---------------------------------------------------------------- never rebased
 
   /** The check: the number of sends is the schedule's, whatever the relay's latency. */
