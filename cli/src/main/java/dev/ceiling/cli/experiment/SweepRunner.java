@@ -155,6 +155,7 @@ public final class SweepRunner {
         GeneratorConfig.builder()
             .duration(Duration.ofNanos((long) (identity.durationS() * 1e9)))
             .warmup(options.warmup())
+            .sendLagBound(options.sendLagBound())
             .publishTimeout(options.publishTimeout());
     List<Target> targets = rig.targets();
     if (planned.twoCommunity()) {
