@@ -1,0 +1,123 @@
+package dev.ceiling.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.experiment.Experiment;
+import dev.ceiling.cli.experiment.ExperimentResult;
+import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.ProblemKind;
+import dev.ceiling.verdict.WorkerRate;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole experiment against the real reference relay (child JVMs, H2 over loopback), with short
+ * cells. Each test is a known answer or a contract failure that must show.
+ */
+class ExperimentIT {
+  @TempDir Path dir;
+
+  private static SweepOptions quick(Path dir) {
+    return SweepOptions.defaults(dir.resolve("journal.jsonl"))
+        .withWarmup(Duration.ofMillis(1500))
+        .withPublishTimeout(Duration.ofSeconds(1));
+  }
+
+  /**
+   * Known answer: with an injected exchange delay d, the worker-rate interval lies within 15% of 1
+   * / (6 (c + d)), where c is the per-exchange cost from the relay's own calibration loop (not from
+   * the sweep), and the verdict separates.
+   */
+  @Test
+  void workerRateMatchesTheIndependentPredictionAndTheArmsSeparate() throws Exception {
+    double delayMs = 2.0;
+    ExperimentResult r =
+        Experiment.builder()
+            .profile(Relays.reference())
+            .relayOverrides(
+                Relays.freePorts(
+                    Map.of("exchange_delay_ms", Double.toString(delayMs), "queue_capacity", "30")))
+            .ratesFromCalibration(0.5, 1.6, 2.0)
+            .duration(Duration.ofSeconds(2))
+            .repeats(2)
+            .sweepOptions(quick(dir))
+            .outDir(dir)
+            .installShutdownHook(false)
+            .run();
+    assertThat(r.problems()).isEmpty();
+    ExperimentReport report = r.report();
+    double costMs =
+        Double.parseDouble(report.treatment().rig().relayInfo().get("exchange_cost_ms"));
+    double predicted = 1000.0 / (6 * (costMs + delayMs));
+    WorkerRate w = report.verdict().workerRate();
+    assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
+    assertThat(w.lowerPerS()).isGreaterThanOrEqualTo(predicted * 0.85);
+    assertThat(w.upperPerS()).isLessThanOrEqualTo(predicted * 1.15);
+    assertThat(report.verdict().established()).isTrue();
+    assertThat(r.exitCode()).isEqualTo(ExitCode.ESTABLISHED);
+    // What was measured is on disk and reads back to the same verdict.
+    ExperimentReport again = Json.read(r.reportJson(), ExperimentReport.class);
+    assertThat(again.recompute()).isEqualTo(report.verdict());
+    assertThat(Files.readString(r.reportHtml())).contains("<svg");
+  }
+
+  /** Negative control: an audit cost negligible next to the grid does not separate. */
+  @Test
+  void negligibleAuditCostIsNotShownToLimitIngest() throws Exception {
+    ExperimentResult r =
+        Experiment.builder()
+            .profile(Relays.reference())
+            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            .rates(20, 40)
+            .duration(Duration.ofMillis(1500))
+            .repeats(2)
+            .sweepOptions(quick(dir).withWarmup(Duration.ofMillis(500)))
+            .outDir(dir)
+            .installShutdownHook(false)
+            .run();
+    assertThat(r.exitCode()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(r.report().verdict().failureLines())
+        .anySatisfy(l -> assertThat(l).startsWith("NOT ESTABLISHED: not shown to limit ingest"));
+  }
+
+  /**
+   * Contamination: with the limiter at its defaults the rejection counter moves, those cells are
+   * excluded, and the run does not pass on them.
+   */
+  @Test
+  void defaultLimitsContaminateAndAreExcluded() throws Exception {
+    ExperimentResult r =
+        Experiment.builder()
+            .profile(Relays.referenceWithDefaultLimits(dir))
+            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            .rates(300)
+            .duration(Duration.ofSeconds(2))
+            .repeats(2)
+            .sweepOptions(quick(dir).withWarmup(Duration.ofMillis(500)))
+            .outDir(dir)
+            .installShutdownHook(false)
+            .run();
+    assertThat(r.exitCode()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(r.report().verdict().established()).isFalse();
+    assertThat(r.report().verdict().excluded())
+        .isNotEmpty()
+        .allSatisfy(
+            e ->
+                assertThat(e.reasons())
+                    .anySatisfy(p -> assertThat(p.kind()).isEqualTo(ProblemKind.ADMISSION_QUOTA)));
+    HalfRun treatment = r.report().treatment();
+    for (Cell c : treatment.cells()) {
+      assertThat(c.delta(dev.ceiling.core.model.MetricRole.ADMISSION_REJECTIONS_QUOTA))
+          .isGreaterThan(0.0);
+    }
+  }
+}
