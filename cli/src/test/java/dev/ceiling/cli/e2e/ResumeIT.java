@@ -83,8 +83,7 @@ class ResumeIT {
       List<String> resume = new ArrayList<>(sweep);
       resume.addAll(List.of("--resume", journal.toString()));
       // A half-run is a partial experiment: written, then exit 1.
-      assertThat(Main.execute(resume.toArray(String[]::new)))
-          .isEqualTo(ExitCode.NOT_ESTABLISHED);
+      assertThat(Main.execute(resume.toArray(String[]::new))).isEqualTo(ExitCode.NOT_ESTABLISHED);
 
       HalfRun result = Json.read(half, HalfRun.class);
       assertThat(result.complete()).isTrue();
@@ -101,6 +100,8 @@ class ResumeIT {
     if (!Files.exists(journal)) {
       return 0;
     }
-    return Files.readAllLines(journal).stream().filter(l -> l.startsWith("{\"type\":\"cell\"")).count();
+    return Files.readAllLines(journal).stream()
+        .filter(l -> l.startsWith("{\"type\":\"cell\""))
+        .count();
   }
 }

@@ -37,14 +37,16 @@ class AuditLogCeilingTest {
             .relayOverrides(
                 Map.of(
                     "exchange_delay_ms", "1",
+                    "queue_capacity", "50",
                     "port", Integer.toString(ports[0]),
                     "db_port", Integer.toString(ports[1])))
-            .rates(80, 600)
+            // Half and twice the worker ceiling the relay predicts from its own calibration.
+            .ratesFromCalibration(0.5, 2.0)
             .duration(Duration.ofSeconds(2))
             .repeats(2)
             .sweepOptions(
                 SweepOptions.defaults(out.resolve("journal.jsonl"))
-                    .withWarmup(Duration.ofSeconds(1)))
+                    .withWarmup(Duration.ofMillis(1500)))
             .outDir(out)
             .installShutdownHook(false)
             .run();
