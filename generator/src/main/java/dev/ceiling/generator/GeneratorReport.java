@@ -110,11 +110,13 @@ public record GeneratorReport(
    * @param transportErrors errors by class: connect, write, close, protocol, frame_too_large, error
    * @param firstTransportError the first transport error's description, or null
    * @param acceptedInWindow OK-true answers that arrived inside the measurement window, for any
-   *     event (warm-up events included): the window's throughput. Under saturation an open-loop
-   *     backlog grows without bound, so "events of the window answered by some deadline" depends on
-   *     the deadline; answers per second while the load runs does not.
-   * @param achievedPerS acceptedInWindow / requested duration
-   * @param achievedOverOffered acceptedInWindow / (offered x requested duration)
+   *     event (warm-up events included): the window's throughput, which the sweep uses. Under
+   *     saturation an open-loop backlog grows without bound, so "events of the window answered by
+   *     some deadline" depends on the deadline; answers per second while the load runs does not.
+   *     Without a warm-up it misses the answers still in flight when the window closes (about rate
+   *     x latency), which a warm-up balances with those in flight when it opens.
+   * @param achievedPerS accepted / requested duration (per slot of the window)
+   * @param achievedOverOffered accepted / (offered x requested duration)
    * @param sendLag intended slot to on the wire
    * @param service on the wire to OK
    * @param scheduled intended slot to OK (the primary latency)

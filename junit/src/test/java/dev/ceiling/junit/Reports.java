@@ -55,7 +55,8 @@ final class Reports {
         "ceiling 0.1.0",
         "rev1",
         null,
-        "sha256:bin");
+        "sha256:bin",
+        java.util.Map.of());
   }
 
   static RigDescriptor rig(String arm) {

@@ -43,6 +43,7 @@ public final class Combine {
     field(problems, "relay_source_revision", x, y, ExperimentIdentity::relaySourceRevision);
     field(problems, "relay_source_diff_digest", x, y, ExperimentIdentity::relaySourceDiffDigest);
     field(problems, "relay_binary_digest", x, y, ExperimentIdentity::relayBinaryDigest);
+    field(problems, "relay_parameters", x, y, ExperimentIdentity::relayParameters);
 
     HalfRun treatment = null;
     HalfRun control = null;

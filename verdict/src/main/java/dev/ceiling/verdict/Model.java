@@ -57,7 +57,8 @@ public final class Model {
             "model",
             null,
             null,
-            null);
+            null,
+            java.util.Map.of());
     return new CombinedRun(id, half(id, m, true), half(id, m, false));
   }
 

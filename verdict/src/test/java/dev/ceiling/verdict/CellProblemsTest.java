@@ -182,7 +182,8 @@ class CellProblemsTest {
             ID.generatorIdentity(),
             ID.relaySourceRevision(),
             ID.relaySourceDiffDigest(),
-            ID.relayBinaryDigest());
+            ID.relayBinaryDigest(),
+            java.util.Map.of());
     assertThat(CellProblems.steady(clean(ON), noCap, CFG)).isFalse();
     assertThat(CellProblems.of(clean(ON), noCap, CFG).get(0).message())
         .contains("names no queue capacity");

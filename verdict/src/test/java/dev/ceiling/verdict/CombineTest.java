@@ -83,7 +83,8 @@ class CombineTest {
             "ceiling 0.2.0",
             "rev2",
             "sha256:diff",
-            "sha256:other");
+            "sha256:other",
+            java.util.Map.of());
     CombineException e =
         catchThrowableOfType(
             CombineException.class,

@@ -51,7 +51,8 @@ final class Fixtures {
         "ceiling 0.1.0 sha256:abc",
         "rev1",
         null,
-        "sha256:bin");
+        "sha256:bin",
+        java.util.Map.of());
   }
 
   static RigDescriptor rig(String arm) {

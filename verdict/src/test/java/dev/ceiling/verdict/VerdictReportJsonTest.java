@@ -127,7 +127,11 @@ class VerdictReportJsonTest {
     CombinedRun run = scenario();
     HalfRun edited =
         Fixtures.mapCells(
-            run.treatment(), c -> c.sequence() == 9 ? c.toBuilder().accepted(4000).build() : c);
+            run.treatment(),
+            c ->
+                c.sequence() == 9
+                    ? c.toBuilder().accepted(4000).acceptedInWindow(4000).build()
+                    : c);
     ExperimentReport tampered =
         new ExperimentReport(
             r.schemaVersion(), r.identity(), edited, r.control(), r.verdict(), r.model());

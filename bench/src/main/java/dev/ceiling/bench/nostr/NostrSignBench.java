@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * canonical serialization + SHA-256 id + Schnorr (+ hex and the record for signing). {@code
  * signRaw}/{@code verifyRaw} isolate the curve arithmetic on a 32-byte message.
  *
- * <p>Run: see docs/perf/nostr.md ({@code java -cp <bench classpath> org.openjdk.jmh.Main
+ * <p>Run: see docs/PERFORMANCE.md ({@code java -cp <bench classpath> org.openjdk.jmh.Main
  * NostrSignBench}).
  */
 @BenchmarkMode(Mode.Throughput)

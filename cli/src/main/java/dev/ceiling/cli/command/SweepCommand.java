@@ -81,6 +81,18 @@ public final class SweepCommand implements Callable<Integer> {
     try {
       rig = Json.read(rigFile, RigDescriptor.class);
       p = RelayProfile.resolve(profile != null ? profile : rig.profile());
+      // The descriptor records the parameters the relay actually ran with.
+      java.util.Map<String, String> relayParameters = new java.util.TreeMap<>();
+      rig.relayInfo()
+          .forEach(
+              (k, v) -> {
+                if (k.startsWith("parameter.")) {
+                  relayParameters.put(k.substring("parameter.".length()), v);
+                }
+              });
+      if (rig.queueCapacity() != null) {
+        relayParameters.put("queue_capacity", Integer.toString(rig.queueCapacity()));
+      }
       identity =
           new ExperimentIdentity(
               p.name(),
@@ -98,7 +110,8 @@ public final class SweepCommand implements Callable<Integer> {
                   + (rig.generatorJarDigest() == null ? "" : "@" + rig.generatorJarDigest()),
               rig.relaySourceRevision(),
               rig.relaySourceDiffDigest(),
-              rig.relayBinaryDigest());
+              rig.relayBinaryDigest(),
+              relayParameters);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       return ExitCode.USAGE;

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -262,6 +263,10 @@ public final class Experiment {
 
   private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
     List<String> hosts = rig.targets().stream().map(Target::effectiveHost).toList();
+    Map<String, String> relayParameters = new TreeMap<>(b.profile.parameters());
+    relayParameters.putAll(b.relayOverrides);
+    // Ports differ between runs without changing what is measured; they are not the identity.
+    b.profile.ports().keySet().forEach(relayParameters::remove);
     return new ExperimentIdentity(
         b.profile.name(),
         b.profile.treatmentArm(),
@@ -278,7 +283,8 @@ public final class Experiment {
             + (rig.generatorJarDigest() == null ? "" : "@" + rig.generatorJarDigest()),
         rig.relaySourceRevision(),
         rig.relaySourceDiffDigest(),
-        rig.relayBinaryDigest());
+        rig.relayBinaryDigest(),
+        relayParameters);
   }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */

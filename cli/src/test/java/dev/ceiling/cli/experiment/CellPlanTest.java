@@ -24,7 +24,8 @@ class CellPlanTest {
         "g",
         null,
         null,
-        null);
+        null,
+        java.util.Map.of());
   }
 
   @Test

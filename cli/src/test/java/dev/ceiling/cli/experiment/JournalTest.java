@@ -35,7 +35,8 @@ class JournalTest {
         "0.1.0@abc",
         null,
         null,
-        "digest");
+        "digest",
+        java.util.Map.of());
   }
 
   static Cell cell(int sequence, double rate) {
@@ -121,7 +122,8 @@ class JournalTest {
             "0.1.0@abc",
             null,
             null,
-            "digest");
+            "digest",
+            java.util.Map.of());
     assertThat(IdentityCheck.differences(a, b))
         .hasSize(2)
         .anySatisfy(s -> assertThat(s).startsWith("ratesPerS:"))

@@ -25,6 +25,9 @@ import java.util.TreeMap;
  * @param relaySourceRevision the relay's source revision, or null if unknown
  * @param relaySourceDiffDigest SHA-256 of the relay's uncommitted diff, or null if unknown
  * @param relayBinaryDigest SHA-256 of the relay's binary or jar, or null if unknown
+ * @param relayParameters the profile parameters the relay ran with (defaults and overrides, e.g. an
+ *     injected exchange delay, a queue capacity): two halves run with different values measured
+ *     different systems
  */
 public record ExperimentIdentity(
     String profile,
@@ -41,7 +44,8 @@ public record ExperimentIdentity(
     String generatorIdentity,
     String relaySourceRevision,
     String relaySourceDiffDigest,
-    String relayBinaryDigest) {
+    String relayBinaryDigest,
+    Map<String, String> relayParameters) {
 
   public ExperimentIdentity {
     Checks.notBlank("profile", profile);
@@ -90,5 +94,8 @@ public record ExperimentIdentity(
           "queue_capacity must be >= 1 or null, got " + queueCapacity);
     }
     Checks.notBlank("generator_identity", generatorIdentity);
+    relayParameters =
+        java.util.Collections.unmodifiableMap(
+            new TreeMap<>(Objects.requireNonNull(relayParameters, "relay_parameters")));
   }
 }

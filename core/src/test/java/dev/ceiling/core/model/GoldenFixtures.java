@@ -133,7 +133,8 @@ final class GoldenFixtures {
         "ceiling 0.1.0-SNAPSHOT sha256:0f1e",
         "4118da4",
         null,
-        "sha256:abcdef");
+        "sha256:abcdef",
+        java.util.Map.of());
   }
 
   static RigDescriptor rig() {
