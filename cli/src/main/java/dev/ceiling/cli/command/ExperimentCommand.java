@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
       "relay, with an injected audit delay that puts its worker ceiling inside the rate grid."
     })
 public final class ExperimentCommand implements Callable<Integer> {
-  /** The main job's defaults: about four minutes on a 2-core machine. */
+  /** The main job's defaults: about three minutes on a 2-core machine. */
   static final String DEFAULT_RATES = "auto";
 
   /**
