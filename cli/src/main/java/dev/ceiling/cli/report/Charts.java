@@ -25,7 +25,12 @@ final class Charts {
   static final int HEIGHT = 380;
 
   private static final Color[] PALETTE = {
-    new Color(0xC0392B), new Color(0x2471A3), new Color(0x7D3C98), new Color(0x229954)
+    new Color(0xC0392B),
+    new Color(0x2471A3),
+    new Color(0x7D3C98),
+    new Color(0x229954),
+    new Color(0xD68910),
+    new Color(0x17202A)
   };
 
   /** A point with an interval around it; low and high equal y when there is no interval. */
@@ -54,19 +59,39 @@ final class Charts {
     return render(title, new XYPlot(data, axis(xLabel), axis(yLabel), renderer));
   }
 
-  /** Plain lines with markers (e.g. latency percentiles per rate). */
+  /** Plain lines with markers on a linear axis (e.g. busy fraction per cell). */
   static String lines(String title, String xLabel, String yLabel, List<Series> series) {
+    return lines(title, xLabel, yLabel, series, false);
+  }
+
+  /**
+   * Plain lines with markers; {@code logY} for latencies, which span milliseconds below the knee
+   * and seconds above it, so a linear axis would flatten everything but the saturated rates.
+   * Non-positive values cannot be drawn on a log axis and are left out.
+   */
+  static String lines(
+      String title, String xLabel, String yLabel, List<Series> series, boolean logY) {
     XYSeriesCollection data = new XYSeriesCollection();
     for (Series s : series) {
       XYSeries xy = new XYSeries(s.name());
       for (Point p : s.points()) {
-        xy.add(p.x(), p.y());
+        if (!logY || p.y() > 0) {
+          xy.add(p.x(), p.y());
+        }
       }
       data.addSeries(xy);
     }
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
     style(renderer, series.size());
-    return render(title, new XYPlot(data, axis(xLabel), axis(yLabel), renderer));
+    org.jfree.chart.axis.ValueAxis y;
+    if (logY) {
+      org.jfree.chart.axis.LogAxis log = new org.jfree.chart.axis.LogAxis(yLabel);
+      log.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+      y = log;
+    } else {
+      y = axis(yLabel);
+    }
+    return render(title, new XYPlot(data, axis(xLabel), y, renderer));
   }
 
   private static NumberAxis axis(String label) {

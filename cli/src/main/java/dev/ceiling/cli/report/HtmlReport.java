@@ -168,12 +168,14 @@ public final class HtmlReport {
       Map<Double, List<Cell>> byRate = byRate(half);
       series.add(latency(half.arm() + " scheduled p99", byRate, Cell::scheduled, 99));
       series.add(latency(half.arm() + " service p99", byRate, Cell::service, 99));
+      series.add(latency(half.arm() + " service p50", byRate, Cell::service, 50));
     }
     return Charts.lines(
-        "latency p99 per rate (all single-community cells merged)",
+        "latency per rate: scheduled vs service (all single-community cells merged)",
         "offered rate (events/s)",
-        "milliseconds",
-        series);
+        "milliseconds (log scale)",
+        series,
+        true);
   }
 
   private static Charts.Series latency(
