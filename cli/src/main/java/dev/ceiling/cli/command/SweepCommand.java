@@ -1,6 +1,7 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.experiment.Identities;
 import dev.ceiling.cli.experiment.SweepOptions;
 import dev.ceiling.cli.experiment.SweepRunner;
 import dev.ceiling.cli.internal.ConsoleProgress;
@@ -8,7 +9,6 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.Target;
 import dev.ceiling.core.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
@@ -81,37 +81,17 @@ public final class SweepCommand implements Callable<Integer> {
     try {
       rig = Json.read(rigFile, RigDescriptor.class);
       p = RelayProfile.resolve(profile != null ? profile : rig.profile());
-      // The descriptor records the parameters the relay actually ran with.
-      java.util.Map<String, String> relayParameters = new java.util.TreeMap<>();
-      rig.relayInfo()
-          .forEach(
-              (k, v) -> {
-                if (k.startsWith("parameter.")) {
-                  relayParameters.put(k.substring("parameter.".length()), v);
-                }
-              });
-      if (rig.queueCapacity() != null) {
-        relayParameters.put("queue_capacity", Integer.toString(rig.queueCapacity()));
+      if (!"ascending".equals(order) && !"shuffled".equals(order)) {
+        throw new IllegalArgumentException(
+            "--order must be 'ascending' or 'shuffled', got '" + order + "'");
+      }
+      if ("shuffled".equals(order) != (seed != null)) {
+        throw new IllegalArgumentException(
+            "--seed is required with --order shuffled, and only then");
       }
       identity =
-          new ExperimentIdentity(
-              p.name(),
-              p.treatmentArm(),
-              p.controlArm(),
-              rates.stream().sorted().distinct().toList(),
-              durationS,
-              repeats,
-              order,
-              seed,
-              rig.targets().stream().map(Target::effectiveHost).toList(),
-              rig.limiterSettings(),
-              rig.queueCapacity(),
-              rig.generatorVersion()
-                  + (rig.generatorJarDigest() == null ? "" : "@" + rig.generatorJarDigest()),
-              rig.relaySourceRevision(),
-              rig.relaySourceDiffDigest(),
-              rig.relayBinaryDigest(),
-              relayParameters);
+          Identities.of(
+              p, rig, rates.stream().sorted().distinct().toList(), durationS, repeats, seed);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       return ExitCode.USAGE;

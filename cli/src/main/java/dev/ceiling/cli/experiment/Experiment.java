@@ -7,7 +7,6 @@ import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.Target;
 import dev.ceiling.core.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
@@ -26,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -262,29 +260,7 @@ public final class Experiment {
   }
 
   private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
-    List<String> hosts = rig.targets().stream().map(Target::effectiveHost).toList();
-    Map<String, String> relayParameters = new TreeMap<>(b.profile.parameters());
-    relayParameters.putAll(b.relayOverrides);
-    // Ports differ between runs without changing what is measured; they are not the identity.
-    b.profile.ports().keySet().forEach(relayParameters::remove);
-    return new ExperimentIdentity(
-        b.profile.name(),
-        b.profile.treatmentArm(),
-        b.profile.controlArm(),
-        rates,
-        b.duration.toNanos() / 1e9,
-        b.repeats,
-        b.seed == null ? "ascending" : "shuffled",
-        b.seed,
-        hosts,
-        rig.limiterSettings(),
-        rig.queueCapacity(),
-        rig.generatorVersion()
-            + (rig.generatorJarDigest() == null ? "" : "@" + rig.generatorJarDigest()),
-        rig.relaySourceRevision(),
-        rig.relaySourceDiffDigest(),
-        rig.relayBinaryDigest(),
-        relayParameters);
+    return Identities.of(b.profile, rig, rates, b.duration.toNanos() / 1e9, b.repeats, b.seed);
   }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
