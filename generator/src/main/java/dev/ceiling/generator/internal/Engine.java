@@ -1,14 +1,14 @@
 package dev.ceiling.generator.internal;
 
 import dev.ceiling.core.model.LatencySummary;
-import dev.ceiling.core.nostr.EventSigner;
-import dev.ceiling.core.nostr.Keys;
-import dev.ceiling.core.nostr.NostrEvent;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.nostr.EventSigner;
+import dev.ceiling.nostr.Keys;
+import dev.ceiling.nostr.NostrEvent;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Duration;
