@@ -234,4 +234,43 @@ final class LineCursor {
       }
     }
   }
+
+  /** The rest of a HELP line, unescaped ({@code \\\\} and {@code \\n} only). */
+  String helpText(String name) throws Fail {
+    StringBuilder b = new StringBuilder();
+    while (!atEnd()) {
+      char ch = peek();
+      if (ch == '\\') {
+        int escape = pos;
+        pos++;
+        if (atEnd()) {
+          throw new Fail(
+              escape,
+              "expected an escape (\\\\ or \\n) in the HELP of '"
+                  + name
+                  + "', got '\\' at end of line");
+        }
+        char e = peek();
+        if (e == '\\') {
+          b.append('\\');
+        } else if (e == 'n') {
+          b.append('\n');
+        } else {
+          throw new Fail(
+              escape,
+              "invalid escape '\\"
+                  + new String(Character.toChars(text.codePointAt(pos)))
+                  + "' in the HELP of '"
+                  + name
+                  + "' (allowed: \\\\, \\n)");
+        }
+      } else if (ch == '\r') {
+        throw expected("HELP text or end of line");
+      } else {
+        b.append(ch);
+      }
+      pos++;
+    }
+    return b.toString();
+  }
 }
