@@ -111,6 +111,7 @@ public final class CellAssembler {
         .attempted(r.attempted())
         .accepted(r.accepted())
         .acceptedInWindow(r.acceptedInWindow())
+        .warmupSlotsSent(r.warmupSlotsSent())
         .rejected(r.rejected())
         .rejectedByPrefix(r.rejectedByPrefix())
         .notices(r.notices())

@@ -115,6 +115,9 @@ public record GeneratorReport(
    *     some deadline" depends on the deadline; answers per second while the load runs does not.
    *     Without a warm-up it misses the answers still in flight when the window closes (about rate
    *     x latency), which a warm-up balances with those in flight when it opens.
+   * @param warmupSlotsSent warm-up slots put on the wire before the window opened: {@code
+   *     acceptedInWindow <= attempted + warmupSlotsSent}, since an answer in the window answers
+   *     either a window slot or a warm-up slot
    * @param achievedPerS accepted / requested duration (per slot of the window)
    * @param achievedOverOffered accepted / (offered x requested duration)
    * @param sendLag intended slot to on the wire
@@ -144,6 +147,7 @@ public record GeneratorReport(
       Map<String, Long> transportErrors,
       String firstTransportError,
       long acceptedInWindow,
+      long warmupSlotsSent,
       double achievedPerS,
       double achievedOverOffered,
       LatencySummary sendLag,
@@ -166,6 +170,7 @@ public record GeneratorReport(
             notices,
             unacknowledged,
             acceptedInWindow,
+            warmupSlotsSent,
             unknownOkIds,
             duplicateOks,
             authChallenges

@@ -109,7 +109,9 @@ final class Reports {
                 .durationRequestedS(DURATION_S)
                 .durationElapsedS(DURATION_S)
                 .attempted(offered)
+                .warmupSlotsSent(0L)
                 .accepted(Math.round(completedPerS * DURATION_S))
+                .unacknowledged(offered - Math.round(completedPerS * DURATION_S))
                 .counterDeltas(CLEAN)
                 .headroom(4.0);
         if (workerPerS != null) {

@@ -82,9 +82,24 @@ public final class CellProblems {
         out.add(notExposed(MetricRole.AUDIT_ENQUEUE_ERRORS, "a dead worker would go unseen"));
       }
     }
-    // Enqueue failures are fatal in any arm, whatever the audit path says.
+    // Enqueue failures are fatal in any arm, whatever the audit path says. In a cell with no audit
+    // path they say the path is live where it should be off, not that a worker died.
     Double enqueues = c.delta(MetricRole.AUDIT_ENQUEUE_ERRORS);
-    if (enqueues != null && enqueues > 0) {
+    if (!hasAuditPath(c)) {
+      Double writes = c.delta(MetricRole.AUDIT_WRITE_ERRORS);
+      if ((writes != null && writes > 0) || (enqueues != null && enqueues > 0)) {
+        out.add(
+            exclude(
+                ProblemKind.CONTROL_AUDIT_LIVE,
+                "audit writes failed ("
+                    + (writes == null ? "not exposed" : Fmt.num(writes))
+                    + ") or enqueues failed ("
+                    + (enqueues == null ? "not exposed" : Fmt.num(enqueues))
+                    + ") in a cell with no audit path: the '"
+                    + c.arm()
+                    + "' arm's audit path is live, so it is not the control it claims to be"));
+      }
+    } else if (enqueues != null && enqueues > 0) {
       out.add(
           exclude(
               ProblemKind.ENQUEUE_ERRORS,
@@ -139,6 +154,7 @@ public final class CellProblems {
                   + Fmt.num(id.durationS())
                   + " s"));
     }
+    impossible(c, out);
     // The generator sends at most ceil(offered x duration) events; more accepted is impossible.
     double maxEvents = Math.ceil(c.offeredEvents() - 1e-9);
     if (c.accepted() > maxEvents) {
@@ -151,6 +167,55 @@ public final class CellProblems {
                   + " were offered: the instrument is broken"));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * The balance of the generator's counts. accepted/offered is computed from accepted_in_window,
+   * which also counts answers to warm-up slots, so without its bound a ratio above 1 would be
+   * evidence.
+   */
+  private static void impossible(Cell c, List<CellProblem> out) {
+    long answered = c.accepted() + c.rejected() + c.unacknowledged();
+    if (answered != c.attempted()) {
+      out.add(
+          exclude(
+              ProblemKind.IMPOSSIBLE_MEASUREMENT,
+              "accepted + rejected + unacknowledged = "
+                  + c.accepted()
+                  + " + "
+                  + c.rejected()
+                  + " + "
+                  + c.unacknowledged()
+                  + " = "
+                  + answered
+                  + ", but "
+                  + c.attempted()
+                  + " events were attempted: every sent event is accepted, rejected or"
+                  + " unanswered, so the counts are broken"));
+    }
+    Long warmup = c.warmupSlotsSent();
+    if (warmup == null) {
+      out.add(
+          exclude(
+              ProblemKind.IN_WINDOW_UNBOUNDED,
+              "the warm-up slots sent were not recorded (a schema version 1 file), so"
+                  + " accepted_in_window "
+                  + c.acceptedInWindow()
+                  + " cannot be bounded by the events sent: not evidence"));
+    } else if (c.acceptedInWindow() > c.attempted() + warmup) {
+      out.add(
+          exclude(
+              ProblemKind.IMPOSSIBLE_MEASUREMENT,
+              "accepted_in_window "
+                  + c.acceptedInWindow()
+                  + " exceeds the events sent ("
+                  + c.attempted()
+                  + " attempted + "
+                  + warmup
+                  + " warm-up slots): accepted/offered "
+                  + Fmt.stat(c.acceptedOverOffered())
+                  + " is not a measurement"));
+    }
   }
 
   /**

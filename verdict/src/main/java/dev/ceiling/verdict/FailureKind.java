@@ -10,6 +10,11 @@ public enum FailureKind {
   TREATMENT_SKIPPED,
   /** A half stopped before its plan was done: a partial dataset is not the planned experiment. */
   INCOMPLETE,
+  /**
+   * A half holds cells the plan does not: an extra cell, a duplicate, a repeated sequence number.
+   * Anything but the planned experiment is refused, with every such cell listed.
+   */
+  NOT_THE_PLAN,
   /** No rate had enough evidence cells in both arms: too much of the dataset was excluded. */
   NO_COMPARABLE_RATE,
   /** No comparable rate separated: the treatment is not shown to limit ingest. */

@@ -93,6 +93,7 @@ public final class Model {
                 .durationRequestedS(t)
                 .durationElapsedS(t)
                 .attempted(offered)
+                .warmupSlotsSent(0L)
                 .headroom(IDEAL_HEADROOM);
         if (!treatment) {
           b.accepted(offered)
@@ -131,7 +132,9 @@ public final class Model {
           }
           long acc = Math.min(offered, Math.round(accepted));
           long done = Math.round(completed);
+          // Open loop: every slot is sent; those the full queue turned away go unanswered.
           b.accepted(acc)
+              .unacknowledged(offered - acc)
               .counterDeltas(
                   Map.of(
                       MetricRole.ADMISSION_REJECTIONS_QUOTA.key(), 0.0,

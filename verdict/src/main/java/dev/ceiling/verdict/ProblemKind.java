@@ -44,7 +44,21 @@ public enum ProblemKind {
   OFF_GRID(false),
   /** The cell's requested duration differs from the experiment's. */
   DURATION_MISMATCH(false),
-  /** More accepted than could have been offered: the instrument is broken. Fatal for the run. */
+  /**
+   * The warm-up slots sent were not recorded (a schema version 1 file), so accepted_in_window,
+   * which also counts answers to warm-up slots, cannot be bounded by what was sent.
+   */
+  IN_WINDOW_UNBOUNDED(false),
+  /**
+   * Audit writes or enqueues failed in a cell with no audit path (the control arm): that arm's
+   * audit path is live, so it is not the control it claims to be. Fatal for the run.
+   */
+  CONTROL_AUDIT_LIVE(true),
+  /**
+   * Counts that cannot come from a working instrument: more accepted than offered, more answers in
+   * the window than events sent (window slots plus warm-up slots), or accepted + rejected +
+   * unacknowledged different from attempted. Fatal for the run.
+   */
   IMPOSSIBLE_MEASUREMENT(true);
 
   private final boolean fatal;

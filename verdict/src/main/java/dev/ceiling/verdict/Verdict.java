@@ -162,15 +162,33 @@ public final class Verdict {
                   + "' did not run: a single-arm dataset never shows separation"));
     }
     for (HalfRun half : halves(treatment, control)) {
-      if (!half.complete()) {
+      // Completeness is derived from the cells, never taken from the file's flag.
+      PlanCheck.Result plan = PlanCheck.check(half);
+      if (!plan.complete()) {
         failures.add(
             new Failure(
                 FailureKind.INCOMPLETE,
                 "the '"
                     + half.arm()
-                    + "' half stopped early ("
-                    + half.incompleteReason()
-                    + "): a partial dataset is not the planned experiment"));
+                    + "' half is missing "
+                    + plan.missing().size()
+                    + " planned cell(s)"
+                    + (half.incompleteReason() == null
+                        ? ""
+                        : " (it stopped early: " + half.incompleteReason() + ")")
+                    + ": "
+                    + String.join(", ", plan.missing())
+                    + "; a partial dataset is not the planned experiment"));
+      }
+      for (String line : plan.unplanned()) {
+        failures.add(
+            new Failure(
+                FailureKind.NOT_THE_PLAN,
+                "the '"
+                    + half.arm()
+                    + "' half: "
+                    + line
+                    + "; only the planned cells can be compared"));
       }
       if (half.rig().relayInfo().containsKey(Model.MARKER_KEY)) {
         failures.add(

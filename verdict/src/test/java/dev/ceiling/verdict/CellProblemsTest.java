@@ -111,6 +111,8 @@ class CellProblemsTest {
             .durationRequestedS(5.0)
             .attempted(2750)
             .accepted(2000)
+            .acceptedInWindow(2000)
+            .unacknowledged(747)
             .build();
     List<CellProblem> p = CellProblems.of(bad, ID, CFG);
     assertThat(p)
@@ -140,7 +142,8 @@ class CellProblemsTest {
 
   @Test
   void moreAcceptedThanOfferedIsFatal() {
-    Cell impossible = clean(ON).toBuilder().attempted(5100).accepted(5050).build();
+    Cell impossible =
+        clean(ON).toBuilder().attempted(5100).accepted(5050).unacknowledged(50).build();
     List<CellProblem> p = CellProblems.of(impossible, ID, CFG);
     assertThat(p).extracting(CellProblem::kind).containsExactly(ProblemKind.IMPOSSIBLE_MEASUREMENT);
     assertThat(p.get(0).kind().fatal()).isTrue();

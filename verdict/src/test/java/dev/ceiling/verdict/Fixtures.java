@@ -100,7 +100,9 @@ final class Fixtures {
             .durationRequestedS(DURATION_S)
             .durationElapsedS(DURATION_S)
             .attempted(offered)
+            .warmupSlotsSent(0L)
             .accepted(accepted)
+            .unacknowledged(offered - accepted)
             .counterDeltas(CLEAN_COUNTERS)
             .headroom(4.0);
     if (arm.equals(ON)) {

@@ -28,10 +28,11 @@ record Tally(
     long authChallenges,
     Map<String, Long> transportErrors,
     String firstTransportError,
-    long acceptedInWindow) {
+    long acceptedInWindow,
+    long warmupSlotsSent) {
 
   static final Tally ZERO =
-      new Tally(0, 0, 0, 0, 0, 0, 0, Map.of(), null, 0, null, 0, 0, 0, 0, Map.of(), null, 0);
+      new Tally(0, 0, 0, 0, 0, 0, 0, Map.of(), null, 0, null, 0, 0, 0, 0, Map.of(), null, 0, 0);
 
   /** The sum of two tallies; the first messages are this one's when it has them. */
   Tally plus(Tally o) {
@@ -53,7 +54,8 @@ record Tally(
         authChallenges + o.authChallenges,
         merge(transportErrors, o.transportErrors),
         firstTransportError != null ? firstTransportError : o.firstTransportError,
-        acceptedInWindow + o.acceptedInWindow);
+        acceptedInWindow + o.acceptedInWindow,
+        warmupSlotsSent + o.warmupSlotsSent);
   }
 
   private static Map<String, Long> merge(Map<String, Long> a, Map<String, Long> b) {
@@ -91,6 +93,7 @@ record Tally(
         transportErrors,
         firstTransportError,
         acceptedInWindow,
+        warmupSlotsSent,
         accepted / durationS,
         accepted / (offeredPerS * durationS),
         sendLag,

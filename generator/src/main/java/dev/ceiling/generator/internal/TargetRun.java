@@ -197,7 +197,19 @@ public final class TargetRun {
         authChallenges,
         new TreeMap<>(transportErrors),
         firstTransportError,
-        acceptedInWindow);
+        acceptedInWindow,
+        warmupSlotsSent());
+  }
+
+  /** Warm-up slots put on the wire: their answers may arrive inside the window. */
+  private long warmupSlotsSent() {
+    long n = 0;
+    for (int j = 0; j < firstMeasured; j++) {
+      if (sentAtNanos.get(j) != 0) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** OK frames received before the freeze, whatever they answered (warm-up, unknown, duplicate). */
