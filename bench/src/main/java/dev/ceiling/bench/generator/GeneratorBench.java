@@ -75,7 +75,7 @@ public final class GeneratorBench {
         GeneratorConfig.builder()
             .load(new TargetLoad(t, rate, conns, 16))
             .duration(Duration.ofMillis((long) (seconds * 1000)))
-            .publishTimeout(Duration.ofSeconds(5))
+            .gracePeriod(Duration.ofSeconds(5))
             .build();
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     java.lang.management.ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
