@@ -1,8 +1,8 @@
 package dev.ceiling.generator.internal;
 
-import dev.ceiling.core.nostr.EventSigner;
-import dev.ceiling.core.nostr.Keys;
-import dev.ceiling.core.nostr.NostrEvent;
+import dev.ceiling.nostr.EventSigner;
+import dev.ceiling.nostr.Keys;
+import dev.ceiling.nostr.NostrEvent;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.ProgressListener;
