@@ -170,7 +170,8 @@ final class Reports {
             h.finishedAt(),
             false,
             "stopped by the test",
-            h.cells());
+            // Stopped before its last cell: the verdict reads incompleteness from the cells.
+            h.cells().subList(0, h.cells().size() - 1));
     return ExperimentReport.ofSingleArm(stopped, VerdictConfig.defaults());
   }
 }
