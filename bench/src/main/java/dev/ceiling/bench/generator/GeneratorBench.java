@@ -173,6 +173,8 @@ public final class GeneratorBench {
             .load(new TargetLoad(t, rate, conns, 16))
             .duration(Duration.ofMillis((long) (seconds * 1000)))
             .publishTimeout(Duration.ofSeconds(5))
+            // Under valgrind a cold JVM takes tens of seconds to load Jetty's upgrade path.
+            .connectTimeout(Duration.ofMinutes(3))
             .build();
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     return Generator.run(
