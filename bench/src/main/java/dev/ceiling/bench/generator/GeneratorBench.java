@@ -134,6 +134,10 @@ public final class GeneratorBench {
     GeneratorReport.Result a = rep.aggregate();
     // Warm-up slots are none here, so attempted is every event sent while instrumented.
     System.out.println("events_sent_while_instrumented: " + a.attempted());
+    // Callgrind runs the JVM ~100x slower: a cell that could not keep up says so here, and its
+    // instruction count is then not per-event comparable (bigger batches, unsent slots).
+    System.out.println(
+        "slots_planned: " + a.slotsPlanned() + " unsent_late: " + a.slotsUnsentLate());
     System.out.println("events_accepted: " + a.accepted());
     System.out.println("send_lag_p99_ms: " + a.sendLag().p99Ms());
   }
