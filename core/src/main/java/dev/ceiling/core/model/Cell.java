@@ -33,7 +33,11 @@ import java.util.TreeMap;
  * @param rejected events answered OK false
  * @param rejectedByPrefix rejections counted by NIP-01 prefix ("rate-limited", "invalid", ...)
  * @param notices NOTICE frames received (cannot be matched to an event)
+ * @param firstNotice the first NOTICE's text, or null when there was none: what the relay said, so
+ *     an exclusion can name it
  * @param unacknowledged events with no OK by the end of the grace period
+ * @param unknownOkIds OKs naming an event id this cell never sent (a relay answering for someone
+ *     else, or a broken instrument)
  * @param transportErrors transport errors by class ("connect", "write", "close", ...)
  * @param acceptedByCommunity accepted events per target community
  * @param counterDeltas scraped counter deltas keyed by {@link MetricRole#key()} (or a profile's
@@ -76,7 +80,9 @@ public record Cell(
     long rejected,
     Map<String, Long> rejectedByPrefix,
     long notices,
+    String firstNotice,
     long unacknowledged,
+    long unknownOkIds,
     Map<String, Long> transportErrors,
     Map<String, Long> acceptedByCommunity,
     Map<String, Double> counterDeltas,
@@ -119,6 +125,7 @@ public record Cell(
     Checks.nonNegative("rejected", rejected);
     Checks.nonNegative("notices", notices);
     Checks.nonNegative("unacknowledged", unacknowledged);
+    Checks.nonNegative("unknown_ok_ids", unknownOkIds);
     // An impossible measurement is an error, never a pass.
     if (accepted + rejected > attempted) {
       throw new IllegalArgumentException(
@@ -221,7 +228,9 @@ public record Cell(
     b.rejected = rejected;
     b.rejectedByPrefix = rejectedByPrefix;
     b.notices = notices;
+    b.firstNotice = firstNotice;
     b.unacknowledged = unacknowledged;
+    b.unknownOkIds = unknownOkIds;
     b.transportErrors = transportErrors;
     b.acceptedByCommunity = acceptedByCommunity;
     b.counterDeltas = counterDeltas;
@@ -267,7 +276,9 @@ public record Cell(
     private long rejected;
     private Map<String, Long> rejectedByPrefix = Map.of();
     private long notices;
+    private String firstNotice;
     private long unacknowledged;
+    private long unknownOkIds;
     private Map<String, Long> transportErrors = Map.of();
     private Map<String, Long> acceptedByCommunity = Map.of();
     private Map<String, Double> counterDeltas = Map.of();
@@ -359,6 +370,16 @@ public record Cell(
 
     public Builder notices(long notices) {
       this.notices = notices;
+      return this;
+    }
+
+    public Builder firstNotice(String firstNotice) {
+      this.firstNotice = firstNotice;
+      return this;
+    }
+
+    public Builder unknownOkIds(long unknownOkIds) {
+      this.unknownOkIds = unknownOkIds;
       return this;
     }
 
@@ -488,7 +509,9 @@ public record Cell(
           rejected,
           rejectedByPrefix,
           notices,
+          firstNotice,
           unacknowledged,
+          unknownOkIds,
           transportErrors,
           acceptedByCommunity,
           counterDeltas,

@@ -57,11 +57,11 @@ class BadReportTest {
             + " arm, attempted,"
             + " audit_busy_fraction, audit_completed, audit_completed_per_s,"
             + " audit_service_mean_ms, counter_deltas, counter_resets, drain_wait_s,"
-            + " duration_elapsed_s, duration_requested_s, generator_bound,"
+            + " duration_elapsed_s, duration_requested_s, first_notice, generator_bound,"
             + " generator_bound_reason, headroom, load_per_cpu_after, load_per_cpu_before,"
             + " notices, offered_per_s, outstanding_delta, queue_depth_after, queue_depth_before,"
             + " rejected, rejected_by_prefix, repeat, scheduled, send_lag, sequence, service,"
-            + " started_at, transport_errors, two_community, unacknowledged]");
+            + " started_at, transport_errors, two_community, unacknowledged, unknown_ok_ids]");
   }
 
   @Test
