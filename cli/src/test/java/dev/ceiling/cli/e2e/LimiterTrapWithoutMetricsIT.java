@@ -2,10 +2,10 @@ package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.experiment.Experiment;
-import dev.ceiling.cli.experiment.ExperimentResult;
-import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.FailureKind;
 import dev.ceiling.verdict.ProblemKind;
@@ -43,7 +43,7 @@ class LimiterTrapWithoutMetricsIT {
             .installShutdownHook(false)
             .run();
     VerdictReport v = r.report().verdict();
-    assertThat(r.exitCode()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
     assertThat(v.clientSideEvidence()).isTrue();
     assertThat(v.label()).isEqualTo(VerdictReport.FAIL);
     assertThat(v.excluded()).hasSize(r.report().treatment().cells().size() * 2);

@@ -2,11 +2,12 @@ package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.experiment.Experiment;
-import dev.ceiling.cli.experiment.ExperimentProgress;
-import dev.ceiling.cli.experiment.ExperimentResult;
-import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentProgress;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
@@ -92,6 +93,7 @@ class NostrRelayJsIT {
                     .withSendLagBound(Duration.ofMillis(25)))
             .outDir(dir)
             .progress(rows)
+            .alsoRender("report.html", HtmlReport::render)
             .installShutdownHook(false)
             .run();
     assertThat(r.problems()).isEmpty();
@@ -106,11 +108,11 @@ class NostrRelayJsIT {
         .as("established; failures %s; excluded %s", v.failureLines(), v.excluded())
         .isTrue();
     assertThat(v.label()).isEqualTo(VerdictReport.CLIENT_SIDE_PASS);
-    assertThat(r.exitCode()).isEqualTo(ExitCode.ESTABLISHED);
+    assertThat(r.outcome()).isEqualTo(Outcome.ESTABLISHED);
     assertThat(v.notes())
         .contains(Verdict.CLIENT_EVIDENCE_NOTE, Verdict.CLIENT_NO_WORKER_RATE_NOTE);
     assertThat(v.workerRate()).isNull();
-    assertThat(Files.readString(r.reportHtml())).contains(VerdictReport.CLIENT_SIDE_PASS);
+    assertThat(Files.readString(r.extraFiles().get(0))).contains(VerdictReport.CLIENT_SIDE_PASS);
 
     // Mutant: the audit write taken out of the data (the treatment's cells replaced by the
     // control's, relabelled) must not separate: the pass above comes from the treatment's cells.

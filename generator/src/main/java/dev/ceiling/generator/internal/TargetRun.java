@@ -1,13 +1,14 @@
 package dev.ceiling.generator.internal;
 
 import dev.ceiling.core.model.LatencySummary;
-import dev.ceiling.core.nostr.Keys;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.nostr.Keys;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.websocket.core.Frame;
 
 /**
  * One target during a run: its schedule, its pre-signed frames, per-slot send instants, and the
@@ -19,7 +20,13 @@ public final class TargetRun {
   final TargetLoad load;
   final Schedule schedule;
   final Keys[] keys;
-  final String[] frames;
+
+  /**
+   * Every owned slot's EVENT frame, encoded as UTF-8 before the clock. Each is sent once; Jetty
+   * masks it into its batch buffer with a fresh key, so the same bytes are never sent twice.
+   */
+  final Frame[] frames;
+
   final Map<String, Integer> slotById;
   final AtomicLongArray sentAtNanos;
   final Conn[] conns;
@@ -36,6 +43,7 @@ public final class TargetRun {
   private long windowEndNanos = Long.MAX_VALUE;
   long acceptedInWindow;
   private boolean frozen;
+  private long okFrames;
   long accepted;
   long rejected;
   final Map<String, Long> rejectedByPrefix = new TreeMap<>();
@@ -55,7 +63,7 @@ public final class TargetRun {
       TargetLoad load,
       Schedule schedule,
       Keys[] keys,
-      String[] frames,
+      Frame[] frames,
       Map<String, Integer> slotById,
       int firstMeasured) {
     this.index = index;
@@ -89,6 +97,7 @@ public final class TargetRun {
       if (frozen) {
         return;
       }
+      okFrames++;
       if (!hooks.matchOksById()) {
         int oldest = answered.nextClearBit(0);
         j = oldest < frames.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
@@ -166,6 +175,34 @@ public final class TargetRun {
   /** Stops counting: anything arriving after the grace period is ignored. */
   synchronized void freeze() {
     frozen = true;
+  }
+
+  /** The receive-side counts of the measured slots with the senders' {@code sends} folded in. */
+  synchronized Tally tally(SendTally sends) {
+    return new Tally(
+        frames.length - firstMeasured,
+        sends.sent,
+        sends.unsentLate,
+        sends.unsentDead,
+        sends.capDelayed,
+        accepted,
+        rejected,
+        new TreeMap<>(rejectedByPrefix),
+        firstRejection,
+        notices,
+        firstNotice,
+        sends.sent - accepted - rejected,
+        unknownOkIds,
+        duplicateOks,
+        authChallenges,
+        new TreeMap<>(transportErrors),
+        firstTransportError,
+        acceptedInWindow);
+  }
+
+  /** OK frames received before the freeze, whatever they answered (warm-up, unknown, duplicate). */
+  synchronized long okFrames() {
+    return okFrames;
   }
 
   synchronized long answeredCount() {

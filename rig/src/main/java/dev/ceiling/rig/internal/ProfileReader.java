@@ -38,9 +38,8 @@ public final class ProfileReader {
           "data_dir",
           "state_dir",
           "java",
-          "classpath",
-          "queue_capacity",
-          "rig_code_source");
+          "reference_relay_jar",
+          "queue_capacity");
 
   private static final Set<String> FIELDS =
       Set.of(
