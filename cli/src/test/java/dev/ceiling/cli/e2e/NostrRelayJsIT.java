@@ -2,15 +2,15 @@ package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ceiling.cli.report.HtmlReport;
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentProgress;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.SweepOptions;
-import dev.ceiling.cli.report.HtmlReport;
-import dev.ceiling.core.model.Cell;
-import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.CombinedRun;
 import dev.ceiling.verdict.ExperimentReport;
