@@ -80,7 +80,7 @@ public final class CellProblems {
                   + (c.firstNotice() == null ? "" : " (the first: \"" + c.firstNotice() + "\")")
                   + ", which carry no event id: rejections that cannot be attributed"));
     }
-    if (c.unknownOkIds() > 0) {
+    if (c.unknownOkIds() != null && c.unknownOkIds() > 0) {
       out.add(
           exclude(
               ProblemKind.UNKNOWN_OK_IDS,

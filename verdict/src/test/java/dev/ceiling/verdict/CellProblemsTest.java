@@ -82,9 +82,9 @@ class CellProblemsTest {
     assertThat(clientKinds(rejected)).containsExactly(ProblemKind.RELAY_REJECTIONS);
     Cell transport = clientCell(ON).toBuilder().transportErrors(Map.of("close", 1L)).build();
     assertThat(clientKinds(transport)).containsExactly(ProblemKind.TRANSPORT_ERRORS);
-    Cell unknown = clientCell(OFF).toBuilder().unknownOkIds(2).build();
+    Cell unknown = clientCell(OFF).toBuilder().unknownOkIds(2L).build();
     assertThat(clientKinds(unknown)).containsExactly(ProblemKind.UNKNOWN_OK_IDS);
-    assertThat(kinds(clean(ON).toBuilder().unknownOkIds(1).build()))
+    assertThat(kinds(clean(ON).toBuilder().unknownOkIds(1L).build()))
         .containsExactly(ProblemKind.UNKNOWN_OK_IDS);
 
     // Mutant: client-side rules that ignore NOTICE frames would keep the limiter's cells.

@@ -90,7 +90,11 @@ class NostrRelayJsIT {
                     .withWarmup(Duration.ZERO)
                     .withPublishTimeout(Duration.ofSeconds(1))
                     .withDrainTimeout(Duration.ofSeconds(30))
-                    .withSendLagBound(Duration.ofMillis(25)))
+                    // Generous: at these low rates a late send barely moves the offer, and the
+                    // generator's own bound is GeneratorIT's to test. On a loaded CI box the test
+                    // JVM's scheduler otherwise decides the run (p99 send lag 55 ms at 10/s was
+                    // seen at loadavg 20).
+                    .withSendLagBound(Duration.ofMillis(250)))
             .outDir(dir)
             .progress(rows)
             .alsoRender("report.html", HtmlReport::render)
