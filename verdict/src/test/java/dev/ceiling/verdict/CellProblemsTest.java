@@ -76,6 +76,8 @@ class CellProblemsTest {
         clientCell(ON).toBuilder()
             .attempted(10)
             .accepted(8)
+            .acceptedInWindow(8)
+            .unacknowledged(0)
             .rejected(2)
             .rejectedByPrefix(Map.of("blocked", 2L))
             .build();
