@@ -8,6 +8,7 @@ import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
+import dev.ceiling.generator.StartInstant;
 import dev.ceiling.generator.TargetLoad;
 import java.net.URI;
 import java.security.SecureRandom;
@@ -72,6 +73,15 @@ public final class Engine {
       throws GeneratorException {
     // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
     long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
+    if (cfg.startAt() != null && !Instant.now().isBefore(cfg.startAt())) {
+      throw new GeneratorException(
+          GeneratorException.Kind.CONFIG,
+          "start at "
+              + cfg.startAt()
+              + " has already passed (now "
+              + Instant.now()
+              + "); refusing to start late, which would shift this segment against the others");
+    }
     RunClock clock = new RunClock(hooks);
     List<TargetRun> targets = presign(cfg, durationNanos, progress);
     WebSocketClient client = new WebSocketClient();
@@ -80,6 +90,8 @@ public final class Engine {
         cfg.duration()
             .plus(cfg.publishTimeout())
             .plus(lateSendSlack(cfg.duration()))
+            .plus(cfg.warmup())
+            .plus(untilStart(cfg))
             .plusSeconds(60));
     client.setConnectTimeout(cfg.connectTimeout().toMillis());
     client.setStopTimeout(1000);
@@ -114,6 +126,14 @@ public final class Engine {
         progress.progress("warning: WebSocket client did not stop cleanly: " + e);
       }
     }
+  }
+
+  private static Duration untilStart(GeneratorConfig cfg) {
+    if (cfg.startAt() == null) {
+      return Duration.ZERO;
+    }
+    Duration d = Duration.between(Instant.now(), cfg.startAt());
+    return d.isNegative() ? Duration.ZERO : d;
   }
 
   private static List<TargetRun> presign(
@@ -293,8 +313,16 @@ public final class Engine {
     for (int i = 0; i < all.size(); i++) {
       owned.get(i % threads).add(all.get(i));
     }
-    long startNanos = System.nanoTime() + CLOCK_LEAD.toNanos();
-    Instant clockStart = Instant.now().plus(CLOCK_LEAD);
+    long startNanos;
+    Instant clockStart;
+    if (cfg.startAt() == null) {
+      startNanos = System.nanoTime() + CLOCK_LEAD.toNanos();
+      clockStart = Instant.now().plus(CLOCK_LEAD);
+    } else {
+      // The wall clock is read once, here; the monotonic clock paces every slot after it.
+      startNanos = ClockStart.startNanos(cfg.startAt(), StartInstant.MIN_LEAD);
+      clockStart = cfg.startAt();
+    }
     clock.startNanos = startNanos;
     long warmupNanos = cfg.warmup().toNanos();
     long windowStartNanos = startNanos + warmupNanos;
@@ -534,9 +562,13 @@ public final class Engine {
     for (Sender s : senders) {
       senderCpuS = s.cpuNanos < 0 || senderCpuS == null ? null : senderCpuS + s.cpuNanos / 1e9;
     }
+    Double firstSlotLateMs = ClockStart.firstSlotLateMs(senders);
     return new GeneratorReport(
         cfg.describe(),
         cfg.segment().toString(),
+        cfg.startAt(),
+        StartInstant.clockSource(),
+        firstSlotLateMs,
         windowStart,
         durS,
         Math.max(0, endOfSends - windowStartNanos) / 1e9,

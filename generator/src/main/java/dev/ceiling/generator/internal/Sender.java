@@ -40,6 +40,9 @@ final class Sender implements Runnable {
   long cpuNanos;
   long lastSendNanos;
   long lastDueNanos;
+  // This thread's first slot on the wire (warm-up included), 0 until then: the start's lateness.
+  long firstSendNanos;
+  long firstDueNanos;
 
   private static final class Cursor {
     final Conn conn;
@@ -155,6 +158,10 @@ final class Sender implements Runnable {
             sent[ti]++;
           }
           sentTotal.incrementAndGet();
+          if (firstSendNanos == 0) {
+            firstSendNanos = sendAt;
+            firstDueNanos = due;
+          }
           lastSendNanos = sendAt;
           long end = System.nanoTime();
           busyNanos += Math.max(0, end - workStart - capWait);
