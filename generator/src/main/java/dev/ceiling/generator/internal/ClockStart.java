@@ -37,6 +37,15 @@ final class ClockStart {
     return nanoNow + leftNanos;
   }
 
+  /** Time from now until {@code startAt}; zero when it is null or has passed. */
+  static Duration untilStart(Instant startAt) {
+    if (startAt == null) {
+      return Duration.ZERO;
+    }
+    Duration d = Duration.between(Instant.now(), startAt);
+    return d.isNegative() ? Duration.ZERO : d;
+  }
+
   /**
    * How late this process's first slot went out, ms (warm-up slots included: the first one sent is
    * the start's test), or null when nothing was sent.
