@@ -1,12 +1,13 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.experiment.Experiment;
-import dev.ceiling.cli.experiment.ExperimentException;
-import dev.ceiling.cli.experiment.ExperimentResult;
-import dev.ceiling.cli.experiment.SweepOptions;
 import dev.ceiling.cli.internal.ConsoleProgress;
+import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.cli.report.Summary;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentException;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import java.nio.file.Path;
@@ -136,6 +137,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity))
             .outDir(dir)
+            .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(verbose));
     if (seed != null) {
       b.shuffled(seed);
@@ -178,10 +180,12 @@ public final class ExperimentCommand implements Callable<Integer> {
       System.err.println("written to " + r.outDir().toAbsolutePath() + ":");
       if (r.reportJson() != null) {
         System.err.println("  report.json  " + r.reportJson().toAbsolutePath());
-        System.err.println("  report.html  " + r.reportHtml().toAbsolutePath());
+      }
+      for (java.nio.file.Path extra : r.extraFiles()) {
+        System.err.println("  " + extra.getFileName() + "  " + extra.toAbsolutePath());
       }
       System.err.println("  half-runs and journals beside them (half-*.json, journal-*.jsonl)");
-      return r.exitCode();
+      return ExitCode.of(r.outcome());
     }
   }
 }
