@@ -29,7 +29,7 @@ public final class GeneratorMain {
   static final String USAGE =
       "usage: generate --duration DURATION --target url=ws://HOST:PORT/,rate=R[,host=H][,conns=N]"
           + "[,kind=K][,tag=NAME:VALUE]...[,identities=N][,content=BYTES][,community=NAME]"
-          + " [--target ...] [--segment i/N] [--start-at INSTANT] [--inflight-cap N] [--publish-timeout DURATION]"
+          + " [--target ...] [--segment i/N] [--start-at INSTANT] [--inflight-cap N] [--grace-period DURATION]"
           + " [--connect-timeout DURATION] [--max-frame-bytes N] [--sender-threads N] [--lag-bound DURATION] [--warmup DURATION]"
           + " [--allow-remote] [--json FILE]";
 
@@ -73,10 +73,10 @@ public final class GeneratorMain {
             b.duration(d);
           }
         }
-        case "--publish-timeout" -> {
-          Duration d = duration("--publish-timeout", v, problems);
+        case "--grace-period" -> {
+          Duration d = duration("--grace-period", v, problems);
           if (d != null) {
-            b.publishTimeout(d);
+            b.gracePeriod(d);
           }
         }
         case "--connect-timeout" -> {

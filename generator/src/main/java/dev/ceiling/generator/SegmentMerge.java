@@ -70,6 +70,7 @@ public final class SegmentMerge {
               ft.ratePerS(),
               ft.connections(),
               ft.identities(),
+              ft.sendLagBoundMs(),
               result(parts, labels, ft.ratePerS(), durS, latencies)));
     }
     List<GeneratorReport.Result> aggParts = new ArrayList<>();
@@ -81,6 +82,7 @@ public final class SegmentMerge {
     Double headroom = null;
     Double cpu = 0.0;
     Double firstLate = null;
+    Double runQueue = null;
     double elapsed = 0;
     double grace = 0;
     int threads = 0;
@@ -88,12 +90,10 @@ public final class SegmentMerge {
     for (Input in : ordered) {
       GeneratorReport r = in.report();
       busy = max(busy, r.senderBusyFraction());
-      headroom =
-          r.headroom() == null
-              ? headroom
-              : headroom == null ? r.headroom() : Math.min(headroom, r.headroom());
+      headroom = r.headroom() == null ? headroom : min(headroom, r.headroom());
       cpu = cpu == null || r.senderCpuS() == null ? null : cpu + r.senderCpuS();
       firstLate = max(firstLate, r.firstSlotLateMs());
+      runQueue = max(runQueue, r.senderRunQueueWaitS());
       elapsed = Math.max(elapsed, r.durationElapsedS());
       grace = Math.max(grace, r.graceWaitedS());
       threads += r.senderThreads();
@@ -102,6 +102,7 @@ public final class SegmentMerge {
     String clockSource =
         clockSources.size() == 1 ? clockSources.iterator().next() : perSegment(ordered);
     return new GeneratorReport(
+        GeneratorReport.SCHEMA_VERSION,
         "merged from " + n + " segments: " + SegmentChecks.withoutSegment(first),
         Segment.WHOLE.toString(),
         first.startAt(),
@@ -114,6 +115,7 @@ public final class SegmentMerge {
         threads,
         busy,
         cpu,
+        runQueue,
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),
@@ -129,8 +131,19 @@ public final class SegmentMerge {
     return String.join("; ", out);
   }
 
+  private static Double min(Double a, double b) {
+    return a == null ? Double.valueOf(b) : Double.valueOf(Math.min(a, b));
+  }
+
   private static Double max(Double a, Double b) {
-    return a == null ? b : b == null ? a : Math.max(a, b);
+    // Written out: a conditional expression mixing Double and double would unbox a null.
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return Double.valueOf(Math.max(a, b));
   }
 
   /** One target's (or the aggregate's) parts summed; latencies merged from raw histograms. */
@@ -213,8 +226,8 @@ public final class SegmentMerge {
         transport,
         firstTransport,
         inWindow,
-        accepted / durS,
-        accepted / (offeredPerS * durS),
+        inWindow / durS,
+        inWindow / (offeredPerS * durS),
         latencies.apply(lag),
         latencies.apply(service),
         latencies.apply(scheduled),

@@ -85,7 +85,7 @@ class SegmentMergeTest {
     assertThat(a.rejected()).isEqualTo(10);
     assertThat(a.unacknowledged()).isEqualTo(3);
     assertThat(a.rejectedByPrefix()).isEqualTo(Map.of("rate-limited", 10L));
-    assertThat(a.achievedOverOffered()).isEqualTo(0.85);
+    assertThat(a.acceptedInWindowOverOffered()).isEqualTo(0.85);
     assertThat(m.generatorBound()).isTrue();
     assertThat(m.generatorBoundReason())
         .isEqualTo("segment 1/2: send lag p99 100.0 ms > bound 1.0 ms");
@@ -200,8 +200,8 @@ class SegmentMergeTest {
             r.transportErrors(),
             r.firstTransportError(),
             r.acceptedInWindow(),
-            r.achievedPerS(),
-            r.achievedOverOffered(),
+            r.acceptedInWindowPerS(),
+            r.acceptedInWindowOverOffered(),
             liar,
             r.service(),
             r.scheduled(),
@@ -222,6 +222,7 @@ class SegmentMergeTest {
 
   static GeneratorReport withStart(GeneratorReport r, Instant startAt) {
     return new GeneratorReport(
+        r.schemaVersion(),
         r.config(),
         r.segment(),
         startAt,
@@ -234,6 +235,7 @@ class SegmentMergeTest {
         r.senderThreads(),
         r.senderBusyFraction(),
         r.senderCpuS(),
+        r.senderRunQueueWaitS(),
         r.headroom(),
         r.generatorBound(),
         r.generatorBoundReason(),

@@ -69,6 +69,7 @@ final class SegmentReports {
   static GeneratorReport report(int i, int n, double rate, GeneratorReport.Result r) {
     Segment seg = new Segment(i, n);
     return new GeneratorReport(
+        GeneratorReport.SCHEMA_VERSION,
         "generate 1.0 s, segment "
             + seg
             + ", cap 10000/conn, start at "
@@ -89,11 +90,12 @@ final class SegmentReports {
         2,
         0.1 * (i + 1),
         0.5,
+        null,
         1 / (0.1 * (i + 1)),
         r.generatorBound(),
         r.generatorBoundReason(),
         r,
-        List.of(new GeneratorReport.TargetReport("a", URL, null, rate, 2, 2, r)));
+        List.of(new GeneratorReport.TargetReport("a", URL, null, rate, 2, 2, 1.0, r)));
   }
 
   static SegmentMerge.Input input(String source, GeneratorReport r) {

@@ -80,6 +80,7 @@ class MergeCommandTest {
             bound);
     String seg = i + "/" + n;
     return new GeneratorReport(
+        GeneratorReport.SCHEMA_VERSION,
         "generate 1.0 s, segment " + seg + ", cap 10000/conn, start at " + START + ": a at 100/s",
         seg,
         startAt,
@@ -92,11 +93,13 @@ class MergeCommandTest {
         2,
         0.1,
         0.5,
+        null,
         10.0,
         bound != null,
         bound,
         r,
-        List.of(new GeneratorReport.TargetReport("a", "ws://127.0.0.1:9/", null, 100, 2, 2, r)));
+        List.of(
+            new GeneratorReport.TargetReport("a", "ws://127.0.0.1:9/", null, 100, 2, 2, 1.0, r)));
   }
 
   Path write(String name, GeneratorReport r) throws Exception {
