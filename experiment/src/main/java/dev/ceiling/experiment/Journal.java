@@ -32,10 +32,41 @@ public final class Journal implements Closeable {
     this.out = out;
   }
 
-  /** What a journal holds: its identity, arm and the finished cells in the order written. */
-  public record Contents(ExperimentIdentity identity, String arm, List<Cell> cells) {
+  /**
+   * What a journal holds: its identity, arm and the finished cells in the order written.
+   *
+   * @param completeBytes the length of the journal up to and including its last newline
+   * @param totalBytes the journal's length when read; more than {@code completeBytes} when its last
+   *     line is torn (was being written when the sweep died)
+   * @param tornTail that torn line decoded as UTF-8, for a message; empty when the journal ends
+   *     cleanly
+   */
+  public record Contents(
+      ExperimentIdentity identity,
+      String arm,
+      List<Cell> cells,
+      long completeBytes,
+      long totalBytes,
+      String tornTail) {
     public Contents {
       cells = List.copyOf(cells);
+    }
+
+    /** One line saying what a resume drops, or empty when the journal ends cleanly. */
+    public java.util.Optional<String> tornMessage(Path file) {
+      if (totalBytes == completeBytes) {
+        return java.util.Optional.empty();
+      }
+      String preview = tornTail.length() > 80 ? tornTail.substring(0, 80) + "..." : tornTail;
+      return java.util.Optional.of(
+          file
+              + ": dropped a torn last line ("
+              + (totalBytes - completeBytes)
+              + " bytes, a cell being written when the sweep stopped: "
+              + preview
+              + "); truncated the journal to its "
+              + completeBytes
+              + " complete bytes before appending; that cell is measured again");
     }
   }
 
@@ -44,15 +75,33 @@ public final class Journal implements Closeable {
       throws IOException {
     if (Files.exists(file) && Files.size(file) > 0) {
       throw new IOException(
-          file + ": journal exists; pass it to --resume to continue it, or choose another path");
+          file
+              + ": journal exists; continue it ('ceiling sweep --resume "
+              + file
+              + "', or 'ceiling experiment --resume DIR' for an experiment's directory), or choose"
+              + " another path");
     }
     Journal j = open(file);
     j.append(JournalLine.header(identity, arm));
     return j;
   }
 
-  /** Opens an existing journal for appending after {@link #read} has validated it. */
-  public static Journal reopen(Path file) throws IOException {
+  /**
+   * Opens an existing journal for appending after {@link #read} has validated it. A torn last line
+   * is cut off first (and the cut forced to disk), so the next cell starts on a line of its own:
+   * appending after it would glue two records into one unreadable line.
+   */
+  public static Journal reopen(Path file, Contents validated) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      if (ch.size() != validated.totalBytes()) {
+        throw new IOException(
+            file + ": journal changed since it was read; refusing to append to it");
+      }
+      if (ch.size() > validated.completeBytes()) {
+        ch.truncate(validated.completeBytes());
+        ch.force(true);
+      }
+    }
     return open(file);
   }
 
@@ -62,8 +111,16 @@ public final class Journal implements Closeable {
       Files.createDirectories(parent);
     }
     FileChannel ch =
-        FileChannel.open(
-            file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        Files.exists(file)
+            ? FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)
+            : FileChannel.open(
+                file,
+                java.util.Set.of(
+                    StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
     BufferedWriter w =
         new BufferedWriter(
             new java.io.OutputStreamWriter(
@@ -98,12 +155,23 @@ public final class Journal implements Closeable {
    * an error naming the file and the line, because silently skipping it would lose a measurement.
    */
   public static Contents read(Path file) throws ReportFormatException {
-    String text;
+    byte[] bytes;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new ReportFormatException(file.toString(), "$", "cannot read journal: " + e, e);
     }
+    int lastNewline = bytes.length - 1;
+    while (lastNewline >= 0 && bytes[lastNewline] != '\n') {
+      lastNewline--;
+    }
+    long completeBytes = lastNewline + 1L;
+    // Decoded apart: a line torn inside a multi-byte character must not change how the complete
+    // part decodes, and its byte length is what gets truncated.
+    String text = new String(bytes, 0, (int) completeBytes, StandardCharsets.UTF_8);
+    String torn =
+        new String(
+            bytes, (int) completeBytes, bytes.length - (int) completeBytes, StandardCharsets.UTF_8);
     String[] lines = text.split("\n", -1);
     // The last split element is "" after a trailing newline, otherwise a torn line: skip it.
     int complete = lines.length - 1;
@@ -135,6 +203,6 @@ public final class Journal implements Closeable {
     if (identity == null) {
       throw new ReportFormatException(file.toString(), "$", "journal has no header line", null);
     }
-    return new Contents(identity, arm, cells);
+    return new Contents(identity, arm, cells, completeBytes, bytes.length, torn);
   }
 }

@@ -100,7 +100,8 @@ public final class SweepRunner {
           cells.add(c);
         }
       }
-      journal = Journal.reopen(options.journal());
+      previous.tornMessage(options.journal()).ifPresent(progress::warning);
+      journal = Journal.reopen(options.journal(), previous);
     } else {
       journal = Journal.create(options.journal(), identity, arm);
     }

@@ -74,6 +74,59 @@ class JournalTest {
   }
 
   @Test
+  void resumingATornJournalTruncatesTheTornLineBeforeAppendingAndSaysWhat() throws Exception {
+    Path f = dir.resolve("j.jsonl");
+    try (Journal j = Journal.create(f, identity(2), "on")) {
+      j.append(cell(0, 100));
+    }
+    String torn = "{\"type\":\"cell\",\"cell\":{\"arm\":\"o";
+    Files.writeString(f, torn, StandardOpenOption.APPEND);
+    Journal.Contents c = Journal.read(f);
+    assertThat(c.tornMessage(f).orElseThrow())
+        .contains("dropped a torn last line (" + torn.length() + " bytes")
+        .contains("measured again");
+    try (Journal j = Journal.reopen(f, c)) {
+      j.append(cell(1, 100));
+    }
+    // The next resume reads both cells: the torn bytes are gone, not glued to the new line.
+    Journal.Contents again = Journal.read(f);
+    assertThat(again.cells()).containsExactly(cell(0, 100), cell(1, 100));
+    assertThat(again.tornMessage(f)).isEmpty();
+    assertThat(Files.readString(f)).doesNotContain(torn + "{");
+  }
+
+  @Test
+  void mutantAppendingAfterATornLineCorruptsTheJournal() throws Exception {
+    Path f = dir.resolve("j.jsonl");
+    try (Journal j = Journal.create(f, identity(2), "on")) {
+      j.append(cell(0, 100));
+    }
+    Files.writeString(f, "{\"type\":\"cell\",\"cell\":{\"arm\":\"o", StandardOpenOption.APPEND);
+    Journal.Contents c = Journal.read(f);
+    // MUTANT: the old reopen, appending without truncating (a journal that claims to be clean).
+    Journal.Contents lying =
+        new Journal.Contents(c.identity(), c.arm(), c.cells(), c.totalBytes(), c.totalBytes(), "");
+    try (Journal j = Journal.reopen(f, lying)) {
+      j.append(cell(1, 100));
+    }
+    assertThatThrownBy(() -> Journal.read(f))
+        .isInstanceOf(ReportFormatException.class)
+        .hasMessageContaining("j.jsonl line 3");
+  }
+
+  @Test
+  void aJournalChangedSinceItWasReadIsNotAppendedTo() throws Exception {
+    Path f = dir.resolve("j.jsonl");
+    try (Journal j = Journal.create(f, identity(2), "on")) {
+      j.append(cell(0, 100));
+    }
+    Journal.Contents c = Journal.read(f);
+    Files.writeString(f, "x", StandardOpenOption.APPEND);
+    assertThatThrownBy(() -> Journal.reopen(f, c))
+        .hasMessageContaining("changed since it was read");
+  }
+
+  @Test
   void aCorruptLineInTheMiddleIsAnErrorNamingTheLine() throws Exception {
     Path f = dir.resolve("j.jsonl");
     try (Journal j = Journal.create(f, identity(2), "on")) {
@@ -92,7 +145,7 @@ class JournalTest {
     Journal.create(f, identity(2), "on").close();
     assertThatThrownBy(() -> Journal.create(f, identity(2), "on"))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("journal exists; pass it to --resume");
+        .hasMessageContaining("journal exists; continue it");
   }
 
   @Test
