@@ -3,6 +3,7 @@ package dev.ceiling.cli;
 import dev.ceiling.cli.command.CombineCommand;
 import dev.ceiling.cli.command.ExperimentCommand;
 import dev.ceiling.cli.command.GenerateCommand;
+import dev.ceiling.cli.command.MergeCommand;
 import dev.ceiling.cli.command.ModelCommand;
 import dev.ceiling.cli.command.ReportCommand;
 import dev.ceiling.cli.command.RigCommand;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
       ExperimentCommand.class,
       RigCommand.class,
       GenerateCommand.class,
+      MergeCommand.class,
       SweepCommand.class,
       CombineCommand.class,
       ModelCommand.class,

@@ -4,6 +4,7 @@ import dev.ceiling.generator.internal.Loopback;
 import dev.ceiling.generator.internal.SelfCheck;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +34,10 @@ import java.util.Objects;
  *     and latency, 0 to 1 h; default 0
  * @param windowListener told when the measured window starts and ends (never null; {@link
  *     WindowListener#NONE})
+ * @param startAt the wall-clock instant of slot 0 shared by every segment of one schedule (the
+ *     processes of a scaled-out cell), or null for "100 ms after this process's connections are
+ *     up". Connections open and warm up before it; a process not ready by then fails instead of
+ *     starting late (see {@link StartInstant})
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -46,7 +51,8 @@ public record GeneratorConfig(
     int senderThreads,
     Duration sendLagBound,
     Duration warmup,
-    WindowListener windowListener) {
+    WindowListener windowListener,
+    Instant startAt) {
 
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
@@ -70,7 +76,8 @@ public record GeneratorConfig(
             senderThreads,
             sendLagBound,
             warmup,
-            windowListener);
+            windowListener,
+            startAt);
     if (!p.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", p));
     }
@@ -90,7 +97,8 @@ public record GeneratorConfig(
       int senderThreads,
       Duration sendLagBound,
       Duration warmup,
-      WindowListener windowListener) {
+      WindowListener windowListener,
+      Instant startAt) {
     List<String> p = new ArrayList<>();
     if (loads == null || loads.isEmpty()) {
       p.add("at least one target is required");
@@ -147,6 +155,7 @@ public record GeneratorConfig(
     if (windowListener == null) {
       p.add("window listener must not be null (use WindowListener.NONE)");
     }
+    StartInstant.problem(startAt).ifPresent(p::add);
     return p;
   }
 
@@ -196,7 +205,9 @@ public record GeneratorConfig(
     }
     sb.append(" ms (max of ")
         .append(sendLagBound.toNanos() / 1e6)
-        .append(" ms and 10% of the slot interval): ");
+        .append(" ms and 10% of the slot interval)")
+        .append(startAt == null ? "" : ", start at " + startAt)
+        .append(": ");
     for (int i = 0; i < loads.size(); i++) {
       sb.append(i == 0 ? "" : " + ").append(loads.get(i).describe());
     }
@@ -217,6 +228,7 @@ public record GeneratorConfig(
     private Duration sendLagBound = DEFAULT_SEND_LAG_BOUND;
     private Duration warmup = Duration.ZERO;
     private WindowListener windowListener = WindowListener.NONE;
+    private Instant startAt;
 
     private Builder() {}
 
@@ -288,6 +300,12 @@ public record GeneratorConfig(
       return this;
     }
 
+    /** The shared start instant of a segmented schedule; null (the default) starts on its own. */
+    public Builder startAt(Instant at) {
+      this.startAt = at;
+      return this;
+    }
+
     /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
     public List<String> problems() {
       return GeneratorConfig.problems(
@@ -302,7 +320,8 @@ public record GeneratorConfig(
           senderThreads,
           sendLagBound,
           warmup,
-          windowListener);
+          windowListener,
+          startAt);
     }
 
     public GeneratorConfig build() {
@@ -318,7 +337,8 @@ public record GeneratorConfig(
           senderThreads,
           sendLagBound,
           warmup,
-          windowListener);
+          windowListener,
+          startAt);
     }
   }
 }

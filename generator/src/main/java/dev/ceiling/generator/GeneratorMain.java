@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * Stand-alone generator: {@code GeneratorMain --duration 10s --target
  * url=ws://127.0.0.1:7777,host=a.localhost:7777,rate=500,conns=4,kind=1,tag=h:bench,identities=8
- * [--target ...] [--segment i/N] [--json FILE]}. One JSON report on stdout (or in FILE), progress
- * on stderr.
+ * [--target ...] [--segment i/N] [--start-at 2026-12-01T06:30:00Z] [--json FILE]}. One JSON report
+ * on stdout (or in FILE), progress on stderr.
  *
  * <p>Exit codes: 0 the run completed (read generator_bound in the report), 2 bad input (one line
  * naming every bad field, before anything connects), 3 infrastructure failure (a connection failed
@@ -29,7 +29,7 @@ public final class GeneratorMain {
   static final String USAGE =
       "usage: generate --duration DURATION --target url=ws://HOST:PORT/,rate=R[,host=H][,conns=N]"
           + "[,kind=K][,tag=NAME:VALUE]...[,identities=N][,content=BYTES][,community=NAME]"
-          + " [--target ...] [--segment i/N] [--inflight-cap N] [--grace-period DURATION]"
+          + " [--target ...] [--segment i/N] [--start-at INSTANT] [--inflight-cap N] [--grace-period DURATION]"
           + " [--connect-timeout DURATION] [--max-frame-bytes N] [--sender-threads N] [--lag-bound DURATION] [--warmup DURATION]"
           + " [--allow-remote] [--json FILE]";
 
@@ -102,6 +102,13 @@ public final class GeneratorMain {
             b.segment(Segment.parse(v));
           } catch (IllegalArgumentException e) {
             problems.add("--segment: " + e.getMessage());
+          }
+        }
+        case "--start-at" -> {
+          try {
+            b.startAt(StartInstant.parse(v));
+          } catch (IllegalArgumentException e) {
+            problems.add("--start-at " + e.getMessage());
           }
         }
         case "--inflight-cap" -> b.inflightCapPerConnection(integer("--inflight-cap", v, problems));

@@ -28,7 +28,13 @@ import java.util.TreeMap;
  * @param schemaVersion {@link #SCHEMA_VERSION}
  * @param config the configuration's one-line description
  * @param segment this process's share, "i/N"
- * @param clockStart the wall-clock instant of the schedule's start (slot 0's due time)
+ * @param startAt the shared start instant this process was given ({@code --start-at}: slot 0's due
+ *     time for every segment), or null when it started its own clock
+ * @param clockSource the clocks this process paced with (see {@link StartInstant#clockSource()})
+ * @param firstSlotLateMs how late this process's first slot (warm-up included) went out, ms, or
+ *     null when nothing was sent
+ * @param clockStart the wall-clock instant the measured window starts (slot 0's due time plus the
+ *     warm-up)
  * @param durationRequestedS the schedule's length, seconds: the denominator of every rate
  * @param durationElapsedS clock start to the last send (or to the send deadline when slots were
  *     left unsent), seconds
@@ -52,6 +58,9 @@ public record GeneratorReport(
     int schemaVersion,
     String config,
     String segment,
+    Instant startAt,
+    String clockSource,
+    Double firstSlotLateMs,
     Instant clockStart,
     double durationRequestedS,
     double durationElapsedS,
@@ -80,6 +89,8 @@ public record GeneratorReport(
     }
     Checks.notBlank("config", config);
     Checks.notBlank("segment", segment);
+    Checks.notBlank("clock_source", clockSource);
+    Checks.nonNegativeOrNull("first_slot_late_ms", firstSlotLateMs);
     Objects.requireNonNull(clockStart, "clock_start must not be null");
     Checks.positiveFinite("duration_requested_s", durationRequestedS);
     Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);

@@ -33,6 +33,8 @@ final class Connector {
         cfg.duration()
             .plus(cfg.gracePeriod())
             .plus(Engine.lateSendSlack(cfg.duration()))
+            .plus(cfg.warmup())
+            .plus(ClockStart.untilStart(cfg.startAt()))
             .plusSeconds(60));
     client.setConnectTimeout(cfg.connectTimeout().toMillis());
     client.setStopTimeout(1000);

@@ -4,6 +4,7 @@ import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
+import dev.ceiling.generator.StartInstant;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,6 +38,15 @@ public final class Engine {
       throws GeneratorException {
     // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
     long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
+    if (cfg.startAt() != null && !Instant.now().isBefore(cfg.startAt())) {
+      throw new GeneratorException(
+          GeneratorException.Kind.CONFIG,
+          "start at "
+              + cfg.startAt()
+              + " has already passed (now "
+              + Instant.now()
+              + "); refusing to start late, which would shift this segment against the others");
+    }
     RunClock clock = new RunClock(hooks);
     List<TargetRun> targets = Presigner.presign(cfg, durationNanos, progress);
     List<Conn> all = new ArrayList<>();
@@ -71,8 +81,16 @@ public final class Engine {
     for (int i = 0; i < all.size(); i++) {
       owned.get(i % threads).add(all.get(i));
     }
-    long startNanos = System.nanoTime() + CLOCK_LEAD.toNanos();
-    Instant clockStart = Instant.now().plus(CLOCK_LEAD);
+    long startNanos;
+    Instant clockStart;
+    if (cfg.startAt() == null) {
+      startNanos = System.nanoTime() + CLOCK_LEAD.toNanos();
+      clockStart = Instant.now().plus(CLOCK_LEAD);
+    } else {
+      // The wall clock is read once, here; the monotonic clock paces every slot after it.
+      startNanos = ClockStart.startNanos(cfg.startAt(), StartInstant.MIN_LEAD);
+      clockStart = cfg.startAt();
+    }
     clock.start(startNanos);
     long warmupNanos = cfg.warmup().toNanos();
     long windowStartNanos = startNanos + warmupNanos;

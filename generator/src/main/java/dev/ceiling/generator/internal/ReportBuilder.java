@@ -3,6 +3,7 @@ package dev.ceiling.generator.internal;
 import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorReport;
+import dev.ceiling.generator.StartInstant;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +99,9 @@ final class ReportBuilder {
         GeneratorReport.SCHEMA_VERSION,
         cfg.describe(),
         cfg.segment().toString(),
+        cfg.startAt(),
+        StartInstant.clockSource(),
+        ClockStart.firstSlotLateMs(senders),
         timing.windowStart(),
         durS,
         Math.max(0, timing.endOfSends() - timing.windowStartNanos()) / 1e9,

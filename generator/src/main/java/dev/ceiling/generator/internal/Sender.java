@@ -75,6 +75,9 @@ final class Sender implements Runnable {
 
   long lastSendNanos;
   long lastDueNanos;
+  // This thread's first slot on the wire (warm-up included), 0 until then: the start's lateness.
+  long firstSendNanos;
+  long firstDueNanos;
 
   Sender(
       List<Conn> conns,
@@ -229,6 +232,10 @@ final class Sender implements Runnable {
       t.onTransportError("write", conn.describe() + ": " + e);
     }
     sentTotal.addAndGet(to - from);
+    if (firstSendNanos == 0) {
+      firstSendNanos = at;
+      firstDueNanos = dues[from];
+    }
     lastSendNanos = at;
   }
 

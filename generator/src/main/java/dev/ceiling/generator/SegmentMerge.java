@@ -1,0 +1,237 @@
+package dev.ceiling.generator;
+
+import dev.ceiling.core.model.LatencySummary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Merges the reports of segments 0/N .. (N-1)/N of one schedule into the report one process
+ * offering the whole schedule would have written. Exact: counts are summed and latencies are merged
+ * by adding the raw HdrHistograms each report carries, never by averaging percentiles (the p99 of a
+ * union is not the mean of the parts' p99s). The self-check is ORed, each reason kept with its
+ * segment.
+ *
+ * <p>Refused, listing every problem at once, unless the inputs are exactly segments 0..N-1 of one
+ * configuration started at one {@code --start-at} instant, each given once.
+ */
+public final class SegmentMerge {
+  private SegmentMerge() {}
+
+  /** One segment report and where it came from (a file name), for the error messages. */
+  public record Input(String source, GeneratorReport report) {
+    public Input {
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(report, "report");
+    }
+  }
+
+  /**
+   * Merges the segments.
+   *
+   * @throws SegmentMergeException listing every reason the inputs are not one schedule's segments
+   */
+  public static GeneratorReport merge(List<Input> inputs) throws SegmentMergeException {
+    return merge(inputs, LatencySummary::merge);
+  }
+
+  /** As {@link #merge(List)}, with the latency merge as a seam for the tests' mutant. */
+  static GeneratorReport merge(
+      List<Input> inputs, Function<List<LatencySummary>, LatencySummary> latencies)
+      throws SegmentMergeException {
+    List<Input> ordered = SegmentChecks.ordered(inputs);
+    GeneratorReport first = ordered.get(0).report();
+    int n = ordered.size();
+    List<String> labels = new ArrayList<>();
+    for (Input in : ordered) {
+      labels.add("segment " + in.report().segment());
+    }
+    double durS = first.durationRequestedS();
+    List<GeneratorReport.TargetReport> targets = new ArrayList<>();
+    double offeredTotal = 0;
+    for (int t = 0; t < first.targets().size(); t++) {
+      GeneratorReport.TargetReport ft = first.targets().get(t);
+      List<GeneratorReport.Result> parts = new ArrayList<>();
+      for (Input in : ordered) {
+        parts.add(in.report().targets().get(t).result());
+      }
+      offeredTotal += ft.ratePerS();
+      targets.add(
+          new GeneratorReport.TargetReport(
+              ft.community(),
+              ft.url(),
+              ft.hostHeader(),
+              ft.ratePerS(),
+              ft.connections(),
+              ft.identities(),
+              ft.sendLagBoundMs(),
+              result(parts, labels, ft.ratePerS(), durS, latencies)));
+    }
+    List<GeneratorReport.Result> aggParts = new ArrayList<>();
+    for (Input in : ordered) {
+      aggParts.add(in.report().aggregate());
+    }
+    GeneratorReport.Result agg = result(aggParts, labels, offeredTotal, durS, latencies);
+    Double busy = null;
+    Double headroom = null;
+    Double cpu = 0.0;
+    Double firstLate = null;
+    Double runQueue = null;
+    double elapsed = 0;
+    double grace = 0;
+    int threads = 0;
+    Set<String> clockSources = new LinkedHashSet<>();
+    for (Input in : ordered) {
+      GeneratorReport r = in.report();
+      busy = max(busy, r.senderBusyFraction());
+      headroom = r.headroom() == null ? headroom : min(headroom, r.headroom());
+      cpu = cpu == null || r.senderCpuS() == null ? null : cpu + r.senderCpuS();
+      firstLate = max(firstLate, r.firstSlotLateMs());
+      runQueue = max(runQueue, r.senderRunQueueWaitS());
+      elapsed = Math.max(elapsed, r.durationElapsedS());
+      grace = Math.max(grace, r.graceWaitedS());
+      threads += r.senderThreads();
+      clockSources.add(r.clockSource());
+    }
+    String clockSource =
+        clockSources.size() == 1 ? clockSources.iterator().next() : perSegment(ordered);
+    return new GeneratorReport(
+        GeneratorReport.SCHEMA_VERSION,
+        "merged from " + n + " segments: " + SegmentChecks.withoutSegment(first),
+        Segment.WHOLE.toString(),
+        first.startAt(),
+        clockSource,
+        firstLate,
+        first.clockStart(),
+        durS,
+        elapsed,
+        grace,
+        threads,
+        busy,
+        cpu,
+        runQueue,
+        headroom,
+        agg.generatorBound(),
+        agg.generatorBoundReason(),
+        agg,
+        targets);
+  }
+
+  private static String perSegment(List<Input> ordered) {
+    List<String> out = new ArrayList<>();
+    for (Input in : ordered) {
+      out.add("segment " + in.report().segment() + ": " + in.report().clockSource());
+    }
+    return String.join("; ", out);
+  }
+
+  private static Double min(Double a, double b) {
+    return a == null ? Double.valueOf(b) : Double.valueOf(Math.min(a, b));
+  }
+
+  private static Double max(Double a, Double b) {
+    // Written out: a conditional expression mixing Double and double would unbox a null.
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return Double.valueOf(Math.max(a, b));
+  }
+
+  /** One target's (or the aggregate's) parts summed; latencies merged from raw histograms. */
+  private static GeneratorReport.Result result(
+      List<GeneratorReport.Result> parts,
+      List<String> labels,
+      double offeredPerS,
+      double durS,
+      Function<List<LatencySummary>, LatencySummary> latencies) {
+    long planned = 0;
+    long sent = 0;
+    long late = 0;
+    long dead = 0;
+    long cap = 0;
+    long accepted = 0;
+    long rejected = 0;
+    long notices = 0;
+    long unack = 0;
+    long unknown = 0;
+    long dup = 0;
+    long auth = 0;
+    long inWindow = 0;
+    Map<String, Long> prefixes = new TreeMap<>();
+    Map<String, Long> transport = new TreeMap<>();
+    String firstRejection = null;
+    String firstNotice = null;
+    String firstTransport = null;
+    List<LatencySummary> lag = new ArrayList<>();
+    List<LatencySummary> service = new ArrayList<>();
+    List<LatencySummary> scheduled = new ArrayList<>();
+    Map<String, String> reasons = new LinkedHashMap<>();
+    for (int i = 0; i < parts.size(); i++) {
+      GeneratorReport.Result r = parts.get(i);
+      planned += r.slotsPlanned();
+      sent += r.slotsSent();
+      late += r.slotsUnsentLate();
+      dead += r.slotsUnsentDeadConnection();
+      cap += r.slotsCapDelayed();
+      accepted += r.accepted();
+      rejected += r.rejected();
+      notices += r.notices();
+      unack += r.unacknowledged();
+      unknown += r.unknownOkIds();
+      dup += r.duplicateOks();
+      auth += r.authChallenges();
+      inWindow += r.acceptedInWindow();
+      r.rejectedByPrefix().forEach((k, v) -> prefixes.merge(k, v, Long::sum));
+      r.transportErrors().forEach((k, v) -> transport.merge(k, v, Long::sum));
+      firstRejection = firstRejection != null ? firstRejection : r.firstRejection();
+      firstNotice = firstNotice != null ? firstNotice : r.firstNotice();
+      firstTransport = firstTransport != null ? firstTransport : r.firstTransportError();
+      lag.add(r.sendLag());
+      service.add(r.service());
+      scheduled.add(r.scheduled());
+      if (r.generatorBound()) {
+        reasons.put(labels.get(i), r.generatorBoundReason());
+      }
+    }
+    List<String> why = new ArrayList<>();
+    reasons.forEach((label, reason) -> why.add(label + ": " + reason));
+    String reason = why.isEmpty() ? null : String.join("; ", why);
+    return new GeneratorReport.Result(
+        offeredPerS,
+        planned,
+        sent,
+        late,
+        dead,
+        cap,
+        sent,
+        accepted,
+        rejected,
+        prefixes,
+        firstRejection,
+        notices,
+        firstNotice,
+        unack,
+        unknown,
+        dup,
+        auth,
+        transport,
+        firstTransport,
+        inWindow,
+        inWindow / durS,
+        inWindow / (offeredPerS * durS),
+        latencies.apply(lag),
+        latencies.apply(service),
+        latencies.apply(scheduled),
+        reason != null,
+        reason);
+  }
+}

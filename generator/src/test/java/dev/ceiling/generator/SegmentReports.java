@@ -1,0 +1,104 @@
+package dev.ceiling.generator;
+
+import dev.ceiling.core.model.LatencySummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Segment reports built by hand with known counts and known raw latencies, for merge tests. */
+final class SegmentReports {
+  static final Instant START = Instant.parse("2026-12-01T06:30:00Z");
+  static final String URL = "ws://127.0.0.1:7777/";
+
+  private SegmentReports() {}
+
+  /** A histogram (µs) holding the given values. */
+  static Histogram us(long... values) {
+    Histogram h = LatencySummary.newHistogram();
+    for (long v : values) {
+      h.recordValue(v);
+    }
+    return h;
+  }
+
+  /**
+   * One target's result: {@code planned} slots of which {@code sent} went out, {@code accepted}
+   * accepted and {@code rejected} rejected (the rest unacknowledged); the latencies are given raw.
+   */
+  static GeneratorReport.Result result(
+      double offered,
+      long planned,
+      long sent,
+      long accepted,
+      long rejected,
+      Histogram lag,
+      Histogram scheduled,
+      String boundReason) {
+    return new GeneratorReport.Result(
+        offered,
+        planned,
+        sent,
+        planned - sent,
+        0,
+        0,
+        sent,
+        accepted,
+        rejected,
+        rejected == 0 ? Map.of() : Map.of("rate-limited", rejected),
+        rejected == 0 ? null : "rate-limited: slow down",
+        0,
+        null,
+        sent - accepted - rejected,
+        0,
+        0,
+        0,
+        Map.of(),
+        null,
+        accepted,
+        accepted / 1.0,
+        accepted / offered,
+        LatencySummary.of(lag),
+        LatencySummary.of(scheduled),
+        LatencySummary.of(scheduled),
+        boundReason != null,
+        boundReason);
+  }
+
+  /** A one-target report of segment i/n of a rate/s schedule of 1 s, started at {@link #START}. */
+  static GeneratorReport report(int i, int n, double rate, GeneratorReport.Result r) {
+    Segment seg = new Segment(i, n);
+    return new GeneratorReport(
+        GeneratorReport.SCHEMA_VERSION,
+        "generate 1.0 s, segment "
+            + seg
+            + ", cap 10000/conn, start at "
+            + START
+            + ": "
+            + URL
+            + " at "
+            + rate
+            + "/s",
+        seg.toString(),
+        START,
+        "wall: test",
+        0.05 * (i + 1),
+        START,
+        1.0,
+        1.0,
+        0.01,
+        2,
+        0.1 * (i + 1),
+        0.5,
+        null,
+        1 / (0.1 * (i + 1)),
+        r.generatorBound(),
+        r.generatorBoundReason(),
+        r,
+        List.of(new GeneratorReport.TargetReport("a", URL, null, rate, 2, 2, 1.0, r)));
+  }
+
+  static SegmentMerge.Input input(String source, GeneratorReport r) {
+    return new SegmentMerge.Input(source, r);
+  }
+}
