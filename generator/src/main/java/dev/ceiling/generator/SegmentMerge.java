@@ -166,6 +166,7 @@ public final class SegmentMerge {
     long dup = 0;
     long auth = 0;
     long inWindow = 0;
+    long warmupSent = 0;
     Map<String, Long> prefixes = new TreeMap<>();
     Map<String, Long> transport = new TreeMap<>();
     String firstRejection = null;
@@ -190,6 +191,7 @@ public final class SegmentMerge {
       dup += r.duplicateOks();
       auth += r.authChallenges();
       inWindow += r.acceptedInWindow();
+      warmupSent += r.warmupSlotsSent();
       r.rejectedByPrefix().forEach((k, v) -> prefixes.merge(k, v, Long::sum));
       r.transportErrors().forEach((k, v) -> transport.merge(k, v, Long::sum));
       firstRejection = firstRejection != null ? firstRejection : r.firstRejection();
@@ -226,6 +228,7 @@ public final class SegmentMerge {
         transport,
         firstTransport,
         inWindow,
+        warmupSent,
         inWindow / durS,
         inWindow / (offeredPerS * durS),
         latencies.apply(lag),

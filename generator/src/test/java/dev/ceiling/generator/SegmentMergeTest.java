@@ -200,6 +200,7 @@ class SegmentMergeTest {
             r.transportErrors(),
             r.firstTransportError(),
             r.acceptedInWindow(),
+            r.warmupSlotsSent(),
             r.acceptedInWindowPerS(),
             r.acceptedInWindowOverOffered(),
             liar,

@@ -56,6 +56,7 @@ final class SegmentReports {
         Map.of(),
         null,
         accepted,
+        0,
         accepted / 1.0,
         accepted / offered,
         LatencySummary.of(lag),

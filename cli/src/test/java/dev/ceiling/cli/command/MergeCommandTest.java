@@ -71,6 +71,7 @@ class MergeCommandTest {
             Map.of(),
             null,
             planned,
+            0,
             planned,
             1.0,
             l,
