@@ -23,13 +23,13 @@ public final class Conn implements Session.Listener.AutoDemanding {
   final int index;
   final AtomicInteger inflight = new AtomicInteger();
   final Set<String> authIds = ConcurrentHashMap.newKeySet();
-  private final Engine.RunClock clock;
+  private final RunClock clock;
   volatile Session session;
   volatile boolean dead;
   volatile boolean closingByUs;
   final Callback writeCallback;
 
-  Conn(TargetRun target, int index, Engine.RunClock clock) {
+  Conn(TargetRun target, int index, RunClock clock) {
     this.target = target;
     this.index = index;
     this.clock = clock;

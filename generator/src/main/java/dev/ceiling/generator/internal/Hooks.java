@@ -1,5 +1,7 @@
 package dev.ceiling.generator.internal;
 
+import java.util.List;
+
 /**
  * Test seams into the send path. Production runs use {@link #NONE}; tests use them to build the
  * mutants the real generator must be told apart from (a slowed sender, a generator that waits for
@@ -19,6 +21,15 @@ public interface Hooks {
   /** False matches each OK to the oldest unanswered event, ignoring its id. */
   default boolean matchOksById() {
     return true;
+  }
+
+  /**
+   * True ends the grace period before its deadline. The default: once every sent event is answered.
+   * A test whose relay leaves events unanswered on purpose ends it on the OK frames it expects
+   * instead, so it needs neither a long fixed wait nor a short, racy one.
+   */
+  default boolean graceOver(long answered, long sent, List<TargetRun> targets) {
+    return answered >= sent;
   }
 
   /** False ignores NIP-42 AUTH challenges. */

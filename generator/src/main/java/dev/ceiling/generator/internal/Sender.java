@@ -1,10 +1,8 @@
 package dev.ceiling.generator.internal;
 
-import dev.ceiling.core.model.LatencySummary;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 
 /**
  * One sender thread: owns a fixed set of connections and walks their slots in due-time order,
@@ -30,12 +28,9 @@ final class Sender implements Runnable {
   private final Hooks hooks;
   private final java.util.concurrent.atomic.AtomicLong sentTotal;
 
-  // Per target, indexed by TargetRun.index; read by the engine after join().
-  final Histogram[] sendLagUs;
-  final long[] sent;
-  final long[] unsentLate;
-  final long[] unsentDead;
-  final long[] capDelayed;
+  /** Per target, indexed by TargetRun.index; read by the engine after join(). */
+  final SendTally[] tallies;
+
   long busyNanos;
   long cpuNanos;
   long lastSendNanos;
@@ -66,14 +61,10 @@ final class Sender implements Runnable {
     this.inflightCap = inflightCap;
     this.hooks = hooks;
     this.sentTotal = sentTotal;
-    this.sendLagUs = new Histogram[targets];
+    this.tallies = new SendTally[targets];
     for (int i = 0; i < targets; i++) {
-      sendLagUs[i] = LatencySummary.newHistogram();
+      tallies[i] = new SendTally();
     }
-    this.sent = new long[targets];
-    this.unsentLate = new long[targets];
-    this.unsentDead = new long[targets];
-    this.capDelayed = new long[targets];
   }
 
   @Override
@@ -115,13 +106,13 @@ final class Sender implements Runnable {
       boolean measured = cur.j >= t.firstMeasured;
       if (conn.dead || conn.session == null) {
         if (measured) {
-          unsentDead[ti]++;
+          tallies[ti].unsentDead++;
         }
       } else {
         long capWait = 0;
         if (conn.inflight.get() >= inflightCap) {
           if (measured) {
-            capDelayed[ti]++;
+            tallies[ti].capDelayed++;
           }
           long capStart = System.nanoTime();
           while (conn.inflight.get() >= inflightCap && !conn.dead) {
@@ -135,7 +126,7 @@ final class Sender implements Runnable {
         }
         if (conn.dead) {
           if (measured) {
-            unsentDead[ti]++;
+            tallies[ti].unsentDead++;
           }
         } else {
           hooks.beforeSend(conn);
@@ -151,8 +142,8 @@ final class Sender implements Runnable {
             t.onTransportError("write", conn.describe() + ": " + e);
           }
           if (measured) {
-            sendLagUs[ti].recordValue(TargetRun.us(sendAt - due));
-            sent[ti]++;
+            tallies[ti].sendLagUs.recordValue(TargetRun.us(sendAt - due));
+            tallies[ti].sent++;
           }
           sentTotal.incrementAndGet();
           lastSendNanos = sendAt;
@@ -187,7 +178,7 @@ final class Sender implements Runnable {
     }
     if (from < t.frames.length) {
       long n = (t.frames.length - 1 - from) / stride + 1;
-      unsentLate[t.index] += n;
+      tallies[t.index].unsentLate += n;
       long lastJ = from + (n - 1) * stride;
       lastDueNanos = Math.max(lastDueNanos, startNanos + t.schedule.ownedDueOffsetNanos(lastJ));
     }

@@ -36,6 +36,7 @@ public final class TargetRun {
   private long windowEndNanos = Long.MAX_VALUE;
   long acceptedInWindow;
   private boolean frozen;
+  private long okFrames;
   long accepted;
   long rejected;
   final Map<String, Long> rejectedByPrefix = new TreeMap<>();
@@ -89,6 +90,7 @@ public final class TargetRun {
       if (frozen) {
         return;
       }
+      okFrames++;
       if (!hooks.matchOksById()) {
         int oldest = answered.nextClearBit(0);
         j = oldest < frames.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
@@ -166,6 +168,34 @@ public final class TargetRun {
   /** Stops counting: anything arriving after the grace period is ignored. */
   synchronized void freeze() {
     frozen = true;
+  }
+
+  /** The receive-side counts of the measured slots with the senders' {@code sends} folded in. */
+  synchronized Tally tally(SendTally sends) {
+    return new Tally(
+        frames.length - firstMeasured,
+        sends.sent,
+        sends.unsentLate,
+        sends.unsentDead,
+        sends.capDelayed,
+        accepted,
+        rejected,
+        new TreeMap<>(rejectedByPrefix),
+        firstRejection,
+        notices,
+        firstNotice,
+        sends.sent - accepted - rejected,
+        unknownOkIds,
+        duplicateOks,
+        authChallenges,
+        new TreeMap<>(transportErrors),
+        firstTransportError,
+        acceptedInWindow);
+  }
+
+  /** OK frames received before the freeze, whatever they answered (warm-up, unknown, duplicate). */
+  synchronized long okFrames() {
+    return okFrames;
   }
 
   synchronized long answeredCount() {

@@ -1,0 +1,138 @@
+package dev.ceiling.generator.internal;
+
+import dev.ceiling.core.model.LatencySummary;
+import dev.ceiling.generator.GeneratorConfig;
+import dev.ceiling.generator.GeneratorException;
+import dev.ceiling.generator.ProgressListener;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+
+/** Starts the WebSocket client and opens every connection before the clock, or fails the run. */
+final class Connector {
+  private Connector() {}
+
+  /** A started client whose idle timeout outlasts the whole run. */
+  static WebSocketClient startClient(GeneratorConfig cfg) throws GeneratorException {
+    WebSocketClient client = new WebSocketClient();
+    client.setMaxTextMessageSize(cfg.maxFrameBytes());
+    client.setIdleTimeout(
+        cfg.duration()
+            .plus(cfg.publishTimeout())
+            .plus(Engine.lateSendSlack(cfg.duration()))
+            .plusSeconds(60));
+    client.setConnectTimeout(cfg.connectTimeout().toMillis());
+    client.setStopTimeout(1000);
+    try {
+      client.start();
+    } catch (Exception e) {
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE, "cannot start the WebSocket client: " + e, e);
+    }
+    return client;
+  }
+
+  /** Upgrades every connection, all in parallel; any failure fails the run, naming each one. */
+  static void connectAll(
+      WebSocketClient client, List<Conn> all, Duration timeout, ProgressListener progress)
+      throws GeneratorException {
+    progress.progress("connecting " + all.size() + " connections");
+    List<CompletableFuture<Session>> futures = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    for (Conn c : all) {
+      URI uri = URI.create(c.target.load.target().url());
+      ClientUpgradeRequest req = new ClientUpgradeRequest(uri);
+      String host = c.target.load.target().hostHeader();
+      if (host != null) {
+        req.setHeader("Host", host);
+      }
+      try {
+        futures.add(client.connect(c, req));
+      } catch (java.io.IOException | RuntimeException e) {
+        futures.add(CompletableFuture.failedFuture(e));
+      }
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int i = 0; i < all.size(); i++) {
+      Conn c = all.get(i);
+      try {
+        long left = Math.max(1, deadline - System.nanoTime());
+        c.session = futures.get(i).get(left, TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        failures.add(c.describe() + ": no upgrade within " + timeout.toMillis() + " ms");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        failures.add(c.describe() + ": " + cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new GeneratorException(
+            GeneratorException.Kind.INFRASTRUCTURE, "interrupted while connecting", e);
+      }
+    }
+    if (!failures.isEmpty()) {
+      for (CompletableFuture<Session> f : futures) {
+        f.cancel(true);
+      }
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE,
+          "connect failed before the clock started ("
+              + failures.size()
+              + " of "
+              + all.size()
+              + "): "
+              + String.join("; ", failures.subList(0, Math.min(5, failures.size())))
+              + (failures.size() > 5 ? "; ..." : ""));
+    }
+  }
+
+  /**
+   * Pings every connection once and waits for the writes: the first frame through a session loads
+   * and links Jetty's send path, which on a cold JVM costs tens of ms and would land on slot 0.
+   */
+  static void warmUp(List<Conn> all) {
+    List<CompletableFuture<Void>> done = new ArrayList<>();
+    for (Conn c : all) {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      c.session.sendPing(
+          ByteBuffer.wrap(new byte[] {1}),
+          Callback.from(() -> f.complete(null), f::completeExceptionally));
+      done.add(f);
+    }
+    try {
+      CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0])).get(2, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // A connection that cannot take a ping will show up as a write error during the run.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    // Load HdrHistogram's recording path and the wait loop before slot 0, for the same reason.
+    LatencySummary.newHistogram().recordValue(1);
+    Sender.waitUntil(System.nanoTime() + 1_000);
+  }
+
+  /** Closes every connection we opened and stops the client; a failure is only a warning. */
+  static void closeAll(WebSocketClient client, List<Conn> all, ProgressListener progress) {
+    for (Conn c : all) {
+      c.closingByUs = true;
+      Session s = c.session;
+      if (s != null && s.isOpen()) {
+        s.close(1000, "generator done", Callback.NOOP);
+      }
+    }
+    try {
+      client.stop();
+    } catch (Exception e) {
+      progress.progress("warning: WebSocket client did not stop cleanly: " + e);
+    }
+  }
+}
