@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.exceptions.MessageTooLargeException;
+import org.eclipse.jetty.websocket.common.WebSocketSession;
+import org.eclipse.jetty.websocket.core.CoreSession;
 
 /**
  * One WebSocket connection to a target: receives OK / NOTICE / AUTH frames on Jetty's threads and
@@ -25,9 +27,19 @@ public final class Conn implements Session.Listener.AutoDemanding {
   final Set<String> authIds = ConcurrentHashMap.newKeySet();
   private final RunClock clock;
   volatile Session session;
+
+  /**
+   * Jetty's core session under {@link #session}: the sender batches pre-encoded frames and flushes
+   * through it, which the jetty-websocket API has no call for.
+   */
+  volatile CoreSession core;
+
   volatile boolean dead;
   volatile boolean closingByUs;
   final Callback writeCallback;
+
+  /** The same failure handling for the core frames the sender writes. */
+  final org.eclipse.jetty.util.Callback frameCallback;
 
   Conn(TargetRun target, int index, RunClock clock) {
     this.target = target;
@@ -35,6 +47,15 @@ public final class Conn implements Session.Listener.AutoDemanding {
     this.clock = clock;
     this.writeCallback =
         Callback.from(
+            () -> {},
+            err -> {
+              if (!closingByUs) {
+                target.onTransportError("write", describe() + ": " + err);
+                dead = true;
+              }
+            });
+    this.frameCallback =
+        org.eclipse.jetty.util.Callback.from(
             () -> {},
             err -> {
               if (!closingByUs) {
@@ -63,6 +84,7 @@ public final class Conn implements Session.Listener.AutoDemanding {
 
   @Override
   public void onWebSocketOpen(Session s) {
+    this.core = s instanceof WebSocketSession w ? w.getCoreSession() : null;
     this.session = s;
   }
 

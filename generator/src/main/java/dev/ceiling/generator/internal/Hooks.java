@@ -10,7 +10,10 @@ import java.util.List;
 public interface Hooks {
   Hooks NONE = new Hooks() {};
 
-  /** Called on the sender thread just before a slot goes on the wire. */
+  /**
+   * Called on the sender thread once per slot, just before the batch holding it is handed to Jetty
+   * (all of a batch's calls come before its send instant is taken).
+   */
   default void beforeSend(Conn conn) {}
 
   /** True makes "scheduled" latency start at the send instead of the intended slot. */
@@ -30,6 +33,19 @@ public interface Hooks {
    */
   default boolean graceOver(long answered, long sent, List<TargetRun> targets) {
     return answered >= sent;
+  }
+
+  /** Where due times come from; a mutant rebases them on the previous send. */
+  default SlotPlanner.DueRule dueRule() {
+    return SlotPlanner.SCHEDULE;
+  }
+
+  /**
+   * False checks the send deadline only when a pass starts, so a batch held past it (by a slow
+   * {@link #beforeSend}) is still sent and counted as sent: the mutant of the late-batch test.
+   */
+  default boolean checkDeadlineAtHandOff() {
+    return true;
   }
 
   /** False ignores NIP-42 AUTH challenges. */

@@ -7,6 +7,8 @@ import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.TargetLoad;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +16,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 
-/** Signs every event of a run before the clock starts, so no signing ever lands on a slot. */
+/**
+ * Signs and encodes every event of a run before the clock starts, so no signing, JSON or UTF-8
+ * encoding ever lands on a slot: each slot's frame is a ready TEXT {@link Frame} over its bytes.
+ */
 final class Presigner {
   private Presigner() {}
 
@@ -63,7 +70,7 @@ final class Presigner {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = Keys.generate();
     }
-    String[] frames = new String[n];
+    Frame[] frames = new Frame[n];
     String[] ids = new String[n];
     try {
       IntStream.range(0, n)
@@ -79,7 +86,8 @@ final class Presigner {
                         load.target().tags(),
                         content);
                 ids[j] = e.id();
-                frames[j] = "[\"EVENT\"," + e.toJson() + "]";
+                byte[] text = ("[\"EVENT\"," + e.toJson() + "]").getBytes(StandardCharsets.UTF_8);
+                frames[j] = new Frame(OpCode.TEXT, true, ByteBuffer.wrap(text));
               });
     } catch (RuntimeException e) {
       throw new GeneratorException(

@@ -1,32 +1,65 @@
 package dev.ceiling.generator.internal;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One sender thread: owns a fixed set of connections and walks their slots in due-time order,
- * sleeping until each slot's absolute due time. It never looks at responses except to honour the
- * in-flight cap, and it never moves a due time: a late slot is sent late and its lateness recorded.
+ * One sender thread: owns a fixed set of connections and walks their slots in due-time order
+ * ({@link SlotPlanner}). On each pass it hands every slot now due on a connection to Jetty as
+ * batched frames, then flushes once: one socket write per connection per pass. It never looks at
+ * responses except to honour the in-flight cap, and it never moves a due time: a late slot is sent
+ * late and its lateness recorded.
  *
  * <p>State is confined to the thread until {@link Thread#join()}, after which the engine reads it.
  */
 final class Sender implements Runnable {
   /**
-   * Park until this close to the due time, then spin. Small on purpose: parkNanos overshoots by
-   * ~50-100 µs, which is far inside the 1 ms lag bound, while a long spin on a 2-core box steals
-   * the CPU that Jetty's I/O threads need to put frames on the wire and read OKs.
+   * A wait shorter than this is not parked: {@code parkNanos} returns 50-60 µs late on Linux (the
+   * default timer slack), so parking a shorter gap costs more than the gap. Longer gaps are parked
+   * whole, and whatever fell due during the park's overshoot goes out in the same batch; waking
+   * early to spin would burn the core the relay and Jetty's I/O threads need on a 2-core box.
+   * Override with {@code -Dceiling.generator.parkCostNanos=N} to measure (docs/PERFORMANCE.md).
    */
-  static final long SPIN_NANOS = 5_000;
+  static final long PARK_COST_NANOS = Long.getLong("ceiling.generator.parkCostNanos", 50_000L);
+
+  /**
+   * Inside the park cost: true yields the core between checks, false spins ({@code onSpinWait}).
+   * Yield by default: it gives way to a runnable Jetty or relay thread, and costs a spin when none
+   * is. Override with {@code -Dceiling.generator.shortWait=spin} to measure.
+   */
+  static final boolean YIELD_SHORT_WAITS =
+      !"spin".equals(System.getProperty("ceiling.generator.shortWait", "yield"));
 
   private static final long CAP_POLL_NANOS = 20_000;
+
+  /** A lane of the planner bound to its connection. */
+  static final class ConnLane extends SlotPlanner.Lane {
+    final Conn conn;
+
+    ConnLane(Conn conn, long startNanos) {
+      super(startNanos, conn.index, conn.target.conns.length, conn.target.frames.length);
+      this.conn = conn;
+    }
+
+    @Override
+    long offsetNanos(long j) {
+      return conn.target.schedule.ownedDueOffsetNanos(j);
+    }
+  }
 
   private final List<Conn> conns;
   private final long startNanos;
   private final long sendDeadlineNanos;
   private final int inflightCap;
   private final Hooks hooks;
-  private final java.util.concurrent.atomic.AtomicLong sentTotal;
+  private final AtomicLong sentTotal;
+  private final SlotPlanner.Sink sink = this::sendBatch;
+  private boolean stopped;
+  private long prevEnd;
 
   /** Per target, indexed by TargetRun.index; read by the engine after join(). */
   final SendTally[] tallies;
@@ -36,17 +69,6 @@ final class Sender implements Runnable {
   long lastSendNanos;
   long lastDueNanos;
 
-  private static final class Cursor {
-    final Conn conn;
-    long j;
-    long due;
-
-    Cursor(Conn conn) {
-      this.conn = conn;
-      this.j = conn.index;
-    }
-  }
-
   Sender(
       List<Conn> conns,
       int targets,
@@ -54,7 +76,7 @@ final class Sender implements Runnable {
       long sendDeadlineNanos,
       int inflightCap,
       Hooks hooks,
-      java.util.concurrent.atomic.AtomicLong sentTotal) {
+      AtomicLong sentTotal) {
     this.conns = conns;
     this.startNanos = startNanos;
     this.sendDeadlineNanos = sendDeadlineNanos;
@@ -72,127 +94,172 @@ final class Sender implements Runnable {
     try {
       sendAll();
     } finally {
-      java.lang.management.ThreadMXBean mx =
-          java.lang.management.ManagementFactory.getThreadMXBean();
+      ThreadMXBean mx = ManagementFactory.getThreadMXBean();
       cpuNanos = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
     }
   }
 
   private void sendAll() {
-    PriorityQueue<Cursor> queue =
-        new PriorityQueue<>(Math.max(1, conns.size()), (a, b) -> Long.compare(a.due, b.due));
+    List<ConnLane> lanes = new ArrayList<>();
     for (Conn c : conns) {
-      Cursor cur = new Cursor(c);
-      if (cur.j < c.target.frames.length) {
-        cur.due = startNanos + c.target.schedule.ownedDueOffsetNanos(cur.j);
-        queue.add(cur);
-      }
+      lanes.add(new ConnLane(c, startNanos));
     }
-    long prevEnd = startNanos;
-    while (!queue.isEmpty()) {
-      Cursor cur = queue.poll();
-      TargetRun t = cur.conn.target;
-      int ti = t.index;
-      long due = cur.due;
-      lastDueNanos = Math.max(lastDueNanos, due);
-      waitUntil(due);
+    SlotPlanner planner = new SlotPlanner(lanes, hooks.dueRule());
+    prevEnd = startNanos;
+    while (!planner.done() && !stopped) {
+      waitUntil(planner.nextDue());
       long now = System.nanoTime();
       if (now > sendDeadlineNanos) {
-        countRemaining(cur, queue);
-        return;
+        break;
       }
-      long workStart = Math.max(due, prevEnd);
-      Conn conn = cur.conn;
-      boolean measured = cur.j >= t.firstMeasured;
-      if (conn.dead || conn.session == null) {
-        if (measured) {
-          tallies[ti].unsentDead++;
-        }
-      } else {
-        long capWait = 0;
-        if (conn.inflight.get() >= inflightCap) {
-          if (measured) {
-            tallies[ti].capDelayed++;
-          }
-          long capStart = System.nanoTime();
-          while (conn.inflight.get() >= inflightCap && !conn.dead) {
-            if (System.nanoTime() > sendDeadlineNanos) {
-              countRemaining(cur, queue);
-              return;
-            }
-            LockSupport.parkNanos(CAP_POLL_NANOS);
-          }
-          capWait = System.nanoTime() - capStart;
-        }
-        if (conn.dead) {
-          if (measured) {
-            tallies[ti].unsentDead++;
-          }
-        } else {
-          hooks.beforeSend(conn);
-          int j = (int) cur.j;
-          long sendAt = System.nanoTime();
-          t.sentAtNanos.set(j, sendAt);
-          conn.inflight.incrementAndGet();
-          try {
-            conn.session.sendText(t.frames[j], conn.writeCallback);
-          } catch (RuntimeException e) {
-            // Jetty reports most failures through the callback; a synchronous throw is the same
-            // class of error, and the slot stays counted as sent (it may have reached the wire).
-            t.onTransportError("write", conn.describe() + ": " + e);
-          }
-          if (measured) {
-            tallies[ti].sendLagUs.recordValue(TargetRun.us(sendAt - due));
-            tallies[ti].sent++;
-          }
-          sentTotal.incrementAndGet();
-          lastSendNanos = sendAt;
-          long end = System.nanoTime();
-          busyNanos += Math.max(0, end - workStart - capWait);
-          prevEnd = end;
-        }
-      }
-      cur.j += t.conns.length;
-      if (cur.j < t.frames.length) {
-        cur.due = startNanos + t.schedule.ownedDueOffsetNanos(cur.j);
-        queue.add(cur);
-      }
+      planner.takeDue(now, sink);
     }
+    planner.drain(this::countLate);
   }
 
-  private void countRemaining(Cursor cur, PriorityQueue<Cursor> queue) {
-    countFrom(cur);
-    for (Cursor c : queue) {
-      countFrom(c);
+  /**
+   * Sends one connection's due slots: batched frames and one flush, in slices that respect the
+   * in-flight cap. The send instant of every slot in a slice is one {@code nanoTime()} taken right
+   * before the slice's frames are handed to Jetty; a slot whose instant would be past the send
+   * deadline is counted unsent-late and never handed over.
+   */
+  private long sendBatch(SlotPlanner.Lane lane, long[] slots, long[] dues, int n) {
+    Conn conn = ((ConnLane) lane).conn;
+    TargetRun t = conn.target;
+    SendTally tally = tallies[t.index];
+    lastDueNanos = Math.max(lastDueNanos, dues[n - 1]);
+    long workStart = Math.max(dues[0], prevEnd);
+    long capWait = 0;
+    long sendAt = 0;
+    int i = 0;
+    while (i < n) {
+      if (conn.dead || conn.core == null) {
+        tally.unsentDead += measured(t, slots, i, n);
+        break;
+      }
+      int room = inflightCap - conn.inflight.get();
+      if (room <= 0) {
+        if (slots[i] >= t.firstMeasured) {
+          tally.capDelayed++;
+        }
+        long capStart = System.nanoTime();
+        boolean late = waitForRoom(conn);
+        capWait += System.nanoTime() - capStart;
+        if (late) {
+          tally.unsentLate += measured(t, slots, i, n);
+          stopped = true;
+          break;
+        }
+        continue;
+      }
+      int k = Math.min(n - i, room);
+      for (int m = i; m < i + k; m++) {
+        hooks.beforeSend(conn);
+      }
+      long at = System.nanoTime();
+      if (at > sendDeadlineNanos && hooks.checkDeadlineAtHandOff()) {
+        tally.unsentLate += measured(t, slots, i, n);
+        stopped = true;
+        break;
+      }
+      handOff(conn, t, tally, slots, dues, i, i + k, at);
+      sendAt = at;
+      i += k;
     }
-    queue.clear();
+    long end = System.nanoTime();
+    busyNanos += Math.max(0, end - workStart - capWait);
+    prevEnd = end;
+    return sendAt;
   }
 
-  private void countFrom(Cursor c) {
-    TargetRun t = c.conn.target;
-    int stride = t.conns.length;
-    long from = c.j;
+  /** Waits while the connection is at its in-flight cap; true when the send deadline passed. */
+  private boolean waitForRoom(Conn conn) {
+    while (conn.inflight.get() >= inflightCap && !conn.dead) {
+      if (System.nanoTime() > sendDeadlineNanos) {
+        return true;
+      }
+      LockSupport.parkNanos(CAP_POLL_NANOS);
+    }
+    return false;
+  }
+
+  /** Records slots [from, to) as sent at {@code at}, then hands their frames over and flushes. */
+  private void handOff(
+      Conn conn,
+      TargetRun t,
+      SendTally tally,
+      long[] slots,
+      long[] dues,
+      int from,
+      int to,
+      long at) {
+    // Recorded before the hand-off: an OK can arrive before sendFrame returns.
+    for (int m = from; m < to; m++) {
+      int j = (int) slots[m];
+      t.sentAtNanos.set(j, at);
+      conn.inflight.incrementAndGet();
+      if (j >= t.firstMeasured) {
+        tally.sendLagUs.recordValue(TargetRun.us(at - dues[m]));
+        tally.sent++;
+      }
+    }
+    try {
+      for (int m = from; m < to; m++) {
+        conn.core.sendFrame(t.frames[(int) slots[m]], conn.frameCallback, true);
+      }
+      conn.core.flush(conn.frameCallback);
+    } catch (RuntimeException e) {
+      // Jetty reports most failures through the callback; a synchronous throw is the same class
+      // of error, and the slots stay counted as sent (they may have reached the wire).
+      t.onTransportError("write", conn.describe() + ": " + e);
+    }
+    sentTotal.addAndGet(to - from);
+    lastSendNanos = at;
+  }
+
+  /** Measured (non-warm-up) slots among slots[from, to). */
+  private static long measured(TargetRun t, long[] slots, int from, int to) {
+    long c = 0;
+    for (int m = from; m < to; m++) {
+      if (slots[m] >= t.firstMeasured) {
+        c++;
+      }
+    }
+    return c;
+  }
+
+  /** Counts a lane's slots never handed over as unsent-late (warm-up slots are not counted). */
+  private void countLate(SlotPlanner.Lane lane) {
+    TargetRun t = ((ConnLane) lane).conn.target;
+    long stride = lane.stride;
+    long from = lane.next();
     if (from < t.firstMeasured) {
-      // Warm-up slots left unsent are not counted; skip to this cursor's first measured slot.
       from += (t.firstMeasured - from + stride - 1) / stride * stride;
     }
-    if (from < t.frames.length) {
-      long n = (t.frames.length - 1 - from) / stride + 1;
+    if (from < lane.end) {
+      long n = (lane.end - 1 - from) / stride + 1;
       tallies[t.index].unsentLate += n;
       long lastJ = from + (n - 1) * stride;
-      lastDueNanos = Math.max(lastDueNanos, startNanos + t.schedule.ownedDueOffsetNanos(lastJ));
+      lastDueNanos = Math.max(lastDueNanos, startNanos + lane.offsetNanos(lastJ));
     }
   }
 
-  /** Sleeps until the absolute instant {@code due}: park most of the way, spin the rest. */
+  /**
+   * Returns at or after the absolute instant {@code due}: parks a wait longer than the park cost
+   * whole (never waking early to spin), and yields or spins a shorter one.
+   */
+  // Thread.yield is the point here: measured against spinning, see PARK_COST_NANOS.
+  @SuppressWarnings("ThreadPriorityCheck")
   static void waitUntil(long due) {
     while (true) {
       long left = due - System.nanoTime();
       if (left <= 0) {
         return;
       }
-      if (left > SPIN_NANOS) {
-        LockSupport.parkNanos(left - SPIN_NANOS);
+      if (left > PARK_COST_NANOS) {
+        LockSupport.parkNanos(left);
+      } else if (YIELD_SHORT_WAITS) {
+        Thread.yield();
       } else {
         Thread.onSpinWait();
       }

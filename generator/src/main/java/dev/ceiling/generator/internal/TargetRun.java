@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.websocket.core.Frame;
 
 /**
  * One target during a run: its schedule, its pre-signed frames, per-slot send instants, and the
@@ -19,7 +20,13 @@ public final class TargetRun {
   final TargetLoad load;
   final Schedule schedule;
   final Keys[] keys;
-  final String[] frames;
+
+  /**
+   * Every owned slot's EVENT frame, encoded as UTF-8 before the clock. Each is sent once; Jetty
+   * masks it into its batch buffer with a fresh key, so the same bytes are never sent twice.
+   */
+  final Frame[] frames;
+
   final Map<String, Integer> slotById;
   final AtomicLongArray sentAtNanos;
   final Conn[] conns;
@@ -56,7 +63,7 @@ public final class TargetRun {
       TargetLoad load,
       Schedule schedule,
       Keys[] keys,
-      String[] frames,
+      Frame[] frames,
       Map<String, Integer> slotById,
       int firstMeasured) {
     this.index = index;

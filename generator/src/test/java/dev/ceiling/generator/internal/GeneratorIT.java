@@ -335,6 +335,68 @@ class GeneratorIT {
     }
   }
 
+  // ---------------------------------------------------------------- send deadline
+
+  /**
+   * Holds the 10th slot's batch for 1.5 s before it is handed over: far past the send deadline
+   * (clock start + 0.5 s + 0.1 s slack), whatever the machine's load.
+   */
+  static Hooks holdsTenthSlot(boolean checkAtHandOff) {
+    AtomicInteger calls = new AtomicInteger();
+    return new Hooks() {
+      @Override
+      public void beforeSend(Conn conn) {
+        if (calls.incrementAndGet() == 10) {
+          long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+          while (System.nanoTime() < until) {
+            LockSupport.parkNanos(until - System.nanoTime());
+          }
+        }
+      }
+
+      @Override
+      public boolean checkDeadlineAtHandOff() {
+        return checkAtHandOff;
+      }
+    };
+  }
+
+  /** The check: the held slot and every later one are unsent-late, and none reached the relay. */
+  static void assertHeldSlotUnsent(GeneratorReport r, TestRelay relay) {
+    GeneratorReport.Result a = r.aggregate();
+    assertThat(a.slotsPlanned()).isEqualTo(50);
+    assertThat(a.slotsSent()).isLessThanOrEqualTo(9);
+    assertThat(a.slotsUnsentLate()).isGreaterThanOrEqualTo(41);
+    assertThat(relay.events.get()).isEqualTo(a.attempted());
+    assertThat(r.generatorBoundReason()).contains("unsent at the send deadline");
+  }
+
+  @Test
+  void aBatchHeldPastTheSendDeadlineIsUnsentLateNeverSent() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 100, 1),
+              Duration.ofMillis(500),
+              Duration.ofSeconds(10),
+              1000,
+              1 << 20);
+      assertHeldSlotUnsent(run(c, holdsTenthSlot(true)), relay);
+    }
+    // Mutant: the deadline checked only when a pass starts, so the held batch still goes out.
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      GeneratorConfig c =
+          cfg(
+              load(relay.url(), null, 100, 1),
+              Duration.ofMillis(500),
+              Duration.ofSeconds(10),
+              1000,
+              1 << 20);
+      GeneratorReport r = run(c, holdsTenthSlot(false));
+      assertThatThrownBy(() -> assertHeldSlotUnsent(r, relay)).isInstanceOf(AssertionError.class);
+    }
+  }
+
   // ---------------------------------------------------------------- OK matching by id
 
   /**
