@@ -1,5 +1,7 @@
 package dev.ceiling.cli;
 
+import dev.ceiling.experiment.Outcome;
+
 /** Process exit codes; tests assert them. */
 public final class ExitCode {
   /** The contract passed: the treatment arm is shown to limit ingest. */
@@ -15,4 +17,14 @@ public final class ExitCode {
   public static final int INFRASTRUCTURE = 3;
 
   private ExitCode() {}
+
+  /** The exit code for an experiment's outcome. */
+  public static int of(Outcome outcome) {
+    return switch (outcome) {
+      case ESTABLISHED -> ESTABLISHED;
+      case NOT_ESTABLISHED -> NOT_ESTABLISHED;
+      case BAD_INPUT -> USAGE;
+      case INFRASTRUCTURE -> INFRASTRUCTURE;
+    };
+  }
 }

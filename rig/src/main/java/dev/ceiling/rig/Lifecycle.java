@@ -40,7 +40,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -65,19 +64,25 @@ final class Lifecycle {
 
   private final Ownership ownership;
   private final PortCheck portCheck;
-  private final Supplier<String> classpath;
+  private final RelayJarSource relayJar;
 
-  Lifecycle(Ownership ownership, PortCheck portCheck, Supplier<String> classpath) {
+  /** Where the reference relay's jar is; a seam so tests can point at a stranger. */
+  @FunctionalInterface
+  interface RelayJarSource {
+    Path locate() throws RigException;
+  }
+
+  Lifecycle(Ownership ownership, PortCheck portCheck, RelayJarSource relayJar) {
     this.ownership = ownership;
     this.portCheck = portCheck;
-    this.classpath = classpath;
+    this.relayJar = relayJar;
   }
 
   static Lifecycle standard() {
     return new Lifecycle(
         Ownership.STRICT,
         (ports, wait) -> PortGuard.awaitFree(ports, wait, Duration.ofMillis(100)),
-        RelayClasspath::forChild);
+        ReferenceRelayJar::locate);
   }
 
   // ---------------------------------------------------------------- up
@@ -632,7 +637,8 @@ final class Lifecycle {
   // ---------------------------------------------------------------- helpers
 
   private Map<String, String> variables(
-      UpOptions o, String rigId, Map<String, Integer> ports, Path stateDir, Path dataDir) {
+      UpOptions o, String rigId, Map<String, Integer> ports, Path stateDir, Path dataDir)
+      throws RigException {
     RelayProfile p = o.profile();
     Map<String, String> vars = new TreeMap<>();
     ports.forEach((k, v) -> vars.put(k, Integer.toString(v)));
@@ -641,17 +647,18 @@ final class Lifecycle {
     vars.put("data_dir", dataDir.toString());
     vars.put("state_dir", stateDir.toString());
     vars.put("java", javaExecutable());
-    if (p.command().stream().anyMatch(a -> a.contains("${classpath}"))) {
-      vars.put("classpath", classpath.get());
+    if (mentions(p, "${reference_relay_jar}")) {
+      vars.put("reference_relay_jar", relayJar.locate().toString());
     }
     if (o.effectiveQueueCapacity() != null) {
       vars.put("queue_capacity", Integer.toString(o.effectiveQueueCapacity()));
     }
-    Path rigCode = Provenance.codeSource(Rig.class);
-    if (rigCode != null) {
-      vars.put("rig_code_source", rigCode.toString());
-    }
     return vars;
+  }
+
+  private static boolean mentions(RelayProfile p, String placeholder) {
+    return p.command().stream().anyMatch(a -> a.contains(placeholder))
+        || (p.binaryPath() != null && p.binaryPath().contains(placeholder));
   }
 
   static String javaExecutable() {

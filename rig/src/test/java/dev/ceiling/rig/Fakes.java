@@ -88,7 +88,7 @@ final class Fakes {
     return new Lifecycle(
         trusting,
         (ports, wait) -> PortGuard.awaitFree(ports, wait, Duration.ofMillis(50)),
-        () -> System.getProperty("java.class.path"));
+        ReferenceRelayJar::locate);
   }
 
   /** MUTANT: never looks at the ports before starting. */
@@ -96,7 +96,7 @@ final class Fakes {
     return new Lifecycle(
         Ownership.STRICT,
         (Map<String, Integer> ports, Duration wait) -> List.of(),
-        () -> System.getProperty("java.class.path"));
+        ReferenceRelayJar::locate);
   }
 
   /** Kills a process this test started, by pid, and waits for it. */

@@ -40,7 +40,7 @@ class ReferenceRelayIT {
     try {
       RigDescriptor d = h.descriptor();
       assertThat(d.relayCommand())
-          .contains("dev.ceiling.rig.reference.ReferenceRelayMain", d.rigId(), "--reset")
+          .contains("dev.ceiling.relay.ReferenceRelayMain", d.rigId(), "--reset")
           .containsSubsequence("--audit", "on")
           .containsSubsequence("--limiter-events-per-sec", "1000000")
           .containsSubsequence("--audit-exchange-delay-ms", "0.5");

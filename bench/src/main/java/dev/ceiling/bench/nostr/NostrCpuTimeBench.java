@@ -1,6 +1,6 @@
 package dev.ceiling.bench.nostr;
 
-import dev.ceiling.core.nostr.NostrException;
+import dev.ceiling.nostr.NostrException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;

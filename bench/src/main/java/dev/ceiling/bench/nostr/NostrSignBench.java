@@ -1,12 +1,12 @@
 package dev.ceiling.bench.nostr;
 
-import dev.ceiling.core.nostr.EventSigner;
-import dev.ceiling.core.nostr.EventVerifier;
-import dev.ceiling.core.nostr.Hex;
-import dev.ceiling.core.nostr.Keys;
-import dev.ceiling.core.nostr.NostrEvent;
-import dev.ceiling.core.nostr.NostrException;
-import dev.ceiling.core.nostr.Schnorr;
+import dev.ceiling.nostr.EventSigner;
+import dev.ceiling.nostr.EventVerifier;
+import dev.ceiling.nostr.Hex;
+import dev.ceiling.nostr.Keys;
+import dev.ceiling.nostr.NostrEvent;
+import dev.ceiling.nostr.NostrException;
+import dev.ceiling.nostr.Schnorr;
 import java.math.BigInteger;
 import java.security.SecureRandom;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.ceiling.bench.prom;
 
-import dev.ceiling.core.prom.MetricFamily;
-import dev.ceiling.core.prom.MetricsException;
-import dev.ceiling.core.prom.PrometheusText;
+import dev.ceiling.prom.MetricFamily;
+import dev.ceiling.prom.MetricsException;
+import dev.ceiling.prom.PrometheusText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.ceiling.bench.relay;
 
-import dev.ceiling.core.nostr.EventSigner;
-import dev.ceiling.core.nostr.Keys;
-import dev.ceiling.rig.reference.ChildClasspath;
-import dev.ceiling.rig.reference.ReferenceRelayMain;
+import dev.ceiling.core.testing.ChildClasspath;
+import dev.ceiling.nostr.EventSigner;
+import dev.ceiling.nostr.Keys;
+import dev.ceiling.relay.ReferenceRelayMain;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,12 +2,13 @@ package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.experiment.Experiment;
-import dev.ceiling.cli.experiment.ExperimentException;
-import dev.ceiling.cli.experiment.ExperimentResult;
-import dev.ceiling.cli.experiment.SweepOptions;
 import dev.ceiling.cli.internal.ConsoleProgress;
+import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.cli.report.Summary;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentException;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.RelayProfile;
@@ -178,6 +179,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity))
             .outDir(dir)
+            .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(err, verbose));
     if (seed != null) {
       b.shuffled(seed);
@@ -220,10 +222,12 @@ public final class ExperimentCommand implements Callable<Integer> {
       err.println("written to " + r.outDir().toAbsolutePath() + ":");
       if (r.reportJson() != null) {
         err.println("  report.json  " + r.reportJson().toAbsolutePath());
-        err.println("  report.html  " + r.reportHtml().toAbsolutePath());
+      }
+      for (Path extra : r.extraFiles()) {
+        err.println("  " + extra.getFileName() + "  " + extra.toAbsolutePath());
       }
       err.println("  half-runs and journals beside them (half-*.json, journal-*.jsonl)");
-      return r.exitCode();
+      return ExitCode.of(r.outcome());
     }
   }
 }

@@ -1,17 +1,17 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.experiment.Identities;
-import dev.ceiling.cli.experiment.SweepOptions;
-import dev.ceiling.cli.experiment.SweepRunner;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.prom.MetricsScraper;
+import dev.ceiling.experiment.Identities;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.experiment.SweepRunner;
 import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.generator.cli.Logging;
+import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.ceiling.cli.internal;
 
-import dev.ceiling.cli.experiment.ExperimentProgress;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.experiment.ExperimentProgress;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -2,13 +2,14 @@ package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.experiment.Experiment;
-import dev.ceiling.cli.experiment.ExperimentResult;
-import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.ProblemKind;
 import dev.ceiling.verdict.WorkerRate;
@@ -67,6 +68,7 @@ class ExperimentIT {
             .repeats(3)
             .sweepOptions(quick(dir))
             .outDir(dir)
+            .alsoRender("report.html", HtmlReport::render)
             .installShutdownHook(false)
             .run();
     assertThat(r.problems()).isEmpty();
@@ -83,11 +85,12 @@ class ExperimentIT {
             "established; failures %s; excluded %s",
             report.verdict().failureLines(), report.verdict().excluded())
         .isTrue();
-    assertThat(r.exitCode()).isEqualTo(ExitCode.ESTABLISHED);
+    assertThat(r.outcome()).isEqualTo(Outcome.ESTABLISHED);
     // What was measured is on disk and reads back to the same verdict.
     ExperimentReport again = Json.read(r.reportJson(), ExperimentReport.class);
     assertThat(again.recompute()).isEqualTo(report.verdict());
-    assertThat(Files.readString(r.reportHtml())).contains("<svg");
+    assertThat(r.extraFiles()).containsExactly(dir.resolve("report.html"));
+    assertThat(Files.readString(r.extraFiles().get(0))).contains("<svg");
   }
 
   /** Negative control: an audit cost negligible next to the grid does not separate. */
@@ -104,7 +107,7 @@ class ExperimentIT {
             .outDir(dir)
             .installShutdownHook(false)
             .run();
-    assertThat(r.exitCode()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
     assertThat(r.report().verdict().failureLines())
         .anySatisfy(l -> assertThat(l).startsWith("NOT ESTABLISHED: not shown to limit ingest"));
   }
@@ -126,7 +129,7 @@ class ExperimentIT {
             .outDir(dir)
             .installShutdownHook(false)
             .run();
-    assertThat(r.exitCode()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
     assertThat(r.report().verdict().established()).isFalse();
     assertThat(r.report().verdict().excluded())
         .isNotEmpty()

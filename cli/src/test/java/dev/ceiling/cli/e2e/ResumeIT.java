@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Main;
-import dev.ceiling.cli.experiment.Journal;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.testing.ChildClasspath;
+import dev.ceiling.experiment.Journal;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
-import dev.ceiling.rig.reference.ChildClasspath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.ceiling.generator.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ceiling.core.nostr.EventSigner;
-import dev.ceiling.core.nostr.NostrEvent;
+import dev.ceiling.nostr.EventSigner;
+import dev.ceiling.nostr.NostrEvent;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,12 +1,12 @@
 package dev.ceiling.generator.internal;
 
-import dev.ceiling.core.nostr.EventSigner;
-import dev.ceiling.core.nostr.Keys;
-import dev.ceiling.core.nostr.NostrEvent;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.nostr.EventSigner;
+import dev.ceiling.nostr.Keys;
+import dev.ceiling.nostr.NostrEvent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;

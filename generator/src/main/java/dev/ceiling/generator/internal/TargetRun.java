@@ -1,8 +1,8 @@
 package dev.ceiling.generator.internal;
 
 import dev.ceiling.core.model.LatencySummary;
-import dev.ceiling.core.nostr.Keys;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.nostr.Keys;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.TreeMap;

@@ -31,14 +31,7 @@ import java.util.TreeSet;
 public final class ProfileReader {
   /** Placeholders the rig always defines at {@code up}. */
   public static final Set<String> BUILT_IN_PLACEHOLDERS =
-      Set.of(
-          "rig_id",
-          "data_dir",
-          "state_dir",
-          "java",
-          "classpath",
-          "queue_capacity",
-          "rig_code_source");
+      Set.of("rig_id", "data_dir", "state_dir", "java", "reference_relay_jar", "queue_capacity");
 
   private static final Set<String> FIELDS =
       Set.of(

@@ -2,9 +2,9 @@ package com.example.relay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.ceiling.cli.experiment.Experiment;
-import dev.ceiling.cli.experiment.ExperimentResult;
-import dev.ceiling.cli.experiment.SweepOptions;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.junit.CeilingAssertions;
 import dev.ceiling.rig.RelayProfile;
 import java.io.IOException;
@@ -53,7 +53,7 @@ class AuditLogCeilingTest {
             .installShutdownHook(false)
             .run();
 
-    System.out.println("report: " + result.reportJson() + " and " + result.reportHtml());
+    System.out.println("report: " + result.reportJson());
     assertEquals(List.of(), result.problems(), "infrastructure and completeness problems");
     CeilingAssertions.assertLimitsIngest(result.report());
   }

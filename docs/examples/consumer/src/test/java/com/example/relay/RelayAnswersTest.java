@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
-import dev.ceiling.core.prom.MetricsScraper;
-import dev.ceiling.core.prom.Reading;
-import dev.ceiling.core.prom.Selector;
-import dev.ceiling.core.prom.Snapshot;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.prom.Reading;
+import dev.ceiling.prom.Selector;
+import dev.ceiling.prom.Snapshot;
 import dev.ceiling.junit.WithRelay;
 import java.net.URI;
 import java.net.http.HttpClient;

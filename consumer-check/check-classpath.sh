@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fails when a consumer's resolved test classpath (one line, ':'-separated, as written by
+# maven-dependency-plugin's build-classpath) holds a jar an embedding project must not get:
+# picocli and JFreeChart belong to the CLI, H2 and the PostgreSQL driver to the reference relay.
+# It also requires the embedding API itself, so an empty or wrong file cannot pass.
+set -euo pipefail
+file="${1:?usage: check-classpath.sh CLASSPATH_FILE}"
+[[ -s "$file" ]] || { echo "consumer classpath check: $file is missing or empty" >&2; exit 1; }
+mapfile -t jars < <(tr ':' '\n' < "$file")
+bad=()
+for jar in "${jars[@]}"; do
+  case "$(basename "$jar")" in
+    picocli-*|jfreechart-*|org.jfree.svg-*|h2-*|postgresql-*|ceiling-cli-*|ceiling-reference-relay-*)
+      bad+=("$jar") ;;
+  esac
+done
+if ((${#bad[@]} > 0)); then
+  echo "consumer classpath check: the example's test classpath holds jars an embedding project must not get:" >&2
+  printf '  %s\n' "${bad[@]}" >&2
+  exit 1
+fi
+for needed in ceiling-junit5- ceiling-experiment-; do
+  if ! printf '%s\n' "${jars[@]}" | grep -q "/${needed}[^/]*\.jar$"; then
+    echo "consumer classpath check: ${needed}*.jar is not on the example's test classpath" >&2
+    exit 1
+  fi
+done
+echo "consumer classpath check: ${#jars[@]} jars, no picocli, JFreeChart, H2 or PostgreSQL driver"

@@ -1,0 +1,156 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.generator.GeneratorReport;
+import dev.ceiling.prom.CounterDelta;
+import dev.ceiling.prom.MetricsException;
+import dev.ceiling.prom.Reading;
+import dev.ceiling.prom.Selector;
+import dev.ceiling.prom.Snapshot;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns one generator run and the two scrapes around its measurement window into a {@link Cell}.
+ * Pure: everything it needs is passed in, so it is tested without a relay.
+ */
+public final class CellAssembler {
+  private CellAssembler() {}
+
+  /** The relay-side figures for one window, derived from two scrapes. */
+  record Scraped(
+      Map<String, Double> deltas,
+      List<String> resets,
+      Double queueDepthBefore,
+      Double queueDepthAfter,
+      double windowS) {}
+
+  /**
+   * Reads every mapped series from both scrapes: counters as deltas (a reset is listed, and its
+   * delta is null, never negative), gauges as levels.
+   */
+  static Scraped scrape(RigDescriptor rig, Snapshot before, Snapshot after)
+      throws MetricsException {
+    Map<String, Double> deltas = new LinkedHashMap<>();
+    List<String> resets = new ArrayList<>();
+    Double depthBefore = null;
+    Double depthAfter = null;
+    for (Map.Entry<String, String> e : rig.metricMapping().entrySet()) {
+      String key = e.getKey();
+      Selector selector = Selector.parse(e.getValue());
+      MetricRole role = MetricRole.fromKey(key).orElse(null);
+      if (role != null && role.kind() == MetricRole.Kind.GAUGE) {
+        if (role == MetricRole.AUDIT_QUEUE_DEPTH) {
+          depthBefore = level(before.read(selector));
+          depthAfter = level(after.read(selector));
+        }
+        continue;
+      }
+      CounterDelta d =
+          CounterDelta.between(before, after, selector, rig.positiveControlled().contains(key));
+      switch (d.kind()) {
+        case INCREASE -> deltas.put(key, d.delta());
+        case RESET -> {
+          resets.add(key);
+          deltas.put(key, null);
+        }
+        // Not exposed, or a NaN/infinite series: no reading, never a zero.
+        case NOT_EXPOSED, NOT_FINITE -> deltas.put(key, null);
+      }
+    }
+    double windowS =
+        Math.max(1e-9, Duration.between(before.takenAt(), after.takenAt()).toNanos() / 1e9);
+    return new Scraped(deltas, resets, depthBefore, depthAfter, windowS);
+  }
+
+  private static Double level(Reading r) {
+    return r.exposed() ? r.value() : null;
+  }
+
+  /**
+   * Builds the cell.
+   *
+   * @param hasQueue false for an arm with no queue (the control arm, whose code path is off): its
+   *     outstanding delta and busy fraction are null, never 0, so they can never count as failing
+   */
+  static Cell assemble(
+      PlannedCell planned,
+      String arm,
+      boolean hasQueue,
+      GeneratorReport report,
+      Scraped scraped,
+      double drainWaitS,
+      Double loadBefore,
+      Double loadAfter) {
+    GeneratorReport.Result r = report.aggregate();
+    Map<String, Long> byCommunity = new LinkedHashMap<>();
+    for (GeneratorReport.TargetReport t : report.targets()) {
+      byCommunity.merge(t.community(), t.result().accepted(), Long::sum);
+    }
+    Double count = scraped.deltas().get(MetricRole.AUDIT_LOG_COUNT.key());
+    Double sum = scraped.deltas().get(MetricRole.AUDIT_LOG_SUM_SECONDS.key());
+    Long completed = count == null ? null : Math.round(count);
+    Double completedPerS = count == null ? null : count / scraped.windowS();
+    Double serviceMeanMs = count == null || sum == null || count == 0 ? null : sum / count * 1000;
+    Double busy = hasQueue && sum != null ? sum / scraped.windowS() : null;
+    Long outstanding = hasQueue ? outstanding(scraped) : null;
+    return Cell.builder()
+        .arm(arm)
+        .offeredPerS(planned.offeredPerS())
+        .repeat(planned.repeat())
+        .sequence(planned.sequence())
+        .twoCommunity(planned.twoCommunity())
+        .startedAt(report.clockStart())
+        .durationRequestedS(report.durationRequestedS())
+        .durationElapsedS(report.durationElapsedS())
+        .attempted(r.attempted())
+        .accepted(r.accepted())
+        .acceptedInWindow(r.acceptedInWindow())
+        .rejected(r.rejected())
+        .rejectedByPrefix(r.rejectedByPrefix())
+        .notices(r.notices())
+        .unacknowledged(r.unacknowledged())
+        .transportErrors(r.transportErrors())
+        .acceptedByCommunity(byCommunity)
+        .counterDeltas(scraped.deltas())
+        .counterResets(scraped.resets())
+        .sendLag(r.sendLag())
+        .service(r.service())
+        .scheduled(r.scheduled())
+        .generatorBound(report.generatorBound())
+        .generatorBoundReason(report.generatorBoundReason())
+        .headroom(report.headroom())
+        .auditCompleted(completed)
+        .auditCompletedPerS(completedPerS)
+        .auditServiceMeanMs(serviceMeanMs)
+        .auditBusyFraction(busy)
+        .outstandingDelta(outstanding)
+        .queueDepthBefore(scraped.queueDepthBefore())
+        .queueDepthAfter(scraped.queueDepthAfter())
+        .drainWaitS(drainWaitS)
+        .loadPerCpuBefore(loadBefore)
+        .loadPerCpuAfter(loadAfter)
+        .build();
+  }
+
+  /**
+   * Backlog growth over the window: the queue depth's change where the relay exposes its depth,
+   * else accepted minus completed from the counters; null when neither can be read.
+   */
+  private static Long outstanding(Scraped s) {
+    if (s.queueDepthBefore() != null && s.queueDepthAfter() != null) {
+      return Math.round(s.queueDepthAfter() - s.queueDepthBefore());
+    }
+    Double accepted = s.deltas().get(MetricRole.EVENTS_ACCEPTED.key());
+    Double completed = s.deltas().get(MetricRole.AUDIT_LOG_COUNT.key());
+    if (accepted == null || completed == null) {
+      return null;
+    }
+    return Math.round(accepted - completed);
+  }
+}

@@ -1,0 +1,416 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import dev.ceiling.verdict.Combine;
+import dev.ceiling.verdict.CombineException;
+import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.VerdictConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * The whole A/B experiment: rig up the treatment arm, sweep it, rig down; the same for the control
+ * arm; combine; judge; write {@code report.json} and {@code report.html}. What this class starts it
+ * always stops: on success, on failure and on Ctrl-C (a shutdown hook stops the sweep after the
+ * running cell, writes what was measured and takes the relay down).
+ *
+ * <pre>{@code
+ * ExperimentResult r = Experiment.builder()
+ *     .profile(RelayProfile.builtIn("reference"))
+ *     .rates(200, 400, 600, 800)
+ *     .duration(Duration.ofSeconds(4))
+ *     .repeats(3)
+ *     .outDir(Path.of("target/ceiling"))
+ *     .run();
+ * }</pre>
+ *
+ * <p>An instance runs once; it is not thread-safe.
+ */
+public final class Experiment {
+  private final Builder b;
+  private final AtomicReference<RigHandle> currentRig = new AtomicReference<>();
+  private final AtomicReference<SweepRunner> currentSweep = new AtomicReference<>();
+
+  private Experiment(Builder b) {
+    this.b = b;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Runs the experiment. Infrastructure failures (the relay did not start, metrics unreachable) do
+   * not throw once measuring has begun: the result carries exit code {@link Outcome#INFRASTRUCTURE}
+   * and everything measured until then.
+   *
+   * @throws ExperimentException for bad options or a relay that could not be started at all
+   */
+  public ExperimentResult run() throws ExperimentException {
+    CountDownLatch finished = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              SweepRunner s = currentSweep.get();
+              if (s != null) {
+                s.interrupt();
+              }
+              try {
+                // Let the running cell finish and the report be written, then make sure the
+                // relay is down whatever happened.
+                finished.await(b.shutdownGrace.toMillis(), TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              RigHandle h = currentRig.get();
+              if (h != null) {
+                h.close();
+              }
+            },
+            "ceiling-shutdown");
+    if (b.installShutdownHook) {
+      Runtime.getRuntime().addShutdownHook(hook);
+    }
+    try {
+      return runArms();
+    } finally {
+      finished.countDown();
+      if (b.installShutdownHook) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // Already shutting down: the hook is running and will finish the teardown.
+        }
+      }
+    }
+  }
+
+  private ExperimentResult runArms() throws ExperimentException {
+    Path out = b.outDir;
+    try {
+      Files.createDirectories(out);
+    } catch (IOException e) {
+      throw new ExperimentException("cannot create output directory " + out + ": " + e, e);
+    }
+    MetricsScraper scraper =
+        new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+    List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
+    Map<String, HalfRun> halves = new LinkedHashMap<>();
+    ExperimentIdentity identity = null;
+    List<Double> rates = b.rates;
+    List<String> problems = new ArrayList<>();
+    Outcome exit = Outcome.ESTABLISHED;
+    for (String arm : arms) {
+      Path half = out.resolve("half-" + arm + ".json");
+      Path journal = out.resolve("journal-" + arm + ".jsonl");
+      RigDescriptor rig;
+      try (RigHandle handle = up(arm, out.resolve("rig-" + arm))) {
+        rig = handle.descriptor();
+        b.progress.rigUp(arm, rig);
+        if (identity == null && b.autoRateMultiples != null) {
+          rates = autoRates(rig);
+          b.progress.warning(
+              "rates chosen from the relay's own calibration (predicted worker ceiling "
+                  + rig.relayInfo().get(PREDICTED_CEILING_KEY)
+                  + "/s): "
+                  + rates);
+        }
+        ExperimentIdentity armIdentity = identity(rig, rates);
+        if (identity == null) {
+          identity = armIdentity;
+        }
+        SweepRunner sweep = new SweepRunner(scraper, b.progress);
+        currentSweep.set(sweep);
+        SweepRunner.Outcome o =
+            sweep.run(rig, identity, b.sweepOptions.withJournal(journal).withResume(false));
+        currentSweep.set(null);
+        Json.write(half, o.half());
+        halves.put(arm, o.half());
+        if (o.failure() != null) {
+          problems.add("infrastructure failure in arm '" + arm + "': " + o.failure().getMessage());
+          exit = Outcome.INFRASTRUCTURE;
+          break;
+        }
+        if (!o.half().complete()) {
+          problems.add("arm '" + arm + "' is incomplete: " + o.half().incompleteReason());
+          exit = Outcome.NOT_ESTABLISHED;
+          break;
+        }
+      } catch (AutoRateException e) {
+        problems.add(e.getMessage());
+        exit = Outcome.BAD_INPUT;
+        break;
+      } catch (RigException e) {
+        problems.add("relay for arm '" + arm + "' did not start: " + e.getMessage());
+        exit = Outcome.INFRASTRUCTURE;
+        break;
+      } catch (IOException | ReportFormatException e) {
+        problems.add("cannot write results for arm '" + arm + "': " + e.getMessage());
+        exit = Outcome.INFRASTRUCTURE;
+        break;
+      } finally {
+        currentRig.set(null);
+      }
+    }
+    ExperimentReport report = null;
+    HalfRun treatment = halves.get(b.profile.treatmentArm());
+    HalfRun control = halves.get(b.profile.controlArm());
+    try {
+      if (treatment != null && control != null) {
+        report = ExperimentReport.of(Combine.combine(treatment, control), b.verdictConfig);
+      } else if (treatment != null || control != null) {
+        report =
+            ExperimentReport.ofSingleArm(treatment != null ? treatment : control, b.verdictConfig);
+      }
+    } catch (CombineException e) {
+      problems.add("the halves cannot be combined: " + e.getMessage());
+      exit = Outcome.NOT_ESTABLISHED;
+    }
+    Path json = null;
+    List<Path> extra = new ArrayList<>();
+    if (report != null) {
+      json = out.resolve("report.json");
+      try {
+        Json.write(json, report);
+        for (Map.Entry<String, Function<ExperimentReport, String>> r : b.renderers.entrySet()) {
+          Path file = out.resolve(r.getKey());
+          Files.writeString(file, r.getValue().apply(report));
+          extra.add(file);
+        }
+      } catch (IOException e) {
+        problems.add("cannot write the report: " + e.getMessage());
+        exit = Outcome.INFRASTRUCTURE;
+      }
+      if (exit == Outcome.ESTABLISHED && !report.verdict().established()) {
+        exit = Outcome.NOT_ESTABLISHED;
+      }
+    } else if (exit == Outcome.ESTABLISHED) {
+      exit = Outcome.INFRASTRUCTURE;
+    }
+    return new ExperimentResult(report, out, json, extra, problems, exit);
+  }
+
+  private RigHandle up(String arm, Path stateDir) throws RigException {
+    UpOptions o =
+        UpOptions.of(b.profile, arm, stateDir).withReset(true).withOverrides(b.relayOverrides);
+    RigHandle h = dev.ceiling.rig.Rig.up(o);
+    currentRig.set(h);
+    return h;
+  }
+
+  /** The relay_info key under which the reference relay reports its calibrated ceiling. */
+  public static final String PREDICTED_CEILING_KEY = "predicted_worker_ceiling_per_s";
+
+  /** Auto rates need a calibrated ceiling from the relay; this says it had none. */
+  private static final class AutoRateException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    AutoRateException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The grid as multiples of the ceiling the relay predicted from its own calibration loop, which
+   * is measured before and apart from the sweep. It only places the grid; nothing is judged against
+   * it.
+   */
+  private List<Double> autoRates(RigDescriptor rig) throws AutoRateException {
+    String v = rig.relayInfo().get(PREDICTED_CEILING_KEY);
+    double ceiling;
+    try {
+      ceiling = v == null ? Double.NaN : Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      ceiling = Double.NaN;
+    }
+    if (!(ceiling > 0) || Double.isInfinite(ceiling)) {
+      throw new AutoRateException(
+          "automatic rates need the relay's predicted worker ceiling in relay_info."
+              + PREDICTED_CEILING_KEY
+              + ", got "
+              + v
+              + "; pass --rates");
+    }
+    List<Double> out = new ArrayList<>();
+    for (double m : b.autoRateMultiples) {
+      double r = Math.max(1, Math.round(ceiling * m));
+      if (!out.contains(r)) {
+        out.add(r);
+      }
+    }
+    return out.stream().sorted().toList();
+  }
+
+  private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
+    return Identities.of(b.profile, rig, rates, b.duration.toNanos() / 1e9, b.repeats, b.seed);
+  }
+
+  /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
+  public static final class Builder {
+    private RelayProfile profile;
+    private List<Double> rates = List.of(250.0, 500.0, 750.0, 1000.0);
+    private List<Double> autoRateMultiples;
+    private Duration duration = Duration.ofSeconds(4);
+    private int repeats = 3;
+    private Long seed;
+    private Map<String, String> relayOverrides = Map.of();
+    private SweepOptions sweepOptions = SweepOptions.defaults(Path.of("journal.jsonl"));
+    private VerdictConfig verdictConfig = VerdictConfig.defaults();
+    private Path outDir;
+    private ExperimentProgress progress = ExperimentProgress.NONE;
+    private boolean installShutdownHook = true;
+    private Duration shutdownGrace = Duration.ofSeconds(60);
+    private final Map<String, Function<ExperimentReport, String>> renderers = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** The relay to measure (required). */
+    public Builder profile(RelayProfile p) {
+      this.profile = Objects.requireNonNull(p, "profile");
+      return this;
+    }
+
+    /** The offered-rate grid in events/s, each > 0; sorted ascending. */
+    public Builder rates(double... perS) {
+      List<Double> r = new ArrayList<>();
+      for (double d : perS) {
+        r.add(d);
+      }
+      return rates(r);
+    }
+
+    public Builder rates(List<Double> perS) {
+      this.rates = perS.stream().sorted().distinct().toList();
+      this.autoRateMultiples = null;
+      return this;
+    }
+
+    /**
+     * Places the grid at these multiples of the ceiling the relay predicts from its own calibration
+     * (reported in its descriptor's relay_info), read when the first arm is up. For relays that
+     * report one (the reference relay does); the sweep never judges against it.
+     */
+    public Builder ratesFromCalibration(double... multiples) {
+      List<Double> m = new ArrayList<>();
+      for (double d : multiples) {
+        if (!(d > 0) || Double.isInfinite(d)) {
+          throw new IllegalArgumentException("rate multiples must be finite and > 0, got " + d);
+        }
+        m.add(d);
+      }
+      this.autoRateMultiples = List.copyOf(m);
+      return this;
+    }
+
+    /** Each cell's measurement window (after the warm-up), > 0. */
+    public Builder duration(Duration d) {
+      this.duration = Objects.requireNonNull(d, "duration");
+      return this;
+    }
+
+    /** Repeats per rate, >= 1; the verdict needs >= 2 evidence cells per arm and rate. */
+    public Builder repeats(int n) {
+      this.repeats = n;
+      return this;
+    }
+
+    /** Shuffle the cell order with this seed (default: ascending). */
+    public Builder shuffled(long orderSeed) {
+      this.seed = orderSeed;
+      return this;
+    }
+
+    /** Overrides of the profile's ports and parameters (e.g. {@code exchange_delay_ms}). */
+    public Builder relayOverrides(Map<String, String> o) {
+      this.relayOverrides = Map.copyOf(o);
+      return this;
+    }
+
+    /** Per-cell measurement options (warm-up, connections, timeouts, two-community cells). */
+    public Builder sweepOptions(SweepOptions o) {
+      this.sweepOptions = Objects.requireNonNull(o, "sweepOptions");
+      return this;
+    }
+
+    public Builder verdictConfig(VerdictConfig c) {
+      this.verdictConfig = Objects.requireNonNull(c, "verdictConfig");
+      return this;
+    }
+
+    /** Where reports, half-runs, journals and rig state go (required). */
+    public Builder outDir(Path dir) {
+      this.outDir = Objects.requireNonNull(dir, "outDir");
+      return this;
+    }
+
+    public Builder progress(ExperimentProgress p) {
+      this.progress = Objects.requireNonNull(p, "progress");
+      return this;
+    }
+
+    /**
+     * Also writes {@code fileName} in the output directory, rendered from the finished report (the
+     * CLI adds {@code report.html} this way; the API itself renders nothing but JSON).
+     */
+    public Builder alsoRender(String fileName, Function<ExperimentReport, String> renderer) {
+      Objects.requireNonNull(fileName, "fileName");
+      Objects.requireNonNull(renderer, "renderer");
+      if (fileName.isBlank() || fileName.contains("/") || "report.json".equals(fileName)) {
+        throw new IllegalArgumentException(
+            "fileName must be a plain file name other than report.json, got '" + fileName + "'");
+      }
+      renderers.put(fileName, renderer);
+      return this;
+    }
+
+    /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
+    public Builder installShutdownHook(boolean install) {
+      this.installShutdownHook = install;
+      return this;
+    }
+
+    /** Validates every option, reporting all problems at once, then runs. */
+    public ExperimentResult run() throws ExperimentException {
+      List<String> problems = new ArrayList<>();
+      if (profile == null) {
+        problems.add("profile is required");
+      }
+      if (outDir == null) {
+        problems.add("out_dir is required");
+      }
+      if (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite())) {
+        problems.add("rates must be finite numbers > 0, got " + rates);
+      }
+      if (duration.isZero() || duration.isNegative()) {
+        problems.add("duration must be > 0, got " + duration);
+      }
+      if (repeats < 1) {
+        problems.add("repeats must be >= 1, got " + repeats);
+      }
+      if (!problems.isEmpty()) {
+        throw new ExperimentException(String.join("; ", problems), null);
+      }
+      return new Experiment(this).run();
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package dev.ceiling.experiment;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a sweep measures each cell (everything that is not part of the experiment's identity).
+ *
+ * @param warmup load offered before each cell's measurement window, at the cell's rate, so a
+ *     saturating cell is measured with its queue already full rather than banking the empty queue's
+ *     capacity as free accepts; >= 0
+ * @param connectionsPerTarget WebSocket connections per community, >= 1
+ * @param identities signing keys per community, used round-robin, >= 1
+ * @param publishTimeout how long to wait for OKs after the last send, > 0
+ * @param drainTimeout how long to wait before a cell for the relay's backlog to drain, > 0
+ * @param twoCommunity also measure report-only cells split across two communities
+ * @param journal where finished cells are appended (JSON lines), never null
+ * @param resume true to continue the journal instead of starting it
+ * @param sendLagBound the generator self-check's send-lag p99 bound: above it a cell is
+ *     generator-bound and excluded. 10 ms by default, not the generator's stand-alone 1 ms: on a
+ *     2-core machine that also runs the relay, scheduler jitter alone puts p99 at 1-4 ms and a
+ *     single GC or JIT pause (5-15 ms) decides the p99 of a short window, while the offered count
+ *     over a window of seconds is exact and the scheduled latency (from the intended slot) already
+ *     includes every late send, so nothing is hidden by the looser bound
+ */
+public record SweepOptions(
+    Duration warmup,
+    int connectionsPerTarget,
+    int identities,
+    Duration publishTimeout,
+    Duration drainTimeout,
+    boolean twoCommunity,
+    Path journal,
+    boolean resume,
+    Duration sendLagBound) {
+
+  public SweepOptions {
+    Objects.requireNonNull(warmup, "warmup");
+    if (warmup.isNegative()) {
+      throw new IllegalArgumentException("warmup must be >= 0, got " + warmup);
+    }
+    if (connectionsPerTarget < 1) {
+      throw new IllegalArgumentException(
+          "connections_per_target must be >= 1, got " + connectionsPerTarget);
+    }
+    if (identities < 1) {
+      throw new IllegalArgumentException("identities must be >= 1, got " + identities);
+    }
+    positive("publish_timeout", publishTimeout);
+    positive("drain_timeout", drainTimeout);
+    Objects.requireNonNull(journal, "journal must not be null");
+    positive("send_lag_bound", sendLagBound);
+  }
+
+  /** The default send-lag bound for sweeps; see the record's documentation. */
+  public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(10);
+
+  /**
+   * Defaults for the given journal: 2 s warm-up, 8 connections, 8 identities, 2 s publish timeout,
+   * 60 s drain timeout, 10 ms send-lag bound.
+   */
+  public static SweepOptions defaults(Path journal) {
+    return new SweepOptions(
+        Duration.ofSeconds(2),
+        8,
+        8,
+        // Throughput is counted by answers arriving inside the window, so the grace period after
+        // it only decides how many late answers reach the latency histograms; 2 s keeps a
+        // saturated cell (whose backlog never clears in time) from idling long.
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(60),
+        false,
+        journal,
+        false,
+        DEFAULT_SEND_LAG_BOUND);
+  }
+
+  public SweepOptions withResume(boolean value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        value,
+        sendLagBound);
+  }
+
+  public SweepOptions withTwoCommunity(boolean value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        value,
+        journal,
+        resume,
+        sendLagBound);
+  }
+
+  public SweepOptions withWarmup(Duration value) {
+    return new SweepOptions(
+        value,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume,
+        sendLagBound);
+  }
+
+  public SweepOptions withJournal(Path value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        value,
+        resume,
+        sendLagBound);
+  }
+
+  public SweepOptions withPublishTimeout(Duration value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        value,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume,
+        sendLagBound);
+  }
+
+  public SweepOptions withSendLagBound(Duration value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume,
+        value);
+  }
+
+  private static void positive(String name, Duration d) {
+    if (d == null || d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException(name + " must be > 0, got " + d);
+    }
+  }
+}

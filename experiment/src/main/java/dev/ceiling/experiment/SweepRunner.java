@@ -1,0 +1,291 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.model.SchemaVersion;
+import dev.ceiling.core.model.Target;
+import dev.ceiling.experiment.internal.LoadPerCpu;
+import dev.ceiling.generator.Generator;
+import dev.ceiling.generator.GeneratorConfig;
+import dev.ceiling.generator.GeneratorException;
+import dev.ceiling.generator.GeneratorReport;
+import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.generator.WindowListener;
+import dev.ceiling.prom.MetricsException;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.prom.Reading;
+import dev.ceiling.prom.Selector;
+import dev.ceiling.prom.Snapshot;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Measures one arm: for each planned cell, wait for the relay's backlog to drain, then offer the
+ * cell's load with a warm-up, scrape at the start and the end of the measurement window, and turn
+ * the pair into a {@link Cell} that is journalled before the next cell starts.
+ *
+ * <p>Not thread-safe; {@link #interrupt()} may be called from any thread (a shutdown hook) and
+ * makes the sweep stop after the running cell, returning what was measured.
+ */
+public final class SweepRunner {
+  /** How often the drain wait polls the relay's metrics. */
+  private static final Duration DRAIN_POLL = Duration.ofMillis(100);
+
+  private final MetricsScraper scraper;
+  private final SweepProgress progress;
+  private final AtomicBoolean interrupted = new AtomicBoolean();
+
+  public SweepRunner(MetricsScraper scraper, SweepProgress progress) {
+    this.scraper = scraper;
+    this.progress = progress;
+  }
+
+  /** Asks the sweep to stop after the cell that is running. */
+  public void interrupt() {
+    interrupted.set(true);
+  }
+
+  /** A sweep's result; {@code failure} is the infrastructure problem that stopped it, or null. */
+  public record Outcome(HalfRun half, Exception failure) {}
+
+  /**
+   * Runs the arm's sweep. Never loses a measured cell: on an infrastructure failure or an interrupt
+   * it returns an incomplete half-run holding every finished cell (which the journal also holds).
+   *
+   * @throws IOException when the journal cannot be written or read
+   * @throws ReportFormatException when a resume journal is corrupt or belongs to another identity
+   */
+  public Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
+      throws IOException, ReportFormatException {
+    String arm = rig.arm();
+    boolean hasQueue = !arm.equals(identity.controlArm());
+    List<PlannedCell> plan = CellPlan.plan(identity, options.twoCommunity());
+    List<Cell> cells = new ArrayList<>();
+    Set<Integer> done = new HashSet<>();
+    Journal journal;
+    if (options.resume()) {
+      Journal.Contents previous = Journal.read(options.journal());
+      List<String> mismatch = IdentityCheck.differences(previous.identity(), identity);
+      if (!mismatch.isEmpty() || !previous.arm().equals(arm)) {
+        if (!previous.arm().equals(arm)) {
+          mismatch.add("arm: journal '" + previous.arm() + "', this sweep '" + arm + "'");
+        }
+        throw new ReportFormatException(
+            options.journal().toString(),
+            "$",
+            "journal belongs to a different experiment: " + String.join("; ", mismatch),
+            null);
+      }
+      for (Cell c : previous.cells()) {
+        if (done.add(c.sequence())) {
+          cells.add(c);
+        }
+      }
+      journal = Journal.reopen(options.journal());
+    } else {
+      journal = Journal.create(options.journal(), identity, arm);
+    }
+    Instant started = Instant.now();
+    Exception failure = null;
+    try (journal) {
+      progress.sweepStarted(arm, plan.size(), done.size());
+      Backlog baseline =
+          hasQueue ? backlog(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
+      for (PlannedCell planned : plan) {
+        if (done.contains(planned.sequence())) {
+          continue;
+        }
+        if (interrupted.get()) {
+          break;
+        }
+        Cell cell = measure(rig, identity, options, planned, hasQueue, baseline);
+        journal.append(cell);
+        cells.add(cell);
+        progress.cellFinished(cell, cells.size(), plan.size());
+      }
+    } catch (MetricsException | GeneratorException e) {
+      failure = e;
+    }
+    cells.sort(java.util.Comparator.comparingInt(Cell::sequence));
+    boolean complete = cells.size() == plan.size();
+    String reason =
+        complete
+            ? null
+            : failure != null
+                ? "stopped by an infrastructure failure: " + failure.getMessage()
+                : "interrupted after " + cells.size() + " of " + plan.size() + " cells";
+    HalfRun half =
+        new HalfRun(
+            SchemaVersion.CURRENT,
+            identity,
+            arm,
+            rig,
+            started,
+            Instant.now(),
+            complete,
+            reason,
+            cells);
+    return new Outcome(half, failure);
+  }
+
+  private Cell measure(
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      SweepOptions options,
+      PlannedCell planned,
+      boolean hasQueue,
+      Backlog baseline)
+      throws MetricsException, GeneratorException {
+    URI metrics = URI.create(rig.metricsUrl());
+    double drainWaitS = hasQueue ? drain(rig, metrics, baseline, options.drainTimeout()) : 0.0;
+    Double loadBefore = LoadPerCpu.now();
+    GeneratorConfig.Builder cfg =
+        GeneratorConfig.builder()
+            .duration(Duration.ofNanos((long) (identity.durationS() * 1e9)))
+            .warmup(options.warmup())
+            .sendLagBound(options.sendLagBound())
+            .publishTimeout(options.publishTimeout());
+    List<Target> targets = rig.targets();
+    if (planned.twoCommunity()) {
+      if (targets.size() < 2) {
+        throw new GeneratorException(
+            GeneratorException.Kind.CONFIG,
+            "two-community cells need two targets in the rig descriptor, got " + targets.size());
+      }
+      for (Target t : targets.subList(0, 2)) {
+        cfg.load(
+            new TargetLoad(
+                t,
+                planned.offeredPerS() / 2,
+                options.connectionsPerTarget(),
+                options.identities()));
+      }
+    } else {
+      cfg.load(
+          new TargetLoad(
+              targets.get(0),
+              planned.offeredPerS(),
+              options.connectionsPerTarget(),
+              options.identities()));
+    }
+    // The two scrapes bracket the measurement window exactly: the generator calls back at the
+    // window's start (after the warm-up) and end, on a thread that does not send.
+    AtomicReference<Snapshot> before = new AtomicReference<>();
+    AtomicReference<Snapshot> after = new AtomicReference<>();
+    AtomicReference<MetricsException> scrapeError = new AtomicReference<>();
+    cfg.windowListener(
+        new WindowListener() {
+          @Override
+          public void windowStarted(Instant at) {
+            scrapeInto(metrics, before, scrapeError);
+          }
+
+          @Override
+          public void windowEnded(Instant at) {
+            scrapeInto(metrics, after, scrapeError);
+          }
+        });
+    GeneratorReport report = Generator.run(cfg.build(), progress::generatorLine);
+    if (scrapeError.get() != null) {
+      throw scrapeError.get();
+    }
+    if (before.get() == null || after.get() == null) {
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE,
+          "the generator did not report its measurement window (before="
+              + before.get()
+              + ", after="
+              + after.get()
+              + ")");
+    }
+    Double loadAfter = LoadPerCpu.now();
+    CellAssembler.Scraped scraped = CellAssembler.scrape(rig, before.get(), after.get());
+    return CellAssembler.assemble(
+        planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter);
+  }
+
+  private void scrapeInto(
+      URI metrics, AtomicReference<Snapshot> into, AtomicReference<MetricsException> error) {
+    try {
+      into.set(scraper.scrape(metrics));
+    } catch (MetricsException e) {
+      error.compareAndSet(null, e);
+    }
+  }
+
+  /** The relay's outstanding work as its metrics show it; fields are null when not exposed. */
+  record Backlog(Double queueDepth, Double acceptedMinusCompleted) {}
+
+  private static Backlog backlog(RigDescriptor rig, Snapshot s) throws MetricsException {
+    Double depth = gauge(rig, s, MetricRole.AUDIT_QUEUE_DEPTH);
+    Double accepted = gauge(rig, s, MetricRole.EVENTS_ACCEPTED);
+    Double completed = gauge(rig, s, MetricRole.AUDIT_LOG_COUNT);
+    return new Backlog(depth, accepted == null || completed == null ? null : accepted - completed);
+  }
+
+  private static Double gauge(RigDescriptor rig, Snapshot s, MetricRole role)
+      throws MetricsException {
+    String selector = rig.metricMapping().get(role.key());
+    if (selector == null) {
+      return null;
+    }
+    Reading r = s.read(Selector.parse(selector));
+    return r.exposed() ? r.value() : null;
+  }
+
+  /**
+   * Waits until the relay's backlog is back to its baseline: the queue at its resting depth and
+   * audit completions caught up with accepted events. Repeats run inside the previous cell's drain
+   * window inherit its backlog and are not independent draws. Returns the seconds waited; a timeout
+   * is reported to the progress sink and recorded as the full wait.
+   */
+  private double drain(RigDescriptor rig, URI metrics, Backlog baseline, Duration timeout)
+      throws MetricsException {
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
+    while (true) {
+      Backlog now = backlog(rig, scraper.scrape(metrics));
+      boolean depthOk =
+          now.queueDepth() == null
+              || baseline.queueDepth() == null
+              || now.queueDepth() <= baseline.queueDepth();
+      boolean countsOk =
+          now.acceptedMinusCompleted() == null
+              || baseline.acceptedMinusCompleted() == null
+              || now.acceptedMinusCompleted() <= baseline.acceptedMinusCompleted();
+      double waited = (System.nanoTime() - start) / 1e9;
+      if (depthOk && countsOk) {
+        return waited;
+      }
+      if (System.nanoTime() > deadline) {
+        progress.warning(
+            String.format(
+                java.util.Locale.ROOT,
+                "backlog did not drain within %.0f s (queue depth %s, baseline %s); measuring anyway,"
+                    + " drain_wait_s records it",
+                timeout.toMillis() / 1000.0,
+                now.queueDepth(),
+                baseline.queueDepth()));
+        return waited;
+      }
+      try {
+        Thread.sleep(DRAIN_POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return waited;
+      }
+    }
+  }
+}

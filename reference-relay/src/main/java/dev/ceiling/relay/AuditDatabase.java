@@ -1,0 +1,218 @@
+package dev.ceiling.relay;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The audit database: by default an H2 TCP server on 127.0.0.1 inside this process, reached over
+ * JDBC on loopback so each statement is a real network round trip; or an external database named by
+ * a JDBC URL (PostgreSQL, or another H2).
+ *
+ * <p>Tables: {@code audit_lock} (lock rows: id 1 guards the audit log, id 2 the calibration scratch
+ * table), {@code audit_log} (the hash chain) and {@code audit_calibration} (same shape, scratch).
+ * Thread-safe: every caller opens its own connection.
+ */
+public final class AuditDatabase implements AutoCloseable {
+  static {
+    // H2 reads its bind address once, when its SysProperties class loads: set it before any H2
+    // class is touched so the TCP server listens on loopback only.
+    if (System.getProperty("h2.bindAddress") == null) {
+      System.setProperty("h2.bindAddress", "127.0.0.1");
+    }
+  }
+
+  /** SQL dialect of the database in use. */
+  public enum Dialect {
+    H2,
+    POSTGRESQL
+  }
+
+  /** Lock row / advisory key guarding the audit log. */
+  public static final int AUDIT_LOCK_ID = 1;
+
+  /** Lock row / advisory key guarding the calibration scratch table. */
+  public static final int CALIBRATION_LOCK_ID = 2;
+
+  private final org.h2.tools.Server h2Server;
+  private final Path tempDir;
+  private final String jdbcUrl;
+  private final String user;
+  private final String password;
+  private final Dialect dialect;
+  private final boolean synchronousCommit;
+
+  private AuditDatabase(
+      org.h2.tools.Server h2Server,
+      Path tempDir,
+      String jdbcUrl,
+      String user,
+      String password,
+      Dialect dialect,
+      boolean synchronousCommit) {
+    this.h2Server = h2Server;
+    this.tempDir = tempDir;
+    this.jdbcUrl = jdbcUrl;
+    this.user = user;
+    this.password = password;
+    this.dialect = dialect;
+    this.synchronousCommit = synchronousCommit;
+  }
+
+  /**
+   * Starts the embedded H2 TCP server (or attaches to {@code externalUrl}) and creates the schema.
+   *
+   * @param dbPort H2 TCP port on 127.0.0.1, 0 = ephemeral
+   * @param dataDir directory of the database files; empty = a temporary one deleted on close
+   * @param reset drop the audit tables first
+   * @param externalUrl use this database instead of the embedded H2
+   * @param synchronousCommit PostgreSQL's synchronous_commit for every connection
+   * @throws SQLException when the server cannot start or the schema cannot be created
+   */
+  public static AuditDatabase start(
+      int dbPort,
+      Optional<Path> dataDir,
+      boolean reset,
+      Optional<String> externalUrl,
+      boolean synchronousCommit)
+      throws SQLException, IOException {
+    AuditDatabase db;
+    if (externalUrl.isPresent()) {
+      String url = externalUrl.get();
+      Dialect d = url.startsWith("jdbc:postgresql:") ? Dialect.POSTGRESQL : Dialect.H2;
+      // Credentials ride in the URL (?user=..&password=..) for PostgreSQL; H2 defaults to sa.
+      db = new AuditDatabase(null, null, url, null, null, d, synchronousCommit);
+    } else {
+      Path tmp = null;
+      Path dir;
+      if (dataDir.isPresent()) {
+        dir = dataDir.get().toAbsolutePath();
+        Files.createDirectories(dir);
+      } else {
+        tmp = Files.createTempDirectory("refrelay-db");
+        dir = tmp;
+      }
+      org.h2.tools.Server server =
+          org.h2.tools.Server.createTcpServer(
+                  "-tcpPort", Integer.toString(dbPort), "-ifNotExists", "-baseDir", dir.toString())
+              .start();
+      String url = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/audit";
+      db = new AuditDatabase(server, tmp, url, "sa", "", Dialect.H2, synchronousCommit);
+    }
+    try {
+      db.createSchema(reset);
+    } catch (SQLException | RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /** The JDBC URL every connection uses (for the embedded H2: jdbc:h2:tcp://127.0.0.1:p/audit). */
+  public String jdbcUrl() {
+    return jdbcUrl;
+  }
+
+  /** The embedded H2 TCP port, or empty with an external database. */
+  public Optional<Integer> h2Port() {
+    return h2Server == null ? Optional.empty() : Optional.of(h2Server.getPort());
+  }
+
+  /** Dialect in use. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  /**
+   * Opens a connection in autocommit mode: the audit exchanges issue BEGIN and COMMIT as explicit
+   * statements so that each of the six steps is exactly one statement, one round trip.
+   */
+  public Connection open() throws SQLException {
+    Connection c =
+        user == null
+            ? DriverManager.getConnection(jdbcUrl)
+            : DriverManager.getConnection(jdbcUrl, user, password);
+    c.setAutoCommit(true);
+    if (dialect == Dialect.POSTGRESQL) {
+      try (Statement s = c.createStatement()) {
+        s.execute("SET synchronous_commit = " + (synchronousCommit ? "on" : "off"));
+      }
+    }
+    return c;
+  }
+
+  /** Rows in the audit log, read from the database. */
+  public long auditRows() throws SQLException {
+    try (Connection c = open();
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT COUNT(*) FROM audit_log")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  private void createSchema(boolean reset) throws SQLException {
+    try (Connection c = open();
+        Statement s = c.createStatement()) {
+      if (reset) {
+        s.execute("DROP TABLE IF EXISTS audit_log");
+        s.execute("DROP TABLE IF EXISTS audit_calibration");
+        s.execute("DROP TABLE IF EXISTS audit_lock");
+      }
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS audit_lock (id INT PRIMARY KEY, holder VARCHAR(64),"
+              + " acquired_at_ms BIGINT)");
+      for (String table : new String[] {"audit_log", "audit_calibration"}) {
+        s.execute(
+            "CREATE TABLE IF NOT EXISTS "
+                + table
+                + " (seq BIGINT PRIMARY KEY, community VARCHAR(255) NOT NULL,"
+                + " event_id CHAR(64) NOT NULL, pubkey CHAR(64) NOT NULL, kind INT NOT NULL,"
+                + " created_at BIGINT NOT NULL, prev_hash CHAR(64) NOT NULL,"
+                + " hash CHAR(64) NOT NULL, logged_at_ms BIGINT NOT NULL)");
+      }
+      for (int id : new int[] {AUDIT_LOCK_ID, CALIBRATION_LOCK_ID}) {
+        try (PreparedStatement q =
+            c.prepareStatement("SELECT COUNT(*) FROM audit_lock WHERE id = ?")) {
+          q.setInt(1, id);
+          try (ResultSet r = q.executeQuery()) {
+            r.next();
+            if (r.getLong(1) == 0) {
+              try (PreparedStatement ins =
+                  c.prepareStatement("INSERT INTO audit_lock (id, holder) VALUES (?, NULL)")) {
+                ins.setInt(1, id);
+                ins.executeUpdate();
+              }
+            }
+          }
+        }
+      }
+      // A relay killed while holding a lease must not wedge its successor.
+      s.execute("UPDATE audit_lock SET holder = NULL, acquired_at_ms = NULL");
+      s.execute("DELETE FROM audit_calibration");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (h2Server != null) {
+      h2Server.stop();
+    }
+    if (tempDir != null) {
+      try (Stream<Path> walk = Files.walk(tempDir)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        // A leftover temp directory is harmless; closing must not fail because of it.
+      }
+    }
+  }
+}

@@ -1,0 +1,372 @@
+package dev.ceiling.relay;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/**
+ * The built-in system under test: a Nostr relay (Jetty 12 WebSocket on 127.0.0.1) serving several
+ * communities resolved by Host, with an admission limiter, real BIP-340 checks, and — in the
+ * treatment arm — an audit log on the OK path (bounded queue, one worker, six database exchanges
+ * per entry against an H2 TCP server on loopback).
+ *
+ * <p>Use {@link #start(ReferenceRelayConfig)}; the returned handle is {@link AutoCloseable} and
+ * {@link #close()} is idempotent. Thread-safe.
+ */
+public final class ReferenceRelay implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(ReferenceRelay.class.getName());
+
+  private final ReferenceRelayConfig config;
+  private final AuditDatabase db;
+  private final AuditLog audit;
+  private final RelayMetrics metrics;
+  private final Server server;
+  private final ExecutorService handlers;
+  private final int port;
+  private volatile Calibration calibration;
+  private final AtomicLong lastRows = new AtomicLong();
+  private volatile boolean closed;
+
+  private ReferenceRelay(
+      ReferenceRelayConfig config,
+      AuditDatabase db,
+      AuditLog audit,
+      RelayMetrics metrics,
+      Server server,
+      ExecutorService handlers,
+      int port,
+      Calibration calibration) {
+    this.config = config;
+    this.db = db;
+    this.audit = audit;
+    this.metrics = metrics;
+    this.server = server;
+    this.handlers = handlers;
+    this.port = port;
+    this.calibration = calibration;
+  }
+
+  /**
+   * Starts the database, calibrates, starts the audit worker (arm on) and the server; returns when
+   * the relay accepts connections.
+   *
+   * @throws IOException when a port cannot be bound or the database cannot start
+   */
+  public static ReferenceRelay start(ReferenceRelayConfig config) throws IOException {
+    AuditDatabase db = null;
+    AuditLog audit = null;
+    ExecutorService handlers = null;
+    Server server = null;
+    try {
+      db =
+          AuditDatabase.start(
+              config.dbPort(),
+              config.dataDir(),
+              config.reset(),
+              config.jdbcUrl(),
+              config.synchronousCommit());
+      Calibration cal =
+          Calibration.run(db, config.calibrationRuns(), config.auditExchangeDelayMillis());
+      LOG.info("calibration: " + cal.toJson());
+
+      Holder holder = new Holder();
+      RelayMetrics metrics =
+          new RelayMetrics(
+              config.communities(),
+              () -> holder.audit == null ? 0 : holder.audit.depth(),
+              () -> holder.audit == null ? 0 : holder.audit.highWater(),
+              () -> holder.relay == null ? Double.NaN : holder.relay.auditRows());
+      metrics.exchangeCostSeconds.set(cal.exchangeCostSeconds());
+      metrics.predictedCeilingPerSecond.set(cal.predictedCeilingPerSecond());
+      if (config.auditOn()) {
+        audit =
+            new AuditLog(
+                db,
+                config.auditQueueCapacity(),
+                config.auditExchangeDelayMillis(),
+                metrics,
+                config.faults().auditWriteErrorProbability(),
+                config.faults().workerDiesAfterEntries(),
+                config.faults().seed());
+        holder.audit = audit;
+      }
+      RelayCore core =
+          new RelayCore(
+              config,
+              metrics,
+              new AdmissionLimiter(
+                  config.limiterLimitPerWindow(),
+                  TimeUnit.SECONDS.toNanos(config.limiterWindowSeconds()),
+                  System::nanoTime),
+              new EventStore(config.communities(), config.storeCapacity()),
+              audit,
+              new FaultDice(config.faults()));
+      handlers = Executors.newCachedThreadPool(daemonThreads("refrelay-conn-"));
+
+      QueuedThreadPool pool = new QueuedThreadPool(64, 4, (int) Duration.ofMinutes(1).toMillis());
+      pool.setName("refrelay-jetty");
+      pool.setDaemon(true);
+      server = new Server(pool);
+      ServerConnector connector = new ServerConnector(server, 1, 1);
+      connector.setHost("127.0.0.1");
+      connector.setPort(config.port());
+      server.addConnector(connector);
+      ExecutorService h = handlers;
+      WebSocketUpgradeHandler ws =
+          WebSocketUpgradeHandler.from(
+              server,
+              container -> {
+                // Jetty closes with 1009 (MESSAGE_TOO_LARGE) when a text message exceeds this.
+                container.setMaxTextMessageSize(config.maxFrameBytes());
+                container.setMaxBinaryMessageSize(config.maxFrameBytes());
+                container.setIdleTimeout(Duration.ofMinutes(10));
+                container.addMapping(
+                    "/",
+                    (req, resp, cb) -> {
+                      String host = req.getHeaders().get(HttpHeader.HOST);
+                      return new RelaySession(
+                          core, communityFor(config, host).orElse(null), host, h);
+                    });
+              });
+      ws.setHandler(new HttpEndpoints(holder));
+      server.setHandler(ws);
+      server.setStopTimeout(500);
+      server.start();
+      int boundPort = connector.getLocalPort();
+      ReferenceRelay relay =
+          new ReferenceRelay(config, db, audit, metrics, server, handlers, boundPort, cal);
+      holder.relay = relay;
+      return relay;
+    } catch (Exception e) {
+      if (server != null) {
+        try {
+          server.stop();
+        } catch (Exception ignored) {
+          // Reporting the start failure matters more than a failed cleanup.
+        }
+      }
+      if (handlers != null) {
+        handlers.shutdownNow();
+      }
+      if (audit != null) {
+        audit.close();
+      }
+      if (db != null) {
+        db.close();
+      }
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException("reference relay failed to start: " + e, e);
+    }
+  }
+
+  /** Resolves a Host header (host or host:port, IPv6 in brackets) to a community. */
+  static Optional<String> communityFor(ReferenceRelayConfig config, String hostHeader) {
+    if (hostHeader != null) {
+      String h = hostHeader.trim().toLowerCase(Locale.ROOT);
+      if (h.startsWith("[")) {
+        int end = h.indexOf(']');
+        h = end < 0 ? h : h.substring(0, end + 1);
+      } else {
+        int colon = h.lastIndexOf(':');
+        if (colon >= 0) {
+          h = h.substring(0, colon);
+        }
+      }
+      if (config.communities().contains(h)) {
+        return Optional.of(h);
+      }
+    }
+    return config.defaultCommunity();
+  }
+
+  /** The bound WebSocket/HTTP port on 127.0.0.1. */
+  public int port() {
+    return port;
+  }
+
+  /** The embedded H2 TCP port, or empty when an external database is used. */
+  public Optional<Integer> dbPort() {
+    return db.h2Port();
+  }
+
+  /** JDBC URL of the audit database (to verify the chain from outside). */
+  public String jdbcUrl() {
+    return db.jdbcUrl();
+  }
+
+  /** The configuration this relay runs with. */
+  public ReferenceRelayConfig config() {
+    return config;
+  }
+
+  /** The latest calibration. */
+  public Calibration calibration() {
+    return calibration;
+  }
+
+  /** Re-runs the calibration (GET /calibrate) and updates the gauges. */
+  public synchronized Calibration recalibrate() throws SQLException {
+    Calibration c =
+        Calibration.run(db, config.calibrationRuns(), config.auditExchangeDelayMillis());
+    calibration = c;
+    metrics.exchangeCostSeconds.set(c.exchangeCostSeconds());
+    metrics.predictedCeilingPerSecond.set(c.predictedCeilingPerSecond());
+    return c;
+  }
+
+  /** The Prometheus text exposition, as GET /metrics serves it. */
+  public String scrapeMetrics() {
+    return metrics.scrape();
+  }
+
+  /** Rows in audit_log (from the database; the last value read if the query fails). */
+  public long auditRows() {
+    try {
+      lastRows.set(db.auditRows());
+    } catch (SQLException e) {
+      LOG.log(Level.FINE, "audit row count failed", e);
+    }
+    return lastRows.get();
+  }
+
+  /**
+   * Waits until the audit queue is empty and the worker idle (arm on); true at once with audit off.
+   */
+  public boolean awaitAuditDrained(Duration timeout) throws InterruptedException {
+    return audit == null || audit.awaitDrained(timeout.toMillis());
+  }
+
+  /**
+   * The one ready line: {@code READY port=<p> db_port=<d> audit=<on|off> exchange_cost_ms=<c>
+   * predicted_worker_ceiling_per_s=<x>}; db_port is {@code NA} with an external database.
+   */
+  public String readyLine() {
+    Calibration c = calibration;
+    return "READY port="
+        + port
+        + " db_port="
+        + db.h2Port().map(String::valueOf).orElse("NA")
+        + " audit="
+        + (config.auditOn() ? "on" : "off")
+        + " exchange_cost_ms="
+        + (c == null ? "NA" : c.exchangeCostMillisText())
+        + " predicted_worker_ceiling_per_s="
+        + (c == null ? "NA" : c.predictedCeilingText());
+  }
+
+  /** Stops accepting, closes connections, stops the worker and the database. Idempotent. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "jetty stop failed", e);
+    } finally {
+      handlers.shutdownNow();
+      if (audit != null) {
+        audit.close();
+      }
+      db.close();
+    }
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Late-bound references for the metric callbacks and HTTP endpoints. */
+  private static final class Holder {
+    volatile AuditLog audit;
+    volatile ReferenceRelay relay;
+  }
+
+  /** GET /health, /metrics, /calibrate. */
+  private static final class HttpEndpoints extends Handler.Abstract {
+    private final Holder holder;
+
+    HttpEndpoints(Holder holder) {
+      this.holder = holder;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      ReferenceRelay relay = holder.relay;
+      String path = Request.getPathInContext(request);
+      if (!"GET".equals(request.getMethod())) {
+        return reply(
+            response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, "text/plain", "GET only\n");
+      }
+      if (relay == null) {
+        return reply(response, callback, 503, "text/plain", "starting\n");
+      }
+      return switch (path) {
+        case "/health" ->
+            reply(
+                response,
+                callback,
+                200,
+                "application/json",
+                "{\"status\":\"ok\",\"audit\":\""
+                    + (relay.config.auditOn() ? "on" : "off")
+                    + "\"}\n");
+        case "/metrics" ->
+            reply(response, callback, 200, RelayMetrics.contentType(), relay.scrapeMetrics());
+        case "/calibrate" -> calibrate(relay, response, callback);
+        default -> reply(response, callback, 404, "text/plain", "not found: " + path + "\n");
+      };
+    }
+
+    private static boolean calibrate(ReferenceRelay relay, Response response, Callback callback) {
+      try {
+        return reply(
+            response, callback, 200, "application/json", relay.recalibrate().toJson() + "\n");
+      } catch (SQLException e) {
+        return reply(response, callback, 500, "text/plain", "calibration failed: " + e + "\n");
+      }
+    }
+
+    private static boolean reply(
+        Response response, Callback callback, int status, String type, String body) {
+      response.setStatus(status);
+      response
+          .getHeaders()
+          .put(HttpHeader.CONTENT_TYPE, type.contains("charset") ? type : type + "; charset=utf-8");
+      Content.Sink.write(response, true, body, callback);
+      return true;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package dev.ceiling.relay;
+
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the reference relay as its own JVM. Prints exactly one line on stdout when ready (see {@link
+ * ReferenceRelay#readyLine()}); everything else goes to stderr. Stops cleanly on SIGTERM (a
+ * shutdown hook stops accepting and closes the database).
+ *
+ * <p>Exit codes: 0 stopped by signal, 2 bad command line (every problem listed on stderr), 3 the
+ * relay could not start.
+ */
+public final class ReferenceRelayMain {
+  private ReferenceRelayMain() {}
+
+  public static void main(String[] args) {
+    // java.util.logging writes to stderr by default; stdout carries only the ready line.
+    ReferenceRelayConfig config;
+    try {
+      config = ReferenceRelayConfig.fromArgs(args);
+    } catch (ReferenceRelayConfigException e) {
+      for (String p : e.problems()) {
+        System.err.println("refrelay: " + p);
+      }
+      System.exit(2);
+      return;
+    }
+    System.err.println("refrelay: " + config.describe());
+    ReferenceRelay relay;
+    try {
+      relay = ReferenceRelay.start(config);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("refrelay: failed to start: " + e);
+      e.printStackTrace(System.err);
+      System.exit(3);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.err.println("refrelay: stopping");
+                  relay.close();
+                  stopped.countDown();
+                },
+                "refrelay-shutdown"));
+    System.out.println(relay.readyLine());
+    System.out.flush();
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package dev.ceiling.relay;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The reference relay's Prometheus metrics (prefix {@code refrelay_}), in their own registry so two
+ * relays in one JVM (tests) never share counters. Exposed names (Prometheus text 0.0.4):
+ *
+ * <ul>
+ *   <li>{@code refrelay_audit_log_seconds} histogram ({@code _bucket}, {@code _count}, {@code
+ *       _sum}): service time of one audit entry (six exchanges with their delays)
+ *   <li>{@code refrelay_audit_write_errors_total}, {@code refrelay_audit_enqueue_errors_total}
+ *   <li>{@code refrelay_audit_queue_depth}, {@code refrelay_audit_queue_high_water} gauges
+ *   <li>{@code refrelay_audit_log_rows} gauge: rows in audit_log, read from the database
+ *   <li>{@code
+ *       refrelay_admission_rejections_total{transport="websocket",reason="quota"|"unavailable"}}
+ *   <li>{@code refrelay_events_accepted_total{community}}, {@code
+ *       refrelay_events_rejected_total{reason}} (reason: invalid, duplicate, rate-limited, error)
+ *   <li>{@code refrelay_ok_dropped_total}, {@code refrelay_fault_closes_total}
+ *   <li>{@code refrelay_audit_exchange_cost_seconds}, {@code
+ *       refrelay_audit_predicted_ceiling_per_second} gauges from the calibration
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public final class RelayMetrics {
+  /** Reasons of refrelay_events_rejected_total, all present from startup. */
+  public static final List<String> REJECT_REASONS =
+      List.of("invalid", "duplicate", "rate-limited", "error");
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+
+  final Histogram auditLogSeconds;
+  final Counter auditWriteErrors;
+  final Counter auditEnqueueErrors;
+  final Counter admissionRejections;
+  final Counter eventsAccepted;
+  final Counter eventsRejected;
+  final Counter okDropped;
+  final Counter faultCloses;
+  final Gauge exchangeCostSeconds;
+  final Gauge predictedCeilingPerSecond;
+
+  RelayMetrics(
+      List<String> communities,
+      DoubleSupplier queueDepth,
+      DoubleSupplier queueHighWater,
+      DoubleSupplier auditRows) {
+    auditLogSeconds =
+        Histogram.builder()
+            .name("refrelay_audit_log_seconds")
+            .help("Service time of one audit entry: six sequential exchanges with their delays")
+            .classicOnly()
+            .classicUpperBounds(
+                0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.02, 0.05, 0.1, 0.25, 1)
+            .withoutExemplars()
+            .register(registry);
+    auditWriteErrors =
+        Counter.builder()
+            .name("refrelay_audit_write_errors_total")
+            .help("Audit entries whose write failed (rolled back)")
+            .register(registry);
+    auditEnqueueErrors =
+        Counter.builder()
+            .name("refrelay_audit_enqueue_errors_total")
+            .help("Accepted events that could not be enqueued (audit worker gone)")
+            .register(registry);
+    admissionRejections =
+        Counter.builder()
+            .name("refrelay_admission_rejections_total")
+            .help("EVENTs refused by the admission limiter")
+            .labelNames("transport", "reason")
+            .register(registry);
+    admissionRejections.labelValues("websocket", "quota");
+    admissionRejections.labelValues("websocket", "unavailable");
+    eventsAccepted =
+        Counter.builder()
+            .name("refrelay_events_accepted_total")
+            .help("EVENTs answered OK true (or whose OK was dropped by fault injection)")
+            .labelNames("community")
+            .register(registry);
+    for (String c : communities) {
+      eventsAccepted.labelValues(c);
+    }
+    eventsRejected =
+        Counter.builder()
+            .name("refrelay_events_rejected_total")
+            .help("EVENTs answered OK false, by NIP-01 prefix")
+            .labelNames("reason")
+            .register(registry);
+    for (String r : REJECT_REASONS) {
+      eventsRejected.labelValues(r);
+    }
+    okDropped =
+        Counter.builder()
+            .name("refrelay_ok_dropped_total")
+            .help("OK answers withheld by --fault-drop-ok-fraction")
+            .register(registry);
+    faultCloses =
+        Counter.builder()
+            .name("refrelay_fault_closes_total")
+            .help("Connections closed by --fault-close-after")
+            .register(registry);
+    exchangeCostSeconds =
+        Gauge.builder()
+            .name("refrelay_audit_exchange_cost_seconds")
+            .help("Calibrated cost of one audit exchange without injected delay")
+            .register(registry);
+    predictedCeilingPerSecond =
+        Gauge.builder()
+            .name("refrelay_audit_predicted_ceiling_per_second")
+            .help("1 / (6 x (delay + exchange cost)): the audit worker's predicted ceiling")
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("refrelay_audit_queue_depth")
+        .help("Entries waiting in the audit queue")
+        .callback(cb -> cb.call(queueDepth.getAsDouble()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("refrelay_audit_queue_high_water")
+        .help("Largest audit queue depth seen since startup")
+        .callback(cb -> cb.call(queueHighWater.getAsDouble()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("refrelay_audit_log_rows")
+        .help("Rows in the audit_log table, read from the database")
+        .callback(cb -> cb.call(auditRows.getAsDouble()))
+        .register(registry);
+  }
+
+  /** Content type of {@link #scrape()}. */
+  public static String contentType() {
+    return PrometheusTextFormatWriter.CONTENT_TYPE;
+  }
+
+  /** The current metrics in Prometheus text format 0.0.4. */
+  public String scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,117 @@
+package dev.ceiling.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ReferenceRelayConfigTest {
+  @Test
+  void defaultsMatchTheSeedRelay() {
+    ReferenceRelayConfig c = ReferenceRelayConfig.defaults();
+    assertThat(c.limiterLimitPerWindow()).isEqualTo(50);
+    assertThat(c.auditOn()).isTrue();
+    assertThat(c.auditQueueCapacity()).isEqualTo(1000);
+    assertThat(c.verifySignatures()).isTrue();
+    assertThat(c.rejectMode()).isEqualTo(ReferenceRelayConfig.RejectMode.NOTICE);
+    assertThat(c.maxFrameBytes()).isEqualTo(131072);
+    assertThat(c.communities()).containsExactly("a.localhost", "b.localhost");
+  }
+
+  @Test
+  void describesItselfInOneLineUnderAnyLocale() {
+    Locale saved = Locale.getDefault();
+    try {
+      for (Locale l : List.of(Locale.ROOT, Locale.GERMANY, Locale.forLanguageTag("ar"))) {
+        Locale.setDefault(l);
+        assertThat(
+                ReferenceRelayConfig.fromArgs(
+                        new String[] {"--audit-exchange-delay-ms", "0.5", "--rig-id", "x"})
+                    .describe())
+            .isEqualTo(
+                "port=0 db_port=0 data_dir=(temp) reset=false communities=a.localhost,b.localhost"
+                    + " default_community=(none) audit=on audit_queue_capacity=1000"
+                    + " audit_exchange_delay_ms=0.5 limiter=10/s x 5s (50 per window)"
+                    + " reject_mode=notice verify_signatures=true db=embedded-h2"
+                    + " synchronous_commit=on max_frame_bytes=131072 faults=none");
+      }
+    } finally {
+      Locale.setDefault(saved);
+    }
+  }
+
+  @Test
+  void everyFlagParses() {
+    ReferenceRelayConfig c =
+        ReferenceRelayConfig.fromArgs(
+            new String[] {
+              "--port",
+              "8080",
+              "--db-port=9092",
+              "--reset",
+              "--communities",
+              "x.localhost",
+              "--default-community",
+              "x.localhost",
+              "--audit",
+              "off",
+              "--audit-queue-capacity",
+              "7",
+              "--limiter-reject-mode",
+              "ok-false",
+              "--verify-signatures",
+              "false",
+              "--jdbc-url",
+              "jdbc:postgresql://127.0.0.1/db",
+              "--synchronous-commit",
+              "off",
+              "--fault-drop-ok-fraction",
+              "0.5",
+              "--seed",
+              "9"
+            });
+    assertThat(c.port()).isEqualTo(8080);
+    assertThat(c.dbPort()).isEqualTo(9092);
+    assertThat(c.reset()).isTrue();
+    assertThat(c.defaultCommunity()).isEqualTo(Optional.of("x.localhost"));
+    assertThat(c.auditOn()).isFalse();
+    assertThat(c.rejectMode()).isEqualTo(ReferenceRelayConfig.RejectMode.OK_FALSE);
+    assertThat(c.synchronousCommit()).isFalse();
+    assertThat(c.faults().dropOkFraction()).isEqualTo(0.5);
+    assertThat(c.faults().seed()).isEqualTo(9);
+  }
+
+  @Test
+  void reportsEveryProblemAtOnce() {
+    assertThatThrownBy(
+            () ->
+                ReferenceRelayConfig.fromArgs(
+                    new String[] {
+                      "--port", "70000", "--audit-queue-capacity", "0",
+                      "--fault-audit-write-error-p", "2", "--communities", "A.localhost:80"
+                    }))
+        .isInstanceOfSatisfying(
+            ReferenceRelayConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactlyInAnyOrder(
+                        "fault-audit-write-error-p must be in [0, 1], got 2.0",
+                        "port must be in [0, 65535], got 70000",
+                        "communities must be lower-case host names without port, got"
+                            + " 'A.localhost:80'",
+                        "audit-queue-capacity must be >= 1 entries, got 0"));
+  }
+
+  @Test
+  void hostHeaderResolvesWithOrWithoutPort() {
+    ReferenceRelayConfig c = ReferenceRelayConfig.defaults();
+    assertThat(ReferenceRelay.communityFor(c, "a.localhost:7777")).contains("a.localhost");
+    assertThat(ReferenceRelay.communityFor(c, "B.LOCALHOST")).contains("b.localhost");
+    assertThat(ReferenceRelay.communityFor(c, "c.localhost:7777")).isEmpty();
+    assertThat(ReferenceRelay.communityFor(c, null)).isEmpty();
+    assertThat(ReferenceRelay.communityFor(c, "[::1]:80")).isEmpty();
+  }
+}

@@ -1,0 +1,148 @@
+package dev.ceiling.relay;
+
+import static dev.ceiling.relay.Fixtures.WAIT;
+import static dev.ceiling.relay.Fixtures.expectOk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.testing.ChildClasspath;
+import dev.ceiling.nostr.Keys;
+import dev.ceiling.nostr.NostrEvent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The relay as its own JVM, launched the way the rig launches it. */
+class ReferenceRelayMainIT {
+  static final Pattern READY =
+      Pattern.compile(
+          "READY port=(\\d+) db_port=(\\d+|NA) audit=(on|off) exchange_cost_ms=(\\d+\\.\\d+|NA)"
+              + " predicted_worker_ceiling_per_s=(\\d+\\.\\d+|NA)");
+
+  /** Parses the ready line; throws when it is not exactly the documented format. */
+  static Matcher parseReady(String line) {
+    Matcher m = READY.matcher(line == null ? "" : line);
+    if (!m.matches()) {
+      throw new AssertionError("not a ready line: " + line);
+    }
+    return m;
+  }
+
+  @Test
+  void childJvmPrintsReadyServesAndStopsOnSigterm(@TempDir Path dir) throws Exception {
+    Path stderr = dir.resolve("relay.err");
+    List<String> cmd =
+        ChildClasspath.command(
+            ReferenceRelayMain.class.getName(),
+            List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+            List.of(
+                "--port",
+                "0",
+                "--db-port",
+                "0",
+                "--data-dir",
+                dir.resolve("db").toString(),
+                "--reset",
+                "--rig-id",
+                "it-" + ProcessHandle.current().pid(),
+                "--audit",
+                "on",
+                "--calibration-runs",
+                "20"));
+    Path stdout = dir.resolve("relay.out");
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectError(stderr.toFile())
+            .redirectOutput(stdout.toFile())
+            .start();
+    try {
+      Matcher m = parseReady(awaitFirstLine(p, stdout, stderr));
+      int port = Integer.parseInt(m.group(1));
+      assertThat(m.group(3)).isEqualTo("on");
+      assertThat(Double.parseDouble(m.group(5))).isPositive();
+      assertThat(Fixtures.get(port, "/health")).contains("\"audit\":\"on\"");
+      try (RelayTestClient c = RelayTestClient.connect(port, "b.localhost")) {
+        NostrEvent e = Fixtures.event(Keys.generate());
+        c.send(Fixtures.frame(e));
+        expectOk(c.next(WAIT), e.id(), true, "");
+      }
+      assertThat(
+              Fixtures.metric(
+                  Fixtures.get(port, "/metrics"),
+                  "refrelay_events_accepted_total{community=\"b.localhost\"}"))
+          .isEqualTo(1.0);
+      assertThat(Fixtures.get(port, "/calibrate")).contains("\"predicted_worker_ceiling_per_s\"");
+
+      p.destroy(); // SIGTERM
+      assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(Files.readString(stderr)).contains("refrelay: stopping");
+      assertThat(Files.readAllLines(stdout)).hasSize(1); // exactly one line on stdout
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void badFlagsExitTwoListingEveryProblem() throws Exception {
+    List<String> cmd =
+        ChildClasspath.command(
+            ReferenceRelayMain.class.getName(),
+            List.of(),
+            List.of("--port", "-1", "--audit", "maybe", "--bogus", "1"));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    try {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.exitValue()).isEqualTo(2);
+      assertThat(text)
+          .contains("unknown flag --bogus")
+          .contains("--audit: cannot parse 'maybe': expected on or off")
+          .contains("port must be in [0, 65535], got -1")
+          .doesNotContain("READY");
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void readyLineFormatCheckRejectsAMutantLine() {
+    parseReady(
+        "READY port=1 db_port=2 audit=off exchange_cost_ms=0.123 predicted_worker_ceiling_per_s=1.0");
+    assertThatThrownBy(() -> parseReady("READY port=1 audit=off exchange_cost_ms=0.1"))
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(
+            () ->
+                parseReady(
+                    "READY port=1 db_port=2 audit=off exchange_cost_ms=0,123"
+                        + " predicted_worker_ceiling_per_s=1,0"))
+        .isInstanceOf(AssertionError.class);
+  }
+
+  /** Polls the child's stdout file for its first complete line; fails with the stderr tail. */
+  static String awaitFirstLine(Process p, Path stdout, Path stderr) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      String text = Files.readString(stdout);
+      int nl = text.indexOf('\n');
+      if (nl >= 0) {
+        return text.substring(0, nl);
+      }
+      if (!p.isAlive()) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError(
+        "no ready line; alive=" + p.isAlive() + " stderr:\n" + Files.readString(stderr));
+  }
+}
