@@ -49,6 +49,9 @@ class LauncherIT {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
     pb.environment().put("CEILING_CLASSPATH", System.getProperty("java.class.path"));
+    // The rig launches the reference relay's own jar; the build tells the tests where it is.
+    pb.environment()
+        .put("CEILING_REFERENCE_RELAY_JAR", System.getProperty("ceiling.reference-relay.jar"));
     Process p = pb.start();
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();

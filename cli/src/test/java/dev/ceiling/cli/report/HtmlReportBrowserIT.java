@@ -75,7 +75,7 @@ class HtmlReportBrowserIT {
 
   Seen open(String html) throws Exception {
     Path page = Files.createTempFile(dir, "page", ".html");
-    Files.writeString(page, html.replaceFirst("<head>", "<head>" + PROBE), StandardCharsets.UTF_8);
+    Files.writeString(page, html.replace("<head>", "<head>" + PROBE), StandardCharsets.UTF_8);
     Path profile = Files.createTempDirectory(dir, "chromium-profile");
     Path out = dir.resolve("dom.html");
     Path err = dir.resolve("chromium.log");
