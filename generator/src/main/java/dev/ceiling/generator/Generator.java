@@ -6,14 +6,14 @@ import dev.ceiling.generator.internal.Hooks;
 /**
  * The open-loop paced NIP-01 publisher. One call runs one cell: pre-sign every event, connect every
  * connection, start one clock for all targets, send each slot at its absolute due time whatever the
- * relay does, wait up to the publish timeout for outstanding OKs, and report.
+ * relay does, wait up to the grace period after the last send for outstanding OKs, and report.
  */
 public final class Generator {
   private Generator() {}
 
   /**
    * Runs {@code cfg} to completion. Blocks for about pre-signing + connecting + duration + (at
-   * most) the publish timeout. Thread-safe: independent runs may proceed concurrently.
+   * most) the grace period. Thread-safe: independent runs may proceed concurrently.
    *
    * @param progress receives progress lines on the calling thread; {@link ProgressListener#NONE} to
    *     discard

@@ -1,6 +1,7 @@
 package dev.ceiling.generator;
 
 import dev.ceiling.generator.internal.Loopback;
+import dev.ceiling.generator.internal.SelfCheck;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +18,8 @@ import java.util.Objects;
  * @param segment which share of the schedule this process sends ({@link Segment#WHOLE} for all)
  * @param inflightCapPerConnection events sent but not yet answered on one connection before the
  *     next slot of that connection waits (and goes out late, lateness recorded), >= 1
- * @param publishTimeout the grace period: the longest wait for outstanding OKs after the last send;
- *     events still unanswered then count as unacknowledged; > 0
+ * @param gracePeriod the grace period after the last send: the longest wait for outstanding OKs
+ *     once sending has ended; events still unanswered then count as unacknowledged; > 0
  * @param connectTimeout the longest wait for all connections (and the clock does not start until
  *     they are all up), > 0
  * @param allowRemote false refuses any target whose URL host is not loopback
@@ -38,7 +39,7 @@ public record GeneratorConfig(
     Duration duration,
     Segment segment,
     int inflightCapPerConnection,
-    Duration publishTimeout,
+    Duration gracePeriod,
     Duration connectTimeout,
     boolean allowRemote,
     int maxFrameBytes,
@@ -49,7 +50,7 @@ public record GeneratorConfig(
 
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
-  public static final Duration DEFAULT_PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(10);
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
   public static final int DEFAULT_SENDER_THREADS = 2;
@@ -62,7 +63,7 @@ public record GeneratorConfig(
             duration,
             segment,
             inflightCapPerConnection,
-            publishTimeout,
+            gracePeriod,
             connectTimeout,
             allowRemote,
             maxFrameBytes,
@@ -82,7 +83,7 @@ public record GeneratorConfig(
       Duration duration,
       Segment segment,
       int inflightCapPerConnection,
-      Duration publishTimeout,
+      Duration gracePeriod,
       Duration connectTimeout,
       boolean allowRemote,
       int maxFrameBytes,
@@ -123,8 +124,8 @@ public record GeneratorConfig(
     if (inflightCapPerConnection < 1) {
       p.add("inflight cap must be >= 1 per connection, got " + inflightCapPerConnection);
     }
-    if (publishTimeout == null || publishTimeout.isNegative() || publishTimeout.isZero()) {
-      p.add("publish timeout must be > 0, got " + publishTimeout);
+    if (gracePeriod == null || gracePeriod.isNegative() || gracePeriod.isZero()) {
+      p.add("grace period must be > 0, got " + gracePeriod);
     }
     if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
       p.add("connect timeout must be > 0, got " + connectTimeout);
@@ -159,6 +160,15 @@ public record GeneratorConfig(
     return loads.stream().mapToDouble(TargetLoad::ratePerS).sum() / segment.count();
   }
 
+  /**
+   * The send-lag p99 bound the self-check applies to target {@code i}, µs: the larger of {@link
+   * #sendLagBound} and 10% of the interval between this process's consecutive slots of it.
+   */
+  public long sendLagBoundUs(int i) {
+    double intervalNanos = 1e9 * segment.count() / loads.get(i).ratePerS();
+    return SelfCheck.lagBoundUs(sendLagBound.toNanos() / 1000, intervalNanos);
+  }
+
   /** The whole configuration in one line. */
   public String describe() {
     StringBuilder sb = new StringBuilder();
@@ -170,9 +180,9 @@ public record GeneratorConfig(
         .append(segment)
         .append(", cap ")
         .append(inflightCapPerConnection)
-        .append("/conn, publish timeout ")
-        .append(publishTimeout.toMillis() / 1000.0)
-        .append(" s, connect timeout ")
+        .append("/conn, grace period ")
+        .append(gracePeriod.toMillis() / 1000.0)
+        .append(" s after the last send, connect timeout ")
         .append(connectTimeout.toMillis() / 1000.0)
         .append(" s, ")
         .append(allowRemote ? "remote allowed" : "loopback only")
@@ -180,9 +190,13 @@ public record GeneratorConfig(
         .append(maxFrameBytes)
         .append(" B, ")
         .append(senderThreads)
-        .append(" sender threads, lag bound ")
+        .append(" sender threads, send-lag p99 bound ");
+    for (int i = 0; i < loads.size(); i++) {
+      sb.append(i == 0 ? "" : " / ").append(sendLagBoundUs(i) / 1000.0);
+    }
+    sb.append(" ms (max of ")
         .append(sendLagBound.toNanos() / 1e6)
-        .append(" ms: ");
+        .append(" ms and 10% of the slot interval): ");
     for (int i = 0; i < loads.size(); i++) {
       sb.append(i == 0 ? "" : " + ").append(loads.get(i).describe());
     }
@@ -195,7 +209,7 @@ public record GeneratorConfig(
     private Duration duration = Duration.ofSeconds(10);
     private Segment segment = Segment.WHOLE;
     private int inflightCap = DEFAULT_INFLIGHT_CAP;
-    private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
+    private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean allowRemote;
     private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
@@ -226,9 +240,17 @@ public record GeneratorConfig(
       return this;
     }
 
-    public Builder publishTimeout(Duration d) {
-      this.publishTimeout = d;
+    public Builder gracePeriod(Duration d) {
+      this.gracePeriod = d;
       return this;
+    }
+
+    /**
+     * The old name of {@link #gracePeriod}, kept so existing callers compile; it was never a
+     * per-publish timeout but the grace period after the last send.
+     */
+    public Builder publishTimeout(Duration d) {
+      return gracePeriod(d);
     }
 
     public Builder connectTimeout(Duration d) {
@@ -273,7 +295,7 @@ public record GeneratorConfig(
           duration,
           segment,
           inflightCap,
-          publishTimeout,
+          gracePeriod,
           connectTimeout,
           allowRemote,
           maxFrameBytes,
@@ -289,7 +311,7 @@ public record GeneratorConfig(
           duration,
           segment,
           inflightCap,
-          publishTimeout,
+          gracePeriod,
           connectTimeout,
           allowRemote,
           maxFrameBytes,

@@ -14,10 +14,18 @@ import java.util.TreeMap;
  * are inside each {@link LatencySummary} so repeats and segments can be merged.
  *
  * <p>The figures line up with {@code dev.ceiling.core.model.Cell}: {@code attempted}, {@code
- * accepted}, {@code accepted_per_s} (= achieved_per_s), {@code achieved_over_offered}, {@code
- * rejected}, {@code rejected_by_prefix}, {@code notices}, {@code unacknowledged}, {@code
- * transport_errors}, the three latencies, {@code generator_bound}, its reason and {@code headroom}.
+ * accepted}, {@code accepted_in_window} (the headline throughput; {@code Cell.accepted_per_s} and
+ * {@code accepted_over_offered} are built from it), {@code rejected}, {@code rejected_by_prefix},
+ * {@code notices}, {@code unacknowledged}, {@code transport_errors}, the three latencies, {@code
+ * generator_bound}, its reason and {@code headroom}.
  *
+ * <p>Schema 2 (this one) renamed schema 1's {@code achieved_per_s} / {@code achieved_over_offered}
+ * (built from {@code accepted}, so they counted answers that arrived during the grace period) to
+ * {@code accepted_in_window_per_s} / {@code accepted_in_window_over_offered} (answers that arrived
+ * inside the window only), and added {@code sender_run_queue_wait_s} and each target's {@code
+ * send_lag_bound_ms}. A schema-1 report is refused with an error naming {@code schema_version}.
+ *
+ * @param schemaVersion {@link #SCHEMA_VERSION}
  * @param config the configuration's one-line description
  * @param segment this process's share, "i/N"
  * @param clockStart the wall-clock instant of the schedule's start (slot 0's due time)
@@ -30,6 +38,8 @@ import java.util.TreeMap;
  *     nothing was sent
  * @param senderCpuS CPU seconds the sender threads used (whole run), or null when the JVM cannot
  *     measure thread CPU time
+ * @param senderRunQueueWaitS seconds the sender threads spent runnable but waiting for a core
+ *     (Linux schedstat), or null when /proc does not say
  * @param headroom 1 / senderBusyFraction: how many times the offered rate the busiest sender could
  *     have kept up with, or null when unknown (nothing sent)
  * @param generatorBound true when the generator could not keep its schedule (rule in
@@ -39,6 +49,7 @@ import java.util.TreeMap;
  * @param targets one entry per target, in configuration order
  */
 public record GeneratorReport(
+    int schemaVersion,
     String config,
     String segment,
     Instant clockStart,
@@ -48,13 +59,25 @@ public record GeneratorReport(
     int senderThreads,
     Double senderBusyFraction,
     Double senderCpuS,
+    Double senderRunQueueWaitS,
     Double headroom,
     boolean generatorBound,
     String generatorBoundReason,
     Result aggregate,
     List<TargetReport> targets) {
 
+  /** The report format this code writes and reads. */
+  public static final int SCHEMA_VERSION = 2;
+
   public GeneratorReport {
+    if (schemaVersion != SCHEMA_VERSION) {
+      throw new IllegalArgumentException(
+          "schema_version must be "
+              + SCHEMA_VERSION
+              + ", got "
+              + schemaVersion
+              + " (schema 1's achieved_* fields counted answers after the window)");
+    }
     Checks.notBlank("config", config);
     Checks.notBlank("segment", segment);
     Objects.requireNonNull(clockStart, "clock_start must not be null");
@@ -63,13 +86,19 @@ public record GeneratorReport(
     Checks.nonNegativeFinite("grace_waited_s", graceWaitedS);
     Checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
     Checks.nonNegativeOrNull("sender_cpu_s", senderCpuS);
+    Checks.nonNegativeOrNull("sender_run_queue_wait_s", senderRunQueueWaitS);
     Checks.nonNegativeOrNull("headroom", headroom);
     boundConsistent(generatorBound, generatorBoundReason);
     Objects.requireNonNull(aggregate, "aggregate must not be null");
     targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
   }
 
-  /** One target's configuration and results. */
+  /**
+   * One target's configuration and results.
+   *
+   * @param sendLagBoundMs the send-lag p99 bound the self-check applied to this target: the larger
+   *     of the configured floor and 10% of the interval between this process's slots of it
+   */
   public record TargetReport(
       String community,
       String url,
@@ -77,11 +106,13 @@ public record GeneratorReport(
       double ratePerS,
       int connections,
       int identities,
+      double sendLagBoundMs,
       Result result) {
     public TargetReport {
       Checks.notBlank("community", community);
       Checks.notBlank("url", url);
       Checks.positiveFinite("rate_per_s", ratePerS);
+      Checks.positiveFinite("send_lag_bound_ms", sendLagBoundMs);
       Objects.requireNonNull(result, "result must not be null");
     }
   }
@@ -96,7 +127,8 @@ public record GeneratorReport(
    * @param slotsUnsentDeadConnection slots skipped because their connection had died
    * @param slotsCapDelayed slots that waited for the per-connection in-flight cap (sent late)
    * @param attempted events on the wire
-   * @param accepted OK true
+   * @param accepted OK true for slots of the window, answered by the end of the grace period (so it
+   *     may include answers that arrived after the window closed; per slot, not a rate)
    * @param rejected OK false
    * @param rejectedByPrefix rejections by NIP-01 prefix ("rate-limited", "invalid", ...; "none"
    *     when the message has no prefix)
@@ -115,8 +147,8 @@ public record GeneratorReport(
    *     some deadline" depends on the deadline; answers per second while the load runs does not.
    *     Without a warm-up it misses the answers still in flight when the window closes (about rate
    *     x latency), which a warm-up balances with those in flight when it opens.
-   * @param achievedPerS accepted / requested duration (per slot of the window)
-   * @param achievedOverOffered accepted / (offered x requested duration)
+   * @param acceptedInWindowPerS accepted_in_window / requested duration: the throughput headline
+   * @param acceptedInWindowOverOffered accepted_in_window / (offered x requested duration)
    * @param sendLag intended slot to on the wire
    * @param service on the wire to OK
    * @param scheduled intended slot to OK (the primary latency)
@@ -144,8 +176,8 @@ public record GeneratorReport(
       Map<String, Long> transportErrors,
       String firstTransportError,
       long acceptedInWindow,
-      double achievedPerS,
-      double achievedOverOffered,
+      double acceptedInWindowPerS,
+      double acceptedInWindowOverOffered,
       LatencySummary sendLag,
       LatencySummary service,
       LatencySummary scheduled,
@@ -201,8 +233,8 @@ public record GeneratorReport(
       }
       rejectedByPrefix = sorted("rejected_by_prefix", rejectedByPrefix);
       transportErrors = sorted("transport_errors", transportErrors);
-      Checks.nonNegativeFinite("achieved_per_s", achievedPerS);
-      Checks.nonNegativeFinite("achieved_over_offered", achievedOverOffered);
+      Checks.nonNegativeFinite("accepted_in_window_per_s", acceptedInWindowPerS);
+      Checks.nonNegativeFinite("accepted_in_window_over_offered", acceptedInWindowOverOffered);
       Objects.requireNonNull(sendLag, "send_lag must not be null");
       Objects.requireNonNull(service, "service must not be null");
       Objects.requireNonNull(scheduled, "scheduled must not be null");

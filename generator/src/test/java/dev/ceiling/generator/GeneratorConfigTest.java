@@ -24,11 +24,27 @@ class GeneratorConfigTest {
             .build();
     assertThat(c.describe())
         .isEqualTo(
-            "generate 10.0 s, segment 0/1, cap 10000/conn, publish timeout 10.0 s, connect timeout"
-                + " 10.0 s, loopback only, max frame 1048576 B, 2 sender threads, lag bound 1.0 ms:"
-                + " a@ws://127.0.0.1:7777/(host a.localhost:7777) 250/s over 4 conns, 8 ids, kind"
-                + " 1, tags [[h, bench]], 64 B");
+            "generate 10.0 s, segment 0/1, cap 10000/conn, grace period 10.0 s after the last"
+                + " send, connect timeout 10.0 s, loopback only, max frame 1048576 B, 2 sender"
+                + " threads, send-lag p99 bound 1.0 ms (max of 1.0 ms and 10% of the slot"
+                + " interval): a@ws://127.0.0.1:7777/(host a.localhost:7777) 250/s over 4 conns, 8"
+                + " ids, kind 1, tags [[h, bench]], 64 B");
     assertThat(c.offeredPerS()).isEqualTo(250.0);
+  }
+
+  @Test
+  void printsTheSendLagBoundActuallyAppliedNotJustItsFloor() {
+    // 10/s split over 2 segments: this process's slots are 200 ms apart, so 10% is 20 ms.
+    GeneratorConfig c =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", null), 10, 1, 1))
+            .load(new TargetLoad(target("ws://127.0.0.1:7778/", null), 4000, 1, 1))
+            .segment(new dev.ceiling.generator.Segment(1, 2))
+            .build();
+    assertThat(c.sendLagBoundUs(0)).isEqualTo(20_000);
+    assertThat(c.sendLagBoundUs(1)).isEqualTo(1_000);
+    assertThat(c.describe())
+        .contains("send-lag p99 bound 20.0 / 1.0 ms (max of 1.0 ms and 10% of the slot interval)");
   }
 
   @Test
@@ -38,7 +54,7 @@ class GeneratorConfigTest {
             .load(new TargetLoad(target("ws://relay.example.org:7777/", null), 10, 1, 1))
             .duration(Duration.ZERO)
             .inflightCapPerConnection(0)
-            .publishTimeout(Duration.ofSeconds(-1))
+            .gracePeriod(Duration.ofSeconds(-1))
             .maxFrameBytes(10)
             .senderThreads(0);
     assertThat(b.problems())
@@ -47,7 +63,7 @@ class GeneratorConfigTest {
                 + " because a load generator must not be pointed at relays you don't run",
             "duration must be > 0, got PT0S",
             "inflight cap must be >= 1 per connection, got 0",
-            "publish timeout must be > 0, got PT-1S",
+            "grace period must be > 0, got PT-1S",
             "max frame bytes must be in [1024, 67108864], got 10",
             "sender threads must be in [1, 64], got 0");
     assertThatThrownBy(b::build)

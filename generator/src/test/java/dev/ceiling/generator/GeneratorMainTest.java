@@ -133,7 +133,7 @@ class GeneratorMainTest {
             "--segment=i/N",
             "--lag-bound=DURATION",
             "(default: 1ms)",
-            "--publish-timeout=DURATION",
+            "--grace-period=DURATION",
             "(default: 10s)",
             "--connect-timeout=DURATION",
             "--inflight-cap=EVENTS",

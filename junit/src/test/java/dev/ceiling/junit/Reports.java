@@ -1,6 +1,7 @@
 package dev.ceiling.junit;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.MetricRole;
@@ -98,7 +99,7 @@ final class Reports {
         long offered = Math.round(rate * DURATION_S);
         double worker = workerPerS == null ? Double.POSITIVE_INFINITY : workerPerS + WOBBLE[r];
         double completedPerS = Math.min(rate, worker);
-        Cell.Builder b =
+        CellBuilder b =
             Cell.builder()
                 .arm(arm)
                 .offeredPerS(rate)

@@ -39,15 +39,23 @@ class ReferenceRelayIT {
     long pid = h.descriptor().relayPid();
     try {
       RigDescriptor d = h.descriptor();
+      Path jar = ReferenceRelayJar.locate();
       assertThat(d.relayCommand())
-          .contains("dev.ceiling.relay.ReferenceRelayMain", d.rigId(), "--reset")
+          .containsSubsequence("-jar", jar.toString())
+          .contains(d.rigId(), "--reset")
           .containsSubsequence("--audit", "on")
           .containsSubsequence("--limiter-events-per-sec", "1000000")
           .containsSubsequence("--audit-exchange-delay-ms", "0.5");
       // The relay's own READY report lands in relay_info.
       assertThat(d.relayInfo()).containsEntry("audit", "on").containsKey("exchange_cost_ms");
       assertThat(d.relayInfo()).containsKey("predicted_worker_ceiling_per_s");
-      assertThat(d.relayBinaryDigest()).matches("[0-9a-f]{64}");
+      // The descriptor digests the relay's own artifact, not the rig's code.
+      assertThat(d.relayBinaryDigest())
+          .isEqualTo(
+              java.util.HexFormat.of()
+                  .formatHex(
+                      java.security.MessageDigest.getInstance("SHA-256")
+                          .digest(java.nio.file.Files.readAllBytes(jar))));
       assertThat(d.databaseReset()).isTrue();
       String metrics =
           HttpClient.newHttpClient()

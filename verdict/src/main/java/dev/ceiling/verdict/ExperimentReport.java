@@ -3,6 +3,7 @@ package dev.ceiling.verdict;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.SchemaVersion;
+import dev.ceiling.core.model.SchemaVersion1;
 import java.util.Objects;
 
 /**
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param verdict the verdict on these halves
  * @param model true when the halves are model output: never evidence, never established
  */
+@SchemaVersion1.Upgradable
 public record ExperimentReport(
     int schemaVersion,
     ExperimentIdentity identity,

@@ -1,6 +1,7 @@
 package dev.ceiling.verdict;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.MetricRole;
@@ -81,7 +82,7 @@ public final class Model {
           queue = Math.max(0, queue - mu * m.gapBetweenCellsS());
         }
         long offered = Math.round(rate * t);
-        Cell.Builder b =
+        CellBuilder b =
             Cell.builder()
                 .arm(arm)
                 .offeredPerS(rate)

@@ -1,6 +1,7 @@
 package dev.ceiling.verdict;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.MetricRole;
@@ -89,7 +90,7 @@ final class Fixtures {
   static Cell cell(String arm, double rate, int repeat, int sequence, double ratio) {
     long offered = Math.round(rate * DURATION_S);
     long accepted = Math.round(ratio * offered);
-    Cell.Builder b =
+    CellBuilder b =
         Cell.builder()
             .arm(arm)
             .offeredPerS(rate)

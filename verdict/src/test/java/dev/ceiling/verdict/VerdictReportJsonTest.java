@@ -11,6 +11,7 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.model.SchemaVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -149,7 +150,12 @@ class VerdictReportJsonTest {
     assertThatThrownBy(
             () ->
                 new ExperimentReport(
-                    1, r.identity(), r.treatment(), scenario().control(), r.verdict(), false))
+                    SchemaVersion.CURRENT,
+                    r.identity(),
+                    r.treatment(),
+                    scenario().control(),
+                    r.verdict(),
+                    false))
         .hasMessage("verdict.control_marker must be 'ran' for these halves, got 'skipped'");
   }
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.MetricRole;
@@ -124,7 +125,7 @@ class VerdictTest {
   }
 
   private static Cell asArm(Cell c, String arm) {
-    Cell.Builder b = c.toBuilder().arm(arm);
+    CellBuilder b = c.toBuilder().arm(arm);
     if (arm.equals(OFF)) {
       b.auditCompleted(null)
           .auditCompletedPerS(null)

@@ -115,7 +115,7 @@ class LauncherIT {
               "3s",
               "--lag-bound",
               "200ms",
-              "--publish-timeout",
+              "--grace-period",
               "30s",
               "--json",
               report.toString(),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -17,6 +18,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.ceiling.core.model.SchemaVersion1;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
@@ -83,10 +85,18 @@ public final class Json {
 
   /** Reads a document from text; {@code source} names it in errors (a file, "stdin", ...). */
   public static <T> T read(String text, String source, Class<T> type) throws ReportFormatException {
+    String named = source;
     try {
-      return MAPPER.readValue(text, type);
+      JsonNode tree = MAPPER.readTree(text);
+      if (tree == null || tree.isMissingNode()) {
+        throw new ReportFormatException(source, "$", "not valid JSON: the document is empty", null);
+      }
+      if (SchemaVersion1.upgrade(tree, type)) {
+        named = source + " (read as schema version 1)";
+      }
+      return MAPPER.treeToValue(tree, type);
     } catch (JsonMappingException e) {
-      throw new ReportFormatException(source, fieldPath(e), problem(e, type), e);
+      throw new ReportFormatException(named, fieldPath(e), problem(e, type), e);
     } catch (JsonProcessingException e) {
       String where =
           e.getLocation() == null
@@ -169,6 +179,16 @@ public final class Json {
       for (RecordComponent c : v.getType().getRawClass().getRecordComponents()) {
         if (SNAKE.translate(c.getName()).equals(field)) {
           return path + "." + lead;
+        }
+      }
+      // A rule across groups (Cell's ratio checks) names a field of one of the record's groups.
+      for (RecordComponent c : v.getType().getRawClass().getRecordComponents()) {
+        if (c.getType().isRecord()) {
+          for (RecordComponent inner : c.getType().getRecordComponents()) {
+            if (SNAKE.translate(inner.getName()).equals(field)) {
+              return path + "." + SNAKE.translate(c.getName()) + "." + lead;
+            }
+          }
         }
       }
     }

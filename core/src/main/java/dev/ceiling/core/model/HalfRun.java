@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param incompleteReason why it stopped early, or null when complete
  * @param cells the measured cells in execution order
  */
+@SchemaVersion1.Upgradable
 public record HalfRun(
     int schemaVersion,
     ExperimentIdentity identity,

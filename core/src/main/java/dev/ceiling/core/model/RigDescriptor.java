@@ -37,6 +37,7 @@ import java.util.TreeMap;
  * @param generatorVersion Ceiling's version
  * @param generatorJarDigest SHA-256 of Ceiling's jar or classes, or null if unreadable
  */
+@SchemaVersion1.Upgradable
 public record RigDescriptor(
     int schemaVersion,
     String rigId,

@@ -41,9 +41,9 @@ class BadReportTest {
   @Test
   void missingField() throws IOException {
     fails(
-        edit("    \"accepted\" : 58000,\n", "", 0),
+        edit("      \"accepted\" : 58000,\n", "", 0),
         FILE
-            + ": $.cells[1].accepted: missing field; every field must be present (null where not"
+            + ": $.cells[1].counts.accepted: missing field; every field must be present (null where not"
             + " applicable)");
   }
 
@@ -52,42 +52,36 @@ class BadReportTest {
     fails(
         edit("\"notices\" : 2,", "\"notices\" : 2, \"dropped\" : 0,", 0),
         FILE
-            + ": $.cells[1].dropped: unknown field 'dropped'; expected one of [accepted,"
+            + ": $.cells[1].counts.dropped: unknown field 'dropped'; expected one of [accepted,"
             + " accepted_by_community, accepted_in_window, accepted_over_offered, accepted_per_s,"
-            + " arm, attempted,"
-            + " audit_busy_fraction, audit_completed, audit_completed_per_s,"
-            + " audit_service_mean_ms, counter_deltas, counter_resets, drain_wait_s,"
-            + " duration_elapsed_s, duration_requested_s, generator_bound,"
-            + " generator_bound_reason, headroom, load_per_cpu_after, load_per_cpu_before,"
-            + " notices, offered_per_s, outstanding_delta, queue_depth_after, queue_depth_before,"
-            + " rejected, rejected_by_prefix, repeat, scheduled, send_lag, sequence, service,"
-            + " started_at, transport_errors, two_community, unacknowledged]");
+            + " attempted, notices, rejected, rejected_by_prefix, transport_errors,"
+            + " unacknowledged, warmup_slots_sent]");
   }
 
   @Test
   void wrongTypes() throws IOException {
     fails(
         edit("\"accepted\" : 58000,", "\"accepted\" : \"58000\",", 0),
-        FILE + ": $.cells[1].accepted: expected long, got String value (\"58000\")");
+        FILE + ": $.cells[1].counts.accepted: expected long, got String value (\"58000\")");
     fails(
         edit("\"arm\" : \"on\",", "\"arm\" : 5,", 2),
-        FILE + ": $.cells[0].arm: expected String, got 5");
+        FILE + ": $.cells[0].key.arm: expected String, got 5");
     fails(
         edit("\"complete\" : true,", "\"complete\" : \"true\",", 0),
         FILE + ": $.complete: expected boolean, got String value (\"true\")");
     fails(
         edit("\"accepted\" : 58000,", "\"accepted\" : 58000.5,", 0),
-        FILE + ": $.cells[1].accepted: expected long, got 58000.5");
+        FILE + ": $.cells[1].counts.accepted: expected long, got 58000.5");
     fails(
         edit("\"accepted\" : 58000,", "\"accepted\" : null,", 0),
-        FILE + ": $.cells[1].accepted: expected long, got null");
+        FILE + ": $.cells[1].counts.accepted: expected long, got null");
   }
 
   @Test
   void negativeCount() throws IOException {
     fails(
         edit("\"unacknowledged\" : 500,", "\"unacknowledged\" : -1,", 0),
-        FILE + ": $.cells[1].unacknowledged: unacknowledged must be >= 0, got -1");
+        FILE + ": $.cells[1].counts.unacknowledged: unacknowledged must be >= 0, got -1");
   }
 
   @Test
@@ -95,7 +89,7 @@ class BadReportTest {
     fails(
         edit("\"attempted\" : 60000,", "\"attempted\" : 50000,", 0),
         FILE
-            + ": $.cells[1].accepted: accepted + rejected must be <= attempted, got 58000 + 1500"
+            + ": $.cells[1].counts.accepted: accepted + rejected must be <= attempted, got 58000 + 1500"
             + " > 50000");
   }
 
@@ -109,7 +103,7 @@ class BadReportTest {
     fails(
         edit("\"p50_ms\" : null,", "\"p50_ms\" : 0.0,", 0),
         FILE
-            + ": $.cells[0].send_lag: percentiles must be null when count is 0, got [0.0, null,"
+            + ": $.cells[0].latencies.send_lag: percentiles must be null when count is 0, got [0.0, null,"
             + " null, null, null]");
   }
 
@@ -118,7 +112,7 @@ class BadReportTest {
     fails(
         edit("\"audit_log_sum_seconds\" : 23.94,", "\"audit_log_sum_seconds\" : \"NaN\",", 0),
         FILE
-            + ": $.cells[1].counter_deltas.audit_log_sum_seconds: counter_deltas.audit_log_sum_seconds"
+            + ": $.cells[1].relay.counter_deltas.audit_log_sum_seconds: counter_deltas.audit_log_sum_seconds"
             + " must be finite or null, got NaN");
   }
 }

@@ -111,8 +111,8 @@ class GoldenFilesTest {
 
   @Test
   void theCheckedInHalfRunHasItsSchemaVersionFirst() throws IOException {
-    assertThat(golden("half-run.json")).startsWith("{\n  \"schema_version\" : 1,\n");
-    assertThat(golden("rig-descriptor.json")).startsWith("{\n  \"schema_version\" : 1,\n");
+    assertThat(golden("half-run.json")).startsWith("{\n  \"schema_version\" : 2,\n");
+    assertThat(golden("rig-descriptor.json")).startsWith("{\n  \"schema_version\" : 2,\n");
   }
 
   // --- mutants: the comparison and the reader must notice a changed format ------------------
@@ -131,8 +131,8 @@ class GoldenFilesTest {
     assertThatThrownBy(() -> Json.read(renamed, "golden/cell.json", Cell.class))
         .isInstanceOf(ReportFormatException.class)
         .hasMessage(
-            "golden/cell.json: $.notices: missing field; every field must be present (null where"
-                + " not applicable)");
+            "golden/cell.json: $.counts.notices: missing field; every field must be present (null"
+                + " where not applicable)");
   }
 
   @Test
@@ -141,7 +141,7 @@ class GoldenFilesTest {
     String withDerived =
         golden("half-run.json")
             .replaceFirst(
-                "\"schema_version\" : 1,", "\"schema_version\" : 1, \"treatment\" : true,");
+                "\"schema_version\" : 2,", "\"schema_version\" : 2, \"treatment\" : true,");
     assertThatThrownBy(() -> Json.read(withDerived, "half-run.json", HalfRun.class))
         .hasMessageStartingWith("half-run.json: $.treatment: unknown field 'treatment'");
   }

@@ -89,13 +89,13 @@ public final class GenerateCommand implements Callable<Integer> {
   Duration lagBound;
 
   @Option(
-      names = "--publish-timeout",
+      names = "--grace-period",
       paramLabel = "DURATION",
       defaultValue = "10s",
       description =
-          "Grace period: the longest wait for outstanding OKs after the last send"
-              + " (default: ${DEFAULT-VALUE}).")
-  Duration publishTimeout;
+          "The longest wait for outstanding OKs after the last send; events still unanswered"
+              + " then count as unacknowledged (default: ${DEFAULT-VALUE}).")
+  Duration gracePeriod;
 
   @Option(
       names = "--connect-timeout",
@@ -179,7 +179,7 @@ public final class GenerateCommand implements Callable<Integer> {
     GeneratorConfig.Builder b =
         GeneratorConfig.builder()
             .duration(duration)
-            .publishTimeout(publishTimeout)
+            .gracePeriod(gracePeriod)
             .connectTimeout(connectTimeout)
             .sendLagBound(lagBound)
             .inflightCapPerConnection(inflightCap)

@@ -31,7 +31,7 @@ final class Connector {
     client.setMaxTextMessageSize(cfg.maxFrameBytes());
     client.setIdleTimeout(
         cfg.duration()
-            .plus(cfg.publishTimeout())
+            .plus(cfg.gracePeriod())
             .plus(Engine.lateSendSlack(cfg.duration()))
             .plusSeconds(60));
     client.setConnectTimeout(cfg.connectTimeout().toMillis());

@@ -147,7 +147,7 @@ public final class Engine {
     }
     long endOfSends = unsentLateTotal > 0 ? sendDeadline : (lastSend == 0 ? startNanos : lastSend);
     long graceStart = System.nanoTime();
-    long graceEnd = Math.max(graceStart, endOfSends + cfg.publishTimeout().toNanos());
+    long graceEnd = Math.max(graceStart, endOfSends + cfg.gracePeriod().toNanos());
     long sent = sentTotal.get();
     while (!clock.hooks().graceOver(answered(targets), sent, targets)
         && System.nanoTime() < graceEnd) {

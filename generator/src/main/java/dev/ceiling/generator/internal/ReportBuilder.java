@@ -26,6 +26,7 @@ final class ReportBuilder {
     List<GeneratorReport.TargetReport> perTarget = new ArrayList<>();
     Tally total = Tally.ZERO;
     List<String> reasons = new ArrayList<>();
+    String cause = cause(senders);
     Histogram aggLag = LatencySummary.newHistogram();
     Histogram aggService = LatencySummary.newHistogram();
     Histogram aggScheduled = LatencySummary.newHistogram();
@@ -50,6 +51,9 @@ final class ReportBuilder {
               tally.slotsUnsentLate(),
               tally.slotsCapDelayed(),
               sends.sendLagUs);
+      if (reason != null && tally.slotsCapDelayed() == 0) {
+        reason = reason + "; " + cause;
+      }
       GeneratorReport.Result r =
           tally.toResult(
               t.load.ratePerS() / cfg.segment().count(),
@@ -73,6 +77,7 @@ final class ReportBuilder {
               t.load.ratePerS(),
               t.load.connections(),
               t.load.identities(),
+              cfg.sendLagBoundUs(t.index) / 1000.0,
               r));
     }
     GeneratorReport.Result agg =
@@ -90,6 +95,7 @@ final class ReportBuilder {
       senderCpuS = s.cpuNanos < 0 || senderCpuS == null ? null : senderCpuS + s.cpuNanos / 1e9;
     }
     return new GeneratorReport(
+        GeneratorReport.SCHEMA_VERSION,
         cfg.describe(),
         cfg.segment().toString(),
         timing.windowStart(),
@@ -99,11 +105,43 @@ final class ReportBuilder {
         senders.size(),
         busy,
         senderCpuS,
+        runQueueWaitS(senders),
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),
         agg,
         perTarget);
+  }
+
+  /** Seconds the senders spent runnable but not running, or null when /proc does not say. */
+  private static Double runQueueWaitS(List<Sender> senders) {
+    long wait = 0;
+    for (Sender s : senders) {
+      if (s.schedNanos == null) {
+        return null;
+      }
+      wait += s.schedNanos[1];
+    }
+    return wait / 1e9;
+  }
+
+  /** The self-check's cause line, from the senders' scheduler figures. */
+  private static String cause(List<Sender> senders) {
+    long cpu = 0;
+    long wait = 0;
+    long run = 0;
+    boolean known = true;
+    for (Sender s : senders) {
+      run += s.runNanos;
+      if (s.schedNanos == null) {
+        known = false;
+        cpu += Math.max(0, s.cpuNanos);
+      } else {
+        cpu += s.schedNanos[0];
+        wait += s.schedNanos[1];
+      }
+    }
+    return SelfCheck.cause(cpu, known ? wait : null, run);
   }
 
   /** The busiest sender's busy time over its send window, or null when nothing was sent. */

@@ -77,4 +77,38 @@ public final class SelfCheck {
     }
     return why.toString();
   }
+
+  /**
+   * Why a bound sender fell behind, from its threads' scheduler figures over their run: "sender
+   * saturated" when they spent at least as long on a CPU as waiting for one (the generator's own
+   * cost: spread the load over more processes), else "sender runnable but not scheduled" (other
+   * work took the cores: quiet the machine or move the generator to another one).
+   *
+   * @param cpuNanos sender threads' time on a CPU
+   * @param runQueueWaitNanos their time runnable but waiting for a CPU, or null when unknown
+   * @param runNanos their wall time (summed over threads)
+   */
+  public static String cause(long cpuNanos, Long runQueueWaitNanos, long runNanos) {
+    String cpu = percent(cpuNanos, runNanos);
+    if (runQueueWaitNanos == null) {
+      return "sender CPU " + cpu + " of its run; run-queue wait unknown (no /proc schedstat)";
+    }
+    String wait = percent(runQueueWaitNanos, runNanos);
+    if (runQueueWaitNanos > cpuNanos) {
+      return "sender runnable but not scheduled: run-queue wait "
+          + wait
+          + " vs CPU "
+          + cpu
+          + " of its run (other work took the cores; quiet the machine or move the generator)";
+    }
+    return "sender saturated: CPU "
+        + cpu
+        + " vs run-queue wait "
+        + wait
+        + " of its run (the generator's own cost; spread the load over more processes)";
+  }
+
+  private static String percent(long part, long whole) {
+    return whole <= 0 ? "?" : String.format(java.util.Locale.ROOT, "%.0f%%", 100.0 * part / whole);
+  }
 }

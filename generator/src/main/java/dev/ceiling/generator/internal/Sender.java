@@ -66,6 +66,13 @@ final class Sender implements Runnable {
 
   long busyNanos;
   long cpuNanos;
+
+  /** Scheduler figures over the thread's run: {cpu, run-queue wait} ns, or null when unknown. */
+  long[] schedNanos;
+
+  /** Wall time from this thread's start to its end. */
+  long runNanos;
+
   long lastSendNanos;
   long lastDueNanos;
 
@@ -91,11 +98,19 @@ final class Sender implements Runnable {
 
   @Override
   public void run() {
+    long t0 = System.nanoTime();
+    long[] before = SchedStat.current();
     try {
       sendAll();
     } finally {
       ThreadMXBean mx = ManagementFactory.getThreadMXBean();
       cpuNanos = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
+      long[] after = SchedStat.current();
+      schedNanos =
+          before == null || after == null
+              ? null
+              : new long[] {after[0] - before[0], after[1] - before[1]};
+      runNanos = System.nanoTime() - t0;
     }
   }
 

@@ -33,11 +33,11 @@ class GeneratorIT {
   }
 
   static GeneratorConfig cfg(
-      TargetLoad l, Duration d, Duration publishTimeout, int cap, int maxFrame) {
+      TargetLoad l, Duration d, Duration gracePeriod, int cap, int maxFrame) {
     return GeneratorConfig.builder()
         .load(l)
         .duration(d)
-        .publishTimeout(publishTimeout)
+        .gracePeriod(gracePeriod)
         .connectTimeout(Duration.ofSeconds(5))
         .inflightCapPerConnection(cap)
         .maxFrameBytes(maxFrame)
@@ -101,12 +101,19 @@ class GeneratorIT {
       assertThat(a.attempted()).isEqualTo(200);
       assertThat(a.accepted()).isEqualTo(200);
       assertThat(a.unacknowledged()).isZero();
-      assertThat(a.achievedOverOffered()).isEqualTo(1.0);
+      // Answers still in flight when the window closes are not in the window (no warm-up here).
+      assertThat(a.acceptedInWindow()).isLessThanOrEqualTo(a.accepted());
+      assertThat(a.acceptedInWindowOverOffered()).isEqualTo(a.acceptedInWindow() / 200.0);
       assertThat(a.scheduled().count()).isEqualTo(200);
       assertThat(r.headroom()).isNotNull().isGreaterThan(1.0);
       String json = Json.write(r);
-      assertThat(json).contains("\"achieved_over_offered\"", "\"histogram_us_base64\"");
+      assertThat(json).contains("\"accepted_in_window_over_offered\"", "\"histogram_us_base64\"");
       assertThat(Json.read(json, "test", GeneratorReport.class)).isEqualTo(r);
+      // A schema-1 report's achieved_* counted grace-period answers: refused, not misread.
+      assertThat(json).contains("\"schema_version\" : 2");
+      String old = json.replace("\"schema_version\" : 2", "\"schema_version\" : 1");
+      assertThatThrownBy(() -> Json.read(old, "old", GeneratorReport.class))
+          .hasMessageContaining("schema_version");
     }
   }
 
@@ -127,7 +134,7 @@ class GeneratorIT {
                       2,
                       1))
               .duration(Duration.ofSeconds(1))
-              .publishTimeout(Duration.ofSeconds(2))
+              .gracePeriod(Duration.ofSeconds(2))
               .build();
       GeneratorReport r = run(c, Hooks.NONE);
       assertThat(r.targets()).extracting(t -> t.result().accepted()).containsExactly(50L, 100L);
@@ -168,7 +175,7 @@ class GeneratorIT {
           GeneratorConfig.builder()
               .load(load(relay.url(), null, 100, 2))
               .duration(Duration.ofSeconds(1))
-              .publishTimeout(Duration.ofSeconds(2))
+              .gracePeriod(Duration.ofSeconds(2))
               .warmup(Duration.ofMillis(500))
               .windowListener(listener);
       GeneratorReport r = run(b.build(), Hooks.NONE);
@@ -228,6 +235,14 @@ class GeneratorIT {
       assertKeptSchedule(open);
       assertThat(open.aggregate().attempted()).isEqualTo(100);
       assertThat(open.aggregate().service().p50Ms()).isGreaterThanOrEqualTo(290.0);
+      // Slots due from 0.7 s on are answered >= 0.3 s later, after the 1 s window: all 100 are
+      // accepted by the grace end, but the headline counts only answers inside the window. The
+      // old achieved_per_s (accepted / duration) said 100/s here.
+      assertThat(open.aggregate().accepted()).isEqualTo(100);
+      assertThat(open.aggregate().acceptedInWindow()).isLessThanOrEqualTo(70);
+      assertThat(open.aggregate().acceptedInWindowPerS())
+          .isEqualTo(open.aggregate().acceptedInWindow() / 1.0)
+          .isLessThan(open.aggregate().accepted() / 1.0);
       GeneratorReport paced = run(c, RESPONSE_PACED);
       assertThatThrownBy(() -> assertKeptSchedule(paced)).isInstanceOf(AssertionError.class);
       assertThat(paced.generatorBound()).isTrue();
@@ -315,7 +330,7 @@ class GeneratorIT {
           GeneratorConfig.builder()
               .load(load(relay.url(), null, 100, 1))
               .duration(Duration.ofSeconds(1))
-              .publishTimeout(Duration.ofSeconds(1))
+              .gracePeriod(Duration.ofSeconds(1))
               .sendLagBound(Duration.ofMillis(50))
               .build();
       GeneratorReport healthy = run(c, Hooks.NONE);
@@ -490,7 +505,7 @@ class GeneratorIT {
         }
       };
 
-  /** The check: every slot sent, nothing waited on past the publish timeout. */
+  /** The check: every slot sent, nothing waited on past the grace period. */
   static void assertNoticesDoNotStall(GeneratorReport r, long wallNanos) {
     GeneratorReport.Result a = r.aggregate();
     assertThat(a.attempted()).isEqualTo(a.slotsPlanned());
@@ -514,7 +529,7 @@ class GeneratorIT {
       long t0 = System.nanoTime();
       GeneratorReport r = run(c, Hooks.NONE);
       assertNoticesDoNotStall(r, System.nanoTime() - t0);
-      // A client that waits (up to the publish timeout) for each OK: the seed's stalled run.
+      // A client that waits (up to the grace period) for each OK: the seed's stalled run.
       Hooks waitsForOk =
           new Hooks() {
             @Override

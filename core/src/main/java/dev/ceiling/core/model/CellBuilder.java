@@ -1,0 +1,318 @@
+package dev.ceiling.core.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fluent, flat builder of a {@link Cell}: one setter per figure, whichever group it lives in, so a
+ * runner or a test sets what it knows and leaves the rest at "nothing happened". {@code
+ * acceptedPerS} and {@code acceptedOverOffered} are derived from the in-window count, the offered
+ * rate and the requested duration in {@link #build()}; latencies default to empty summaries. Not
+ * thread-safe.
+ */
+public final class CellBuilder {
+  private static final LatencySummary EMPTY_LATENCY =
+      LatencySummary.of(LatencySummary.newHistogram());
+
+  private String arm = "arm";
+  private double offeredPerS = 1.0;
+  private int repeat;
+  private int sequence;
+  private boolean twoCommunity;
+  private Instant startedAt = Instant.EPOCH;
+  private double durationRequestedS = 1.0;
+  private double durationElapsedS;
+  private long attempted;
+  private Long warmupSlotsSent;
+  private long accepted;
+  private Long acceptedInWindow;
+  private long rejected;
+  private Map<String, Long> rejectedByPrefix = Map.of();
+  private long notices;
+  private long unacknowledged;
+  private Map<String, Long> transportErrors = Map.of();
+  private Map<String, Long> acceptedByCommunity = Map.of();
+  private Map<String, Double> counterDeltas = Map.of();
+  private List<String> counterResets = List.of();
+  private LatencySummary sendLag = EMPTY_LATENCY;
+  private LatencySummary service = EMPTY_LATENCY;
+  private LatencySummary scheduled = EMPTY_LATENCY;
+  private boolean generatorBound;
+  private String generatorBoundReason;
+  private Double headroom;
+  private Long auditCompleted;
+  private Double auditCompletedPerS;
+  private Double auditServiceMeanMs;
+  private Double auditBusyFraction;
+  private Long outstandingDelta;
+  private Double queueDepthBefore;
+  private Double queueDepthAfter;
+  private double drainWaitS;
+  private Double loadPerCpuBefore;
+  private Double loadPerCpuAfter;
+
+  CellBuilder() {}
+
+  CellBuilder(Cell c) {
+    this.arm = c.arm();
+    this.offeredPerS = c.offeredPerS();
+    this.repeat = c.repeat();
+    this.sequence = c.sequence();
+    this.twoCommunity = c.twoCommunity();
+    this.startedAt = c.startedAt();
+    this.durationRequestedS = c.durationRequestedS();
+    this.durationElapsedS = c.durationElapsedS();
+    this.attempted = c.attempted();
+    this.warmupSlotsSent = c.warmupSlotsSent();
+    this.accepted = c.accepted();
+    this.acceptedInWindow = c.acceptedInWindow();
+    this.rejected = c.rejected();
+    this.rejectedByPrefix = c.rejectedByPrefix();
+    this.notices = c.notices();
+    this.unacknowledged = c.unacknowledged();
+    this.transportErrors = c.transportErrors();
+    this.acceptedByCommunity = c.acceptedByCommunity();
+    this.counterDeltas = c.counterDeltas();
+    this.counterResets = c.counterResets();
+    this.sendLag = c.sendLag();
+    this.service = c.service();
+    this.scheduled = c.scheduled();
+    this.generatorBound = c.generatorBound();
+    this.generatorBoundReason = c.generatorBoundReason();
+    this.headroom = c.headroom();
+    this.auditCompleted = c.auditCompleted();
+    this.auditCompletedPerS = c.auditCompletedPerS();
+    this.auditServiceMeanMs = c.auditServiceMeanMs();
+    this.auditBusyFraction = c.auditBusyFraction();
+    this.outstandingDelta = c.outstandingDelta();
+    this.queueDepthBefore = c.queueDepthBefore();
+    this.queueDepthAfter = c.queueDepthAfter();
+    this.drainWaitS = c.drainWaitS();
+    this.loadPerCpuBefore = c.loadPerCpuBefore();
+    this.loadPerCpuAfter = c.loadPerCpuAfter();
+  }
+
+  public CellBuilder arm(String arm) {
+    this.arm = arm;
+    return this;
+  }
+
+  public CellBuilder offeredPerS(double offeredPerS) {
+    this.offeredPerS = offeredPerS;
+    return this;
+  }
+
+  public CellBuilder repeat(int repeat) {
+    this.repeat = repeat;
+    return this;
+  }
+
+  public CellBuilder sequence(int sequence) {
+    this.sequence = sequence;
+    return this;
+  }
+
+  public CellBuilder twoCommunity(boolean twoCommunity) {
+    this.twoCommunity = twoCommunity;
+    return this;
+  }
+
+  public CellBuilder startedAt(Instant startedAt) {
+    this.startedAt = startedAt;
+    return this;
+  }
+
+  public CellBuilder durationRequestedS(double durationRequestedS) {
+    this.durationRequestedS = durationRequestedS;
+    return this;
+  }
+
+  public CellBuilder durationElapsedS(double durationElapsedS) {
+    this.durationElapsedS = durationElapsedS;
+    return this;
+  }
+
+  public CellBuilder attempted(long attempted) {
+    this.attempted = attempted;
+    return this;
+  }
+
+  /** Defaults to null: not recorded (the verdict then cannot bound the in-window count). */
+  public CellBuilder warmupSlotsSent(Long warmupSlotsSent) {
+    this.warmupSlotsSent = warmupSlotsSent;
+    return this;
+  }
+
+  public CellBuilder accepted(long accepted) {
+    this.accepted = accepted;
+    return this;
+  }
+
+  /** Defaults to {@code accepted} when not set (no warm-up, no backlog). */
+  public CellBuilder acceptedInWindow(long acceptedInWindow) {
+    this.acceptedInWindow = acceptedInWindow;
+    return this;
+  }
+
+  public CellBuilder rejected(long rejected) {
+    this.rejected = rejected;
+    return this;
+  }
+
+  public CellBuilder rejectedByPrefix(Map<String, Long> rejectedByPrefix) {
+    this.rejectedByPrefix = rejectedByPrefix;
+    return this;
+  }
+
+  public CellBuilder notices(long notices) {
+    this.notices = notices;
+    return this;
+  }
+
+  public CellBuilder unacknowledged(long unacknowledged) {
+    this.unacknowledged = unacknowledged;
+    return this;
+  }
+
+  public CellBuilder transportErrors(Map<String, Long> transportErrors) {
+    this.transportErrors = transportErrors;
+    return this;
+  }
+
+  public CellBuilder acceptedByCommunity(Map<String, Long> acceptedByCommunity) {
+    this.acceptedByCommunity = acceptedByCommunity;
+    return this;
+  }
+
+  public CellBuilder counterDeltas(Map<String, Double> counterDeltas) {
+    this.counterDeltas = counterDeltas;
+    return this;
+  }
+
+  public CellBuilder counterResets(List<String> counterResets) {
+    this.counterResets = counterResets;
+    return this;
+  }
+
+  public CellBuilder sendLag(LatencySummary sendLag) {
+    this.sendLag = sendLag;
+    return this;
+  }
+
+  public CellBuilder service(LatencySummary service) {
+    this.service = service;
+    return this;
+  }
+
+  public CellBuilder scheduled(LatencySummary scheduled) {
+    this.scheduled = scheduled;
+    return this;
+  }
+
+  public CellBuilder generatorBound(boolean generatorBound) {
+    this.generatorBound = generatorBound;
+    return this;
+  }
+
+  public CellBuilder generatorBoundReason(String generatorBoundReason) {
+    this.generatorBoundReason = generatorBoundReason;
+    return this;
+  }
+
+  public CellBuilder headroom(Double headroom) {
+    this.headroom = headroom;
+    return this;
+  }
+
+  public CellBuilder auditCompleted(Long auditCompleted) {
+    this.auditCompleted = auditCompleted;
+    return this;
+  }
+
+  public CellBuilder auditCompletedPerS(Double auditCompletedPerS) {
+    this.auditCompletedPerS = auditCompletedPerS;
+    return this;
+  }
+
+  public CellBuilder auditServiceMeanMs(Double auditServiceMeanMs) {
+    this.auditServiceMeanMs = auditServiceMeanMs;
+    return this;
+  }
+
+  public CellBuilder auditBusyFraction(Double auditBusyFraction) {
+    this.auditBusyFraction = auditBusyFraction;
+    return this;
+  }
+
+  public CellBuilder outstandingDelta(Long outstandingDelta) {
+    this.outstandingDelta = outstandingDelta;
+    return this;
+  }
+
+  public CellBuilder queueDepthBefore(Double queueDepthBefore) {
+    this.queueDepthBefore = queueDepthBefore;
+    return this;
+  }
+
+  public CellBuilder queueDepthAfter(Double queueDepthAfter) {
+    this.queueDepthAfter = queueDepthAfter;
+    return this;
+  }
+
+  public CellBuilder drainWaitS(double drainWaitS) {
+    this.drainWaitS = drainWaitS;
+    return this;
+  }
+
+  public CellBuilder loadPerCpuBefore(Double loadPerCpuBefore) {
+    this.loadPerCpuBefore = loadPerCpuBefore;
+    return this;
+  }
+
+  public CellBuilder loadPerCpuAfter(Double loadPerCpuAfter) {
+    this.loadPerCpuAfter = loadPerCpuAfter;
+    return this;
+  }
+
+  /** Builds the cell; the constructors of the groups and of {@link Cell} check every value. */
+  public Cell build() {
+    long inWindow = acceptedInWindow == null ? accepted : acceptedInWindow;
+    return new Cell(
+        new CellKey(arm, offeredPerS, repeat, sequence, twoCommunity),
+        new CellCounts(
+            attempted,
+            warmupSlotsSent,
+            accepted,
+            inWindow,
+            inWindow / durationRequestedS,
+            inWindow / (offeredPerS * durationRequestedS),
+            rejected,
+            rejectedByPrefix,
+            notices,
+            unacknowledged,
+            transportErrors,
+            acceptedByCommunity),
+        new CellLatencies(sendLag, service, scheduled),
+        new RelayFigures(
+            counterDeltas,
+            counterResets,
+            auditCompleted,
+            auditCompletedPerS,
+            auditServiceMeanMs,
+            auditBusyFraction,
+            outstandingDelta,
+            queueDepthBefore,
+            queueDepthAfter),
+        new CellEnvironment(
+            startedAt,
+            durationRequestedS,
+            durationElapsedS,
+            generatorBound,
+            generatorBoundReason,
+            headroom,
+            drainWaitS,
+            loadPerCpuBefore,
+            loadPerCpuAfter));
+  }
+}

@@ -1,0 +1,84 @@
+package dev.ceiling.core.model;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What the generator counted in one cell's window. The two ratios are derived (and checked) by
+ * {@link Cell}, which knows the offered rate and the requested duration.
+ *
+ * @param attempted events of the window's slots put on the wire
+ * @param warmupSlotsSent warm-up slots put on the wire before the window opened; their answers may
+ *     arrive inside the window, so {@code acceptedInWindow <= attempted + warmupSlotsSent} is the
+ *     bound the verdict checks. Null only in a schema version 1 document, which did not record it
+ * @param accepted events of the window's slots answered OK true by the end of the grace period
+ * @param acceptedInWindow OK-true answers that arrived during the measurement window, whichever
+ *     slot they answer: the window's throughput (under saturation the open-loop backlog grows
+ *     without bound, so "slots answered by some deadline" depends on the deadline; answers per
+ *     second while the load runs does not)
+ * @param acceptedPerS acceptedInWindow / requested duration
+ * @param acceptedOverOffered acceptedInWindow / (offered x requested duration): the requested
+ *     duration is the denominator so a run that overran cannot flatter itself
+ * @param rejected events answered OK false
+ * @param rejectedByPrefix rejections counted by NIP-01 prefix ("rate-limited", "invalid", ...)
+ * @param notices NOTICE frames received (cannot be matched to an event)
+ * @param unacknowledged events with no OK by the end of the grace period
+ * @param transportErrors transport errors by class ("connect", "write", "close", ...)
+ * @param acceptedByCommunity accepted events per target community
+ */
+public record CellCounts(
+    long attempted,
+    Long warmupSlotsSent,
+    long accepted,
+    long acceptedInWindow,
+    double acceptedPerS,
+    double acceptedOverOffered,
+    long rejected,
+    Map<String, Long> rejectedByPrefix,
+    long notices,
+    long unacknowledged,
+    Map<String, Long> transportErrors,
+    Map<String, Long> acceptedByCommunity) {
+
+  public CellCounts {
+    Checks.nonNegative("attempted", attempted);
+    if (warmupSlotsSent != null) {
+      Checks.nonNegative("warmup_slots_sent", warmupSlotsSent);
+    }
+    Checks.nonNegative("accepted", accepted);
+    Checks.nonNegative("accepted_in_window", acceptedInWindow);
+    Checks.nonNegative("rejected", rejected);
+    Checks.nonNegative("notices", notices);
+    Checks.nonNegative("unacknowledged", unacknowledged);
+    // An impossible measurement is an error, never a pass. The finer balance (accepted + rejected
+    // + unacknowledged == attempted, and the in-window bound) is the verdict's to report as
+    // IMPOSSIBLE_MEASUREMENT, so a file holding one such cell still reads and is listed whole.
+    if (accepted + rejected > attempted) {
+      throw new IllegalArgumentException(
+          "accepted + rejected must be <= attempted, got "
+              + accepted
+              + " + "
+              + rejected
+              + " > "
+              + attempted);
+    }
+    rejectedByPrefix = counts("rejected_by_prefix", rejectedByPrefix);
+    transportErrors = counts("transport_errors", transportErrors);
+    acceptedByCommunity = counts("accepted_by_community", acceptedByCommunity);
+  }
+
+  private static Map<String, Long> counts(String field, Map<String, Long> m) {
+    Objects.requireNonNull(m, field + " must not be null (use {})");
+    TreeMap<String, Long> copy = new TreeMap<>();
+    m.forEach(
+        (k, v) -> {
+          if (v == null || v < 0) {
+            throw new IllegalArgumentException(field + "." + k + " must be >= 0, got " + v);
+          }
+          copy.put(k, v);
+        });
+    return Collections.unmodifiableMap(copy);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.ceiling.core.model;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * When the cell ran, for how long, and the state of the generator and the machine around it: the
+ * facts that decide whether its figures can be trusted, not the figures themselves.
+ *
+ * @param startedAt when the generator's clock started
+ * @param durationRequestedS the schedule's length in seconds, > 0
+ * @param durationElapsedS wall time from clock start to the last send or deadline, seconds
+ * @param generatorBound true when the generator itself could not keep the schedule
+ * @param generatorBoundReason why, or null when not bound
+ * @param headroom the generator's measured capacity over the offered rate (>= 1.5 required for
+ *     evidence), or null if unknown
+ * @param drainWaitS seconds waited before the cell for the relay's backlog to drain
+ * @param loadPerCpuBefore 1-minute load average / CPUs before the cell, or null if unreadable
+ * @param loadPerCpuAfter the same after the cell
+ */
+public record CellEnvironment(
+    Instant startedAt,
+    double durationRequestedS,
+    double durationElapsedS,
+    boolean generatorBound,
+    String generatorBoundReason,
+    Double headroom,
+    double drainWaitS,
+    Double loadPerCpuBefore,
+    Double loadPerCpuAfter) {
+
+  public CellEnvironment {
+    Objects.requireNonNull(startedAt, "started_at must not be null");
+    Checks.positiveFinite("duration_requested_s", durationRequestedS);
+    Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
+    if (generatorBound != (generatorBoundReason != null)) {
+      throw new IllegalArgumentException(
+          "generator_bound_reason must be set exactly when generator_bound is true, got bound="
+              + generatorBound
+              + " reason="
+              + generatorBoundReason);
+    }
+    Checks.nonNegativeOrNull("headroom", headroom);
+    Checks.nonNegativeFinite("drain_wait_s", drainWaitS);
+    Checks.nonNegativeOrNull("load_per_cpu_before", loadPerCpuBefore);
+    Checks.nonNegativeOrNull("load_per_cpu_after", loadPerCpuAfter);
+  }
+}

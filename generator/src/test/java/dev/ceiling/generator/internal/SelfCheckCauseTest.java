@@ -1,0 +1,42 @@
+package dev.ceiling.generator.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** The self-check tells a saturated sender from a starved one, from the scheduler's figures. */
+class SelfCheckCauseTest {
+
+  /** The check, applied to any classifier of (cpu, run-queue wait, run) in ns. */
+  static void assertTellsThemApart(Function<long[], String> cause) {
+    // Busy 90% of its run, waited 5%: its own cost.
+    assertThat(cause.apply(new long[] {900, 50, 1000})).startsWith("sender saturated: CPU 90%");
+    // Busy 10%, runnable but waiting 60%: other work had the cores.
+    assertThat(cause.apply(new long[] {100, 600, 1000}))
+        .startsWith("sender runnable but not scheduled: run-queue wait 60% vs CPU 10%");
+  }
+
+  @Test
+  void aSaturatedSenderAndAStarvedOneGetDifferentReasons() {
+    assertTellsThemApart(f -> SelfCheck.cause(f[0], f[1], f[2]));
+    assertThat(SelfCheck.cause(100, null, 1000)).contains("run-queue wait unknown");
+    // Mutant: a rule that blames the sender whenever it is bound, whatever the scheduler says.
+    assertThatThrownBy(() -> assertTellsThemApart(f -> SelfCheck.cause(f[0], 0L, f[2])))
+        .isInstanceOf(AssertionError.class);
+  }
+
+  @Test
+  void schedstatIsReadForThisThreadAndBadTextIsRefused() {
+    long[] now = SchedStat.current();
+    // Linux with schedstats: CPU time is positive once the thread has run; elsewhere null.
+    if (now != null) {
+      assertThat(now[0]).isPositive();
+      assertThat(now[1]).isNotNegative();
+    }
+    assertThat(SchedStat.parse("123 456 7\n")).containsExactly(123, 456);
+    assertThat(SchedStat.parse("garbage")).isNull();
+    assertThat(SchedStat.parse("1 x 2")).isNull();
+  }
+}
