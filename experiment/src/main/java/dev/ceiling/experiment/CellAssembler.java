@@ -31,6 +31,14 @@ public final class CellAssembler {
       double windowS) {}
 
   /**
+   * No scrapes: a relay without metrics (client-side contamination evidence). No deltas, no resets,
+   * no queue readings; the window is the requested duration.
+   */
+  static Scraped none(double windowS) {
+    return new Scraped(Map.of(), List.of(), null, null, windowS);
+  }
+
+  /**
    * Reads every mapped series from both scrapes: counters as deltas (a reset is listed, and its
    * delta is null, never negative), gauges as levels.
    */
@@ -114,7 +122,9 @@ public final class CellAssembler {
         .rejected(r.rejected())
         .rejectedByPrefix(r.rejectedByPrefix())
         .notices(r.notices())
+        .firstNotice(r.firstNotice())
         .unacknowledged(r.unacknowledged())
+        .unknownOkIds(r.unknownOkIds())
         .transportErrors(r.transportErrors())
         .acceptedByCommunity(byCommunity)
         .counterDeltas(scraped.deltas())

@@ -141,6 +141,19 @@ public record SweepOptions(
         sendLagBound);
   }
 
+  public SweepOptions withDrainTimeout(Duration value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        value,
+        twoCommunity,
+        journal,
+        resume,
+        sendLagBound);
+  }
+
   public SweepOptions withSendLagBound(Duration value) {
     return new SweepOptions(
         warmup,

@@ -36,6 +36,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * cell's load with a warm-up, scrape at the start and the end of the measurement window, and turn
  * the pair into a {@link Cell} that is journalled before the next cell starts.
  *
+ * <p>A relay without metrics ({@link RigDescriptor#clientSideEvidence()}) is never scraped. Its
+ * backlog cannot be read, so the drain is done by the generator instead: it keeps each cell's
+ * connections open after the last send until every OK has arrived (or the drain timeout), and the
+ * next cell starts only once the relay's OKs have stopped arriving; that wait is the next cell's
+ * {@code drain_wait_s}. No queue reading means no steady-state or busy reading either.
+ *
  * <p>Not thread-safe; {@link #interrupt()} may be called from any thread (a shutdown hook) and
  * makes the sweep stop after the running cell, returning what was measured.
  */
@@ -70,7 +76,8 @@ public final class SweepRunner {
   public Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
       throws IOException, ReportFormatException {
     String arm = rig.arm();
-    boolean hasQueue = !arm.equals(identity.controlArm());
+    boolean client = rig.clientSideEvidence();
+    boolean hasQueue = !client && !arm.equals(identity.controlArm());
     List<PlannedCell> plan = CellPlan.plan(identity, options.twoCommunity());
     List<Cell> cells = new ArrayList<>();
     Set<Integer> done = new HashSet<>();
@@ -103,6 +110,7 @@ public final class SweepRunner {
       progress.sweepStarted(arm, plan.size(), done.size());
       Backlog baseline =
           hasQueue ? backlog(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
+      double clientDrainS = 0.0;
       for (PlannedCell planned : plan) {
         if (done.contains(planned.sequence())) {
           continue;
@@ -110,7 +118,11 @@ public final class SweepRunner {
         if (interrupted.get()) {
           break;
         }
-        Cell cell = measure(rig, identity, options, planned, hasQueue, baseline);
+        Cell cell =
+            client
+                ? measureClientSide(rig, identity, options, planned, clientDrainS)
+                : measure(rig, identity, options, planned, hasQueue, baseline);
+        clientDrainS = lastGraceS;
         journal.append(cell);
         cells.add(cell);
         progress.cellFinished(cell, cells.size(), plan.size());
@@ -140,6 +152,47 @@ public final class SweepRunner {
     return new Outcome(half, failure);
   }
 
+  /** The last generator run's wait for outstanding OKs after its last send, seconds. */
+  private double lastGraceS;
+
+  private Cell measureClientSide(
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      SweepOptions options,
+      PlannedCell planned,
+      double drainWaitS)
+      throws GeneratorException {
+    Double loadBefore = LoadPerCpu.now();
+    // The grace period is the drain: the generator waits for every outstanding OK, up to the drain
+    // timeout, so the relay has stopped answering this cell before the next one starts.
+    Duration grace =
+        options.drainTimeout().compareTo(options.publishTimeout()) > 0
+            ? options.drainTimeout()
+            : options.publishTimeout();
+    GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, grace);
+    GeneratorReport report = Generator.run(cfg.build(), progress::generatorLine);
+    lastGraceS = report.graceWaitedS();
+    if (report.aggregate().unacknowledged() > 0) {
+      progress.warning(
+          String.format(
+              java.util.Locale.ROOT,
+              "%d events still had no OK after waiting %.0f s: the relay dropped them or is still"
+                  + " working; the next cell starts anyway",
+              report.aggregate().unacknowledged(),
+              report.graceWaitedS()));
+    }
+    Double loadAfter = LoadPerCpu.now();
+    return CellAssembler.assemble(
+        planned,
+        rig.arm(),
+        false,
+        report,
+        CellAssembler.none(identity.durationS()),
+        drainWaitS,
+        loadBefore,
+        loadAfter);
+  }
+
   private Cell measure(
       RigDescriptor rig,
       ExperimentIdentity identity,
@@ -152,11 +205,57 @@ public final class SweepRunner {
     double drainWaitS = hasQueue ? drain(rig, metrics, baseline, options.drainTimeout()) : 0.0;
     Double loadBefore = LoadPerCpu.now();
     GeneratorConfig.Builder cfg =
+        generatorConfig(rig, identity, options, planned, options.publishTimeout());
+    // The two scrapes bracket the measurement window exactly: the generator calls back at the
+    // window's start (after the warm-up) and end, on a thread that does not send.
+    AtomicReference<Snapshot> before = new AtomicReference<>();
+    AtomicReference<Snapshot> after = new AtomicReference<>();
+    AtomicReference<MetricsException> scrapeError = new AtomicReference<>();
+    cfg.windowListener(
+        new WindowListener() {
+          @Override
+          public void windowStarted(Instant at) {
+            scrapeInto(metrics, before, scrapeError);
+          }
+
+          @Override
+          public void windowEnded(Instant at) {
+            scrapeInto(metrics, after, scrapeError);
+          }
+        });
+    GeneratorReport report = Generator.run(cfg.build(), progress::generatorLine);
+    lastGraceS = report.graceWaitedS();
+    if (scrapeError.get() != null) {
+      throw scrapeError.get();
+    }
+    if (before.get() == null || after.get() == null) {
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE,
+          "the generator did not report its measurement window (before="
+              + before.get()
+              + ", after="
+              + after.get()
+              + ")");
+    }
+    Double loadAfter = LoadPerCpu.now();
+    CellAssembler.Scraped scraped = CellAssembler.scrape(rig, before.get(), after.get());
+    return CellAssembler.assemble(
+        planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter);
+  }
+
+  private static GeneratorConfig.Builder generatorConfig(
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      SweepOptions options,
+      PlannedCell planned,
+      Duration grace)
+      throws GeneratorException {
+    GeneratorConfig.Builder cfg =
         GeneratorConfig.builder()
             .duration(Duration.ofNanos((long) (identity.durationS() * 1e9)))
             .warmup(options.warmup())
             .sendLagBound(options.sendLagBound())
-            .publishTimeout(options.publishTimeout());
+            .publishTimeout(grace);
     List<Target> targets = rig.targets();
     if (planned.twoCommunity()) {
       if (targets.size() < 2) {
@@ -180,40 +279,7 @@ public final class SweepRunner {
               options.connectionsPerTarget(),
               options.identities()));
     }
-    // The two scrapes bracket the measurement window exactly: the generator calls back at the
-    // window's start (after the warm-up) and end, on a thread that does not send.
-    AtomicReference<Snapshot> before = new AtomicReference<>();
-    AtomicReference<Snapshot> after = new AtomicReference<>();
-    AtomicReference<MetricsException> scrapeError = new AtomicReference<>();
-    cfg.windowListener(
-        new WindowListener() {
-          @Override
-          public void windowStarted(Instant at) {
-            scrapeInto(metrics, before, scrapeError);
-          }
-
-          @Override
-          public void windowEnded(Instant at) {
-            scrapeInto(metrics, after, scrapeError);
-          }
-        });
-    GeneratorReport report = Generator.run(cfg.build(), progress::generatorLine);
-    if (scrapeError.get() != null) {
-      throw scrapeError.get();
-    }
-    if (before.get() == null || after.get() == null) {
-      throw new GeneratorException(
-          GeneratorException.Kind.INFRASTRUCTURE,
-          "the generator did not report its measurement window (before="
-              + before.get()
-              + ", after="
-              + after.get()
-              + ")");
-    }
-    Double loadAfter = LoadPerCpu.now();
-    CellAssembler.Scraped scraped = CellAssembler.scrape(rig, before.get(), after.get());
-    return CellAssembler.assemble(
-        planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter);
+    return cfg;
   }
 
   private void scrapeInto(

@@ -72,6 +72,7 @@ final class Reports {
         null,
         "http://127.0.0.1:1/health",
         "http://127.0.0.1:1/metrics",
+        RigDescriptor.EVIDENCE_METRICS,
         List.of(new Target("a", "ws://127.0.0.1:1/", "a.localhost", List.of(), 1, 64)),
         Map.of("limiter_events_per_sec", "1000000"),
         1000,

@@ -17,16 +17,12 @@ import dev.ceiling.rig.internal.PortGuard;
 import dev.ceiling.rig.internal.ProcessInspector;
 import dev.ceiling.rig.internal.ProcessInspector.Identity;
 import dev.ceiling.rig.internal.Provenance;
+import dev.ceiling.rig.internal.Readiness;
 import dev.ceiling.rig.internal.Templates;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,8 +106,8 @@ final class Lifecycle {
     List<Target> targets = new ArrayList<>();
     Map<String, String> limiter = new TreeMap<>();
     try {
-      healthUrl = Templates.expand(p.healthUrl(), vars);
-      metricsUrl = Templates.expand(p.metricsUrl(), vars);
+      healthUrl = p.healthUrl() == null ? null : Templates.expand(p.healthUrl(), vars);
+      metricsUrl = p.metricsUrl() == null ? null : Templates.expand(p.metricsUrl(), vars);
       for (TargetTemplate t : p.targets()) {
         targets.add(
             new Target(
@@ -128,11 +124,16 @@ final class Lifecycle {
     } catch (IllegalArgumentException e) {
       throw new RigException(RigException.Kind.BAD_INPUT, p.origin() + ": " + e.getMessage(), e);
     }
-    requireLoopback("health_url", healthUrl, p);
-    requireLoopback("metrics_url", metricsUrl, p);
+    if (healthUrl != null) {
+      requireLoopback("health_url", healthUrl, p);
+    }
+    if (metricsUrl != null) {
+      requireLoopback("metrics_url", metricsUrl, p);
+    }
     for (Target t : targets) {
       requireLoopback("targets url", t.url(), p);
     }
+    String probe = probe(p.readiness(), healthUrl, targets, ports);
 
     Provenance.SourceState source = null;
     if (p.sourceDir() != null) {
@@ -169,18 +170,18 @@ final class Lifecycle {
     }
     ports.forEach((k, v) -> relayInfo.put("port." + k, Integer.toString(v)));
     if (o.skipRelay()) {
-      if (!awaitHealthy(healthUrl, o.readyTimeout(), null)) {
+      if (!Readiness.await(probe, o.readyTimeout(), null)) {
         throw new RigException(
             RigException.Kind.ATTACH_FAILED,
-            "--skip-relay needs a relay that is already up: expected GET "
-                + healthUrl
-                + " to return 200 within "
+            "--skip-relay needs a relay that is already up: expected "
+                + Readiness.describe(probe)
+                + " within "
                 + o.readyTimeout()
                 + ", but it did not");
       }
       deleteQuietly(PidFile.in(stateDir));
     } else {
-      Launched l = launch(o, vars, rigId, ports, stateDir, dataDir, log, healthUrl);
+      Launched l = launch(o, vars, rigId, ports, stateDir, dataDir, log, probe);
       pid = l.identity.pid();
       start = l.identity.startInstant();
       command = l.identity.command();
@@ -211,6 +212,7 @@ final class Lifecycle {
             o.skipRelay() ? null : log.toString(),
             healthUrl,
             metricsUrl,
+            p.contaminationEvidence(),
             targets,
             limiter,
             o.effectiveQueueCapacity(),
@@ -246,7 +248,7 @@ final class Lifecycle {
       Path stateDir,
       Path dataDir,
       Path log,
-      String healthUrl)
+      String probe)
       throws RigException {
     RelayProfile p = o.profile();
     List<String> command = new ArrayList<>();
@@ -348,7 +350,7 @@ final class Lifecycle {
             id.startInstant(),
             id.command(),
             ports,
-            healthUrl,
+            probe,
             log.toString());
     try {
       pf.write(PidFile.in(stateDir));
@@ -358,18 +360,12 @@ final class Lifecycle {
           RigException.Kind.STATE, "cannot write pid file in " + stateDir + ": " + e, e);
     }
 
-    boolean ready =
-        "health".equals(p.readiness())
-            ? awaitHealthy(healthUrl, o.readyTimeout(), process)
-            : awaitTcp(ports.get(p.readiness().substring(4)), o.readyTimeout(), process);
+    boolean ready = Readiness.await(probe, o.readyTimeout(), process);
     // A relay that failed to bind can die while someone else's listener answers the probe: ready
     // only counts if our process is still alive after it.
     ready = ready && process.isAlive();
     if (!ready) {
-      String what =
-          "health".equals(p.readiness())
-              ? "GET " + healthUrl + " to return 200"
-              : "127.0.0.1:" + ports.get(p.readiness().substring(4)) + " to accept a connection";
+      String what = Readiness.describe(probe);
       String state;
       if (process.isAlive()) {
         DownResult stopped = down(stateDir, o.stopTimeout());
@@ -579,7 +575,9 @@ final class Lifecycle {
     if (!Files.exists(pf)) {
       Optional<RigDescriptor> d = readDescriptor(stateDir.resolve(DESCRIPTOR_FILE));
       if (d.isPresent() && !d.get().ownsRelay()) {
-        boolean ok = healthy(d.get().healthUrl());
+        boolean ok =
+            healthy(
+                d.get().healthUrl() != null ? d.get().healthUrl() : d.get().targets().get(0).url());
         return new StatusResult(
             StatusResult.State.ATTACHED,
             null,
@@ -644,6 +642,9 @@ final class Lifecycle {
     ports.forEach((k, v) -> vars.put(k, Integer.toString(v)));
     p.parameters().forEach((k, v) -> vars.put(k, o.overrides().getOrDefault(k, v)));
     vars.put("rig_id", rigId);
+    vars.put(
+        "profile_dir",
+        (p.baseDir() == null ? Path.of("") : p.baseDir()).toAbsolutePath().toString());
     vars.put("data_dir", dataDir.toString());
     vars.put("state_dir", stateDir.toString());
     vars.put("java", javaExecutable());
@@ -718,56 +719,24 @@ final class Lifecycle {
     return Optional.empty();
   }
 
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder()
-          .connectTimeout(Duration.ofSeconds(1))
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
+  /** True when the probe (a health, WebSocket or tcp:// URL; see {@link Readiness}) answers. */
+  static boolean healthy(String probe) {
+    return Readiness.answers(probe);
+  }
 
-  static boolean healthy(String url) {
-    try {
-      HttpResponse<Void> r =
-          HTTP.send(
-              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET().build(),
-              HttpResponse.BodyHandlers.discarding());
-      return r.statusCode() == 200;
-    } catch (IOException | IllegalArgumentException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+  /**
+   * How readiness is asked: GET the health URL, a WebSocket handshake on the first target's URL
+   * (for a relay without a health endpoint), or a TCP connect on a named port.
+   */
+  static String probe(
+      String readiness, String healthUrl, List<Target> targets, Map<String, Integer> ports) {
+    if ("websocket".equals(readiness)) {
+      return targets.get(0).url();
     }
-  }
-
-  /** Polls until 200, the timeout, or (when given) the process's exit. */
-  private static boolean awaitHealthy(String url, Duration timeout, Process process) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    do {
-      if (process != null && !process.isAlive()) {
-        return false;
-      }
-      if (healthy(url)) {
-        return true;
-      }
-      sleep(Duration.ofMillis(100));
-    } while (System.nanoTime() - deadline < 0);
-    return false;
-  }
-
-  private static boolean awaitTcp(int port, Duration timeout, Process process) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    do {
-      if (!process.isAlive()) {
-        return false;
-      }
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-        return true;
-      } catch (IOException e) {
-        sleep(Duration.ofMillis(100));
-      }
-    } while (System.nanoTime() - deadline < 0);
-    return false;
+    if (readiness.startsWith("tcp:")) {
+      return Readiness.tcp(ports.get(readiness.substring(4)));
+    }
+    return healthUrl;
   }
 
   /** The READY line's key=value pairs; waits a moment because stdout may trail the health URL. */

@@ -25,9 +25,13 @@ import java.util.Map;
  * @param ports named ports, each 1..65535; each name is also a placeholder
  * @param parameters named values with defaults that {@link UpOptions#overrides()} may change; each
  *     name is also a placeholder (e.g. {@code exchange_delay_ms})
- * @param healthUrl template of the URL that returns 200 when the relay is ready
- * @param metricsUrl template of the Prometheus text endpoint
- * @param readiness "health" (GET healthUrl returns 200) or "tcp:NAME" (port NAME accepts)
+ * @param healthUrl template of the URL that returns 200 when the relay is ready, or null when
+ *     readiness is "websocket" or "tcp:NAME"
+ * @param metricsUrl template of the Prometheus text endpoint, or null for a relay without metrics
+ * @param contaminationEvidence "metrics" (the relay's counters, mapped by metricMapping) or
+ *     "client" (no metrics: what the generator sees stands in for them)
+ * @param readiness "health" (GET healthUrl returns 200), "websocket" (a WebSocket handshake on the
+ *     first target's URL succeeds) or "tcp:NAME" (port NAME accepts)
  * @param readyLinePrefix when non-null, the first log line starting with it is parsed as {@code
  *     key=value} pairs into the descriptor's relay_info
  * @param treatmentArm the arm under test (the code path on)
@@ -55,6 +59,7 @@ public record RelayProfile(
     Map<String, String> parameters,
     String healthUrl,
     String metricsUrl,
+    String contaminationEvidence,
     String readiness,
     String readyLinePrefix,
     String treatmentArm,

@@ -74,6 +74,73 @@ class RelayProfileTest {
     assertThat(p.arms().get("on").env()).isEqualTo(Map.of("AUDIT", "true"));
   }
 
+  /** The same relay without metrics: client-side evidence, readiness by WebSocket handshake. */
+  private static final String NO_METRICS =
+      MINIMAL
+          .replace("\"health_url\": \"http://127.0.0.1:${port}/health\",\n", "")
+          .replace("\"metrics_url\": \"http://127.0.0.1:${port}/metrics\",\n", "")
+          .replace(
+              "\"metric_mapping\": {\"audit_log_count\": \"x_count\"},\n",
+              "\"contamination_evidence\": \"client\", \"readiness\": \"websocket\",\n");
+
+  @Test
+  void aProfileWithoutMetricsDeclaresClientSideEvidence() throws RigException {
+    assertThat(NO_METRICS).doesNotContain("metrics_url", "health_url", "metric_mapping");
+    RelayProfile p = ProfileReader.read(NO_METRICS, "nometrics.json", null);
+    assertThat(p.contaminationEvidence()).isEqualTo("client");
+    assertThat(p.metricsUrl()).isNull();
+    assertThat(p.healthUrl()).isNull();
+    assertThat(p.metricMapping()).isEmpty();
+    assertThat(p.readiness()).isEqualTo("websocket");
+  }
+
+  @Test
+  void withoutTheEvidenceDeclaredMissingMetricsAreRefused() {
+    RigException e = invalid(NO_METRICS.replace("\"contamination_evidence\": \"client\", ", ""));
+    assertThat(e.problems())
+        .containsExactlyInAnyOrder(
+            "$.metrics_url: missing required field", "$.metric_mapping: missing required field");
+  }
+
+  @Test
+  void clientSideEvidenceRefusesMetricsItWouldIgnore() {
+    RigException e =
+        invalid(
+            NO_METRICS.replace(
+                "\"contamination_evidence\": \"client\",",
+                "\"contamination_evidence\": \"client\", \"metrics_url\": \"http://127.0.0.1:1/m\","));
+    assertThat(e.problems())
+        .singleElement()
+        .asString()
+        .startsWith("$.metrics_url: a profile with \"contamination_evidence\": \"client\" has no");
+  }
+
+  @Test
+  void anUnknownEvidenceOrReadinessIsNamed() {
+    RigException e =
+        invalid(NO_METRICS.replace("\"client\"", "\"guess\"").replace("\"websocket\"", "\"ping\""));
+    assertThat(e.problems())
+        .anySatisfy(p -> assertThat(p).startsWith("$.contamination_evidence: must be"))
+        .anySatisfy(p -> assertThat(p).startsWith("$.readiness: must be"));
+  }
+
+  @Test
+  void healthReadinessStillNeedsTheHealthUrl() {
+    RigException e = invalid(NO_METRICS.replace("\"readiness\": \"websocket\",", ""));
+    assertThat(e.problems()).containsExactly("$.health_url: missing required field");
+  }
+
+  @Test
+  void theNostrRelayJsProfileIsValidAndHasNoMetrics() throws RigException {
+    RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/nostr-relay-js/profile.json"));
+    assertThat(p.contaminationEvidence()).isEqualTo("client");
+    assertThat(p.metricsUrl()).isNull();
+    assertThat(p.readiness()).isEqualTo("websocket");
+    assertThat(p.command()).contains("${profile_dir}/relay.js");
+    assertThat(p.arms().get("on").args()).containsExactly("--audit", "on");
+    assertThat(p.arms().get("off").args()).containsExactly("--audit", "off");
+  }
+
   private static RigException invalid(String json) {
     try {
       ProfileReader.read(json, "bad.json", null);

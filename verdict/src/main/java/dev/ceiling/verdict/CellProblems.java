@@ -32,14 +32,34 @@ public final class CellProblems {
    * @return the problems; empty when the cell is clean evidence
    */
   public static List<CellProblem> of(Cell c, ExperimentIdentity id, VerdictConfig cfg) {
+    return of(c, id, cfg, false);
+  }
+
+  /**
+   * Every problem with {@code c}, in a fixed order, for a relay whose contamination evidence is the
+   * generator's alone when {@code clientEvidence}: then no counter is required (there are none to
+   * expose), and NOTICE frames, OK false, transport errors and unknown-id OKs are the only signs of
+   * contamination, each excluding the cell as in the metrics case.
+   *
+   * @param c the cell
+   * @param id its experiment
+   * @param cfg thresholds
+   * @param clientEvidence true when the relay's profile declares {@code contamination_evidence:
+   *     "client"}
+   * @return the problems; empty when the cell is clean evidence
+   */
+  public static List<CellProblem> of(
+      Cell c, ExperimentIdentity id, VerdictConfig cfg, boolean clientEvidence) {
     Objects.requireNonNull(c, "cell");
     Objects.requireNonNull(id, "identity");
     Objects.requireNonNull(cfg, "config");
     List<CellProblem> out = new ArrayList<>();
 
-    admission(c, MetricRole.ADMISSION_REJECTIONS_QUOTA, ProblemKind.ADMISSION_QUOTA, out);
-    admission(
-        c, MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE, ProblemKind.ADMISSION_UNAVAILABLE, out);
+    if (!clientEvidence) {
+      admission(c, MetricRole.ADMISSION_REJECTIONS_QUOTA, ProblemKind.ADMISSION_QUOTA, out);
+      admission(
+          c, MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE, ProblemKind.ADMISSION_UNAVAILABLE, out);
+    }
     if (c.rejected() > 0) {
       out.add(
           exclude(
@@ -56,8 +76,17 @@ public final class CellProblems {
               ProblemKind.NOTICES,
               "the relay sent "
                   + c.notices()
-                  + " NOTICE frames, which carry no event id: rejections that cannot be"
-                  + " attributed"));
+                  + " NOTICE frames"
+                  + (c.firstNotice() == null ? "" : " (the first: \"" + c.firstNotice() + "\")")
+                  + ", which carry no event id: rejections that cannot be attributed"));
+    }
+    if (c.unknownOkIds() != null && c.unknownOkIds() > 0) {
+      out.add(
+          exclude(
+              ProblemKind.UNKNOWN_OK_IDS,
+              c.unknownOkIds()
+                  + " OKs named event ids this cell never sent: the relay's answers are not"
+                  + " about this load"));
     }
     long transport = c.transportErrors().values().stream().mapToLong(Long::longValue).sum();
     if (transport > 0) {

@@ -164,6 +164,7 @@ public final class Model {
             null,
             "model:health",
             "model:metrics",
+            RigDescriptor.EVIDENCE_METRICS,
             List.of(new Target("model", "ws://model.localhost/", null, List.of(), 1, 0)),
             Map.of(),
             treatment ? m.queueCapacity() : null,

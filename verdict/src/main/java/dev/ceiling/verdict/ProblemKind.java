@@ -22,6 +22,11 @@ public enum ProblemKind {
   RELAY_REJECTIONS(false),
   /** The relay sent NOTICE frames, which carry no event id: a rejection we cannot attribute. */
   NOTICES(false),
+  /**
+   * OKs named event ids the cell never sent: the relay answered for something else, so its answers
+   * cannot be trusted to be about this load.
+   */
+  UNKNOWN_OK_IDS(false),
   /** The generator saw transport errors (connect, write, close, ...). */
   TRANSPORT_ERRORS(false),
   /** Audit writes failed: a failing write is a fast write, so the worker looks quicker. */

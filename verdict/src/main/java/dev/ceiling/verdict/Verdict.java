@@ -33,6 +33,20 @@ public final class Verdict {
           + " that a higher limit masked by this one (e.g. a per-community lock behind the"
           + " per-worker ceiling) is fine: a masked ceiling is structurally invisible to this run.";
 
+  /** In the notes of every run whose relay exposes no metrics: what its evidence cannot see. */
+  public static final String CLIENT_EVIDENCE_NOTE =
+      "Contamination evidence is client-side only: the relay exposes no metrics, so a cell is"
+          + " excluded only for what the generator saw (NOTICE frames, OK false, transport errors,"
+          + " OKs naming ids it never sent). This cannot see admission rejections that the relay"
+          + " signals to nobody: events dropped silently, a limiter that delays rather than"
+          + " answers, work shed without a word, audit writes that fail quietly. Such"
+          + " contamination would look like a slower relay, in either arm.";
+
+  /** Why a relay without metrics has no worker-rate estimate. */
+  public static final String CLIENT_NO_WORKER_RATE_NOTE =
+      "no worker-rate estimate: the relay exposes no audit counters (completions, time spent"
+          + " writing), and the generator's OKs measure the whole relay, not the worker's own rate.";
+
   private Verdict() {}
 
   /**
@@ -70,6 +84,9 @@ public final class Verdict {
     List<Cell> workerCells = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     int bankedTreatment = 0;
+    boolean clientEvidence =
+        (treatment != null && treatment.rig().clientSideEvidence())
+            || (control != null && control.rig().clientSideEvidence());
 
     for (HalfRun half : halves(treatment, control)) {
       boolean isTreatment = half.isTreatment();
@@ -78,7 +95,7 @@ public final class Verdict {
       List<List<CellProblem>> perCell = new ArrayList<>();
       Integer lostAt = null;
       for (Cell c : half.cells()) {
-        List<CellProblem> problems = new ArrayList<>(CellProblems.of(c, id, cfg));
+        List<CellProblem> problems = new ArrayList<>(CellProblems.of(c, id, cfg, clientEvidence));
         perCell.add(problems);
         if (problems.stream().anyMatch(p -> p.kind() == ProblemKind.ENQUEUE_ERRORS)) {
           lostAt = lostAt == null ? c.sequence() : Math.min(lostAt, c.sequence());
@@ -189,6 +206,9 @@ public final class Verdict {
     }
 
     notes.add(MASKED_CEILING_NOTE);
+    if (clientEvidence) {
+      notes.add(CLIENT_EVIDENCE_NOTE);
+    }
     notes.addAll(rowNotes(rows));
     if (bankedTreatment > 0) {
       notes.add(
@@ -204,7 +224,9 @@ public final class Verdict {
           "the control arm has no queue: its cells have no steady-state reading, which never"
               + " counts against them.");
     }
-    if (workerRate == null) {
+    if (workerRate == null && clientEvidence) {
+      notes.add(CLIENT_NO_WORKER_RATE_NOTE);
+    } else if (workerRate == null) {
       notes.add(
           "no evidence cell was both steady and busy (busy fraction >= "
               + Fmt.num(cfg.busyThreshold())
@@ -225,7 +247,8 @@ public final class Verdict {
         method(m, cfg),
         cfg,
         m,
-        cells);
+        cells,
+        clientEvidence);
   }
 
   private static List<HalfRun> halves(HalfRun treatment, HalfRun control) {

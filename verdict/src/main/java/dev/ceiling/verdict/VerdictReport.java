@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param config the thresholds the verdict used, so it can be recomputed
  * @param comparableRates m, the number of comparable rates the correction spans
  * @param cells every cell's annotation (evidence, excluded or report-only), in half-run order
+ * @param clientSideEvidence true when the relay exposes no metrics and the contamination evidence
+ *     is what the generator saw (a pass is then labelled {@link #CLIENT_SIDE_PASS})
  */
 public record VerdictReport(
     boolean established,
@@ -35,7 +37,17 @@ public record VerdictReport(
     String method,
     VerdictConfig config,
     int comparableRates,
-    List<CellAssessment> cells) {
+    List<CellAssessment> cells,
+    boolean clientSideEvidence) {
+
+  /** The label of a pass whose contamination evidence came from the relay's counters. */
+  public static final String PASS = "ESTABLISHED";
+
+  /** The label of a pass whose contamination evidence is the generator's alone. */
+  public static final String CLIENT_SIDE_PASS = "ESTABLISHED (client-side evidence)";
+
+  /** The label of a fail. */
+  public static final String FAIL = "NOT ESTABLISHED";
 
   public static final String CONTROL_RAN = "ran";
   public static final String CONTROL_SKIPPED = "skipped";
@@ -70,6 +82,14 @@ public record VerdictReport(
     if (comparableRates < 0) {
       throw new IllegalArgumentException("comparable_rates must be >= 0, got " + comparableRates);
     }
+  }
+
+  /** {@link #PASS}, {@link #CLIENT_SIDE_PASS} or {@link #FAIL}: what a summary's headline says. */
+  public String label() {
+    if (!established) {
+      return FAIL;
+    }
+    return clientSideEvidence ? CLIENT_SIDE_PASS : PASS;
   }
 
   /** The operator-facing lines, one per failure: {@code NOT ESTABLISHED: <message>}. */

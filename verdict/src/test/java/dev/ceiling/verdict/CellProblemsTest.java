@@ -37,6 +37,62 @@ class CellProblemsTest {
     assertThat(CellProblems.busy(clean(OFF), CFG)).isNull();
   }
 
+  /** A cell from a relay without metrics: no counters, no queue readings. */
+  private static Cell clientCell(String arm) {
+    return clean(arm).toBuilder()
+        .counterDeltas(Map.of())
+        .outstandingDelta(null)
+        .auditBusyFraction(null)
+        .auditCompleted(null)
+        .auditCompletedPerS(null)
+        .auditServiceMeanMs(null)
+        .build();
+  }
+
+  private static List<ProblemKind> clientKinds(Cell c) {
+    return CellProblems.of(c, ID, CFG, true).stream().map(CellProblem::kind).toList();
+  }
+
+  @Test
+  void withClientSideEvidenceNoCounterIsRequired() {
+    assertThat(clientKinds(clientCell(ON))).isEmpty();
+    assertThat(clientKinds(clientCell(OFF))).isEmpty();
+    // The same cell judged by the metrics rules cannot show it was clean.
+    assertThat(kinds(clientCell(ON))).contains(ProblemKind.COUNTER_NOT_EXPOSED);
+  }
+
+  @Test
+  void withClientSideEvidenceWhatTheGeneratorSawExcludesTheCellWithItsReason() {
+    Cell notices =
+        clientCell(ON).toBuilder().notices(3).firstNotice("rate-limited: slow down").build();
+    List<CellProblem> p = CellProblems.of(notices, ID, CFG, true);
+    assertThat(p).extracting(CellProblem::kind).containsExactly(ProblemKind.NOTICES);
+    assertThat(p.get(0).excludesEvidence()).isTrue();
+    assertThat(p.get(0).message())
+        .isEqualTo(
+            "the relay sent 3 NOTICE frames (the first: \"rate-limited: slow down\"), which carry"
+                + " no event id: rejections that cannot be attributed");
+    Cell rejected =
+        clientCell(ON).toBuilder()
+            .attempted(10)
+            .accepted(8)
+            .rejected(2)
+            .rejectedByPrefix(Map.of("blocked", 2L))
+            .build();
+    assertThat(clientKinds(rejected)).containsExactly(ProblemKind.RELAY_REJECTIONS);
+    Cell transport = clientCell(ON).toBuilder().transportErrors(Map.of("close", 1L)).build();
+    assertThat(clientKinds(transport)).containsExactly(ProblemKind.TRANSPORT_ERRORS);
+    Cell unknown = clientCell(OFF).toBuilder().unknownOkIds(2L).build();
+    assertThat(clientKinds(unknown)).containsExactly(ProblemKind.UNKNOWN_OK_IDS);
+    assertThat(kinds(clean(ON).toBuilder().unknownOkIds(1L).build()))
+        .containsExactly(ProblemKind.UNKNOWN_OK_IDS);
+
+    // Mutant: client-side rules that ignore NOTICE frames would keep the limiter's cells.
+    Function<Cell, List<ProblemKind>> noticeBlind =
+        c -> clientKinds(c).stream().filter(k -> k != ProblemKind.NOTICES).toList();
+    assertThat(noticeBlind.apply(notices)).isEmpty();
+  }
+
   /** Quota AND unavailable rejections both contaminate: the seed's review finding. */
   private static void bothAdmissionReasonsExclude(Function<Cell, List<ProblemKind>> rules) {
     Cell quota = VerdictTest.withDelta(clean(ON), MetricRole.ADMISSION_REJECTIONS_QUOTA, 1.0);

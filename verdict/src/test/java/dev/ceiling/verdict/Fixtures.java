@@ -68,6 +68,7 @@ final class Fixtures {
         null,
         "http://127.0.0.1:1/health",
         "http://127.0.0.1:1/metrics",
+        RigDescriptor.EVIDENCE_METRICS,
         List.of(new Target("a", "ws://127.0.0.1:1/", "a.localhost", List.of(), 1, 0)),
         Map.of("human_ws_events_per_sec", "100000"),
         CAPACITY,

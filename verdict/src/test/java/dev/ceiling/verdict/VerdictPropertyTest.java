@@ -99,7 +99,8 @@ class VerdictPropertyTest {
             good.method(),
             good.config(),
             good.comparableRates(),
-            good.cells());
+            good.cells(),
+            good.clientSideEvidence());
     assertThatThrownBy(() -> invariants(mutant)).isInstanceOf(AssertionError.class);
   }
 

@@ -470,7 +470,8 @@ class VerdictTest {
               r.method(),
               r.config(),
               r.comparableRates(),
-              r.cells());
+              r.cells(),
+              r.clientSideEvidence());
         };
     caught(VerdictTest::constantColumnsDoNotSeparate, naive.apply(v));
   }

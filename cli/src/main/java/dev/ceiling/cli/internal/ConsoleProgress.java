@@ -40,7 +40,7 @@ public final class ConsoleProgress implements ExperimentProgress {
         "rig up: arm '%s', relay pid %s, metrics %s, limiter %s, queue capacity %s%n",
         arm,
         rig.relayPid(),
-        rig.metricsUrl(),
+        rig.metricsUrl() == null ? "none (client-side evidence)" : rig.metricsUrl(),
         rig.limiterSettings(),
         rig.queueCapacity());
     if (!rig.relayInfo().isEmpty()) {

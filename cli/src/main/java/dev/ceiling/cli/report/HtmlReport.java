@@ -50,7 +50,8 @@ public final class HtmlReport {
       h.append("<p class=\"model\">MODEL OUTPUT: arithmetic for review, never evidence.</p>\n");
     }
     h.append("<p class=\"")
-        .append(v.established() ? "pass\">ESTABLISHED" : "fail\">NOT ESTABLISHED")
+        .append(v.established() ? "pass\">" : "fail\">")
+        .append(esc(v.label()))
         .append("</p>\n");
     if (!v.failures().isEmpty()) {
       h.append("<ul>");
@@ -112,7 +113,12 @@ public final class HtmlReport {
     for (HalfRun half : halves(report)) {
       h.append("<h3>Rig: arm '").append(esc(half.arm())).append("'</h3><table>");
       row(h, "relay pid", String.valueOf(half.rig().relayPid()));
-      row(h, "metrics", half.rig().metricsUrl());
+      row(
+          h,
+          "metrics",
+          half.rig().metricsUrl() == null
+              ? "none: contamination evidence is client-side"
+              : half.rig().metricsUrl());
       row(h, "limiter settings", String.valueOf(half.rig().limiterSettings()));
       row(h, "queue capacity", String.valueOf(half.rig().queueCapacity()));
       for (Map.Entry<String, String> e : half.rig().relayInfo().entrySet()) {

@@ -60,7 +60,7 @@ public final class Summary {
       sb.append("MODEL OUTPUT: never evidence\n");
     }
     sb.append("verdict: ")
-        .append(v.established() ? "ESTABLISHED" : "NOT ESTABLISHED")
+        .append(v.label())
         .append(" (control ")
         .append(v.controlMarker())
         .append(")\n");

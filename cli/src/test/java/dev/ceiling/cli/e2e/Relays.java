@@ -55,4 +55,37 @@ final class Relays {
     Files.writeString(f, limited, StandardCharsets.UTF_8);
     return RelayProfile.load(f);
   }
+
+  /**
+   * The built-in reference profile with its metrics hidden: no metrics URL, no mapping, and {@code
+   * contamination_evidence: "client"}, so only what the generator sees can show contamination. With
+   * {@code defaultLimits} its limiter is also left at the relay's defaults (the seed's trap), as in
+   * {@link #referenceWithDefaultLimits(Path)}.
+   */
+  static RelayProfile referenceWithoutMetrics(Path dir, boolean defaultLimits) throws Exception {
+    String source = "/dev/ceiling/rig/profiles/reference.json";
+    com.fasterxml.jackson.databind.node.ObjectNode root;
+    try (InputStream in = RelayProfile.class.getResourceAsStream(source)) {
+      root =
+          (com.fasterxml.jackson.databind.node.ObjectNode)
+              dev.ceiling.core.json.Json.mapper().readTree(in);
+    }
+    root.remove(java.util.List.of("metrics_url", "metric_mapping", "positive_controlled"));
+    root.put("contamination_evidence", "client");
+    if (defaultLimits) {
+      for (com.fasterxml.jackson.databind.JsonNode l : root.get("limiter")) {
+        com.fasterxml.jackson.databind.node.ObjectNode setting =
+            (com.fasterxml.jackson.databind.node.ObjectNode) l;
+        switch (setting.get("name").asText()) {
+          case "limiter_events_per_sec" -> setting.put("value", "10");
+          case "limiter_window_secs" -> setting.put("value", "5");
+          default -> {}
+        }
+      }
+    }
+    Path f =
+        dir.resolve("reference-no-metrics" + (defaultLimits ? "-default-limits" : "") + ".json");
+    Files.writeString(f, dev.ceiling.core.json.Json.mapper().writeValueAsString(root));
+    return RelayProfile.load(f);
+  }
 }

@@ -152,6 +152,16 @@ public record Cell(
     return counts.unacknowledged();
   }
 
+  /** The first NOTICE's text, or null. */
+  public String firstNotice() {
+    return counts.firstNotice();
+  }
+
+  /** OKs naming ids the cell never sent, or null when not recorded. */
+  public Long unknownOkIds() {
+    return counts.unknownOkIds();
+  }
+
   public Map<String, Long> transportErrors() {
     return counts.transportErrors();
   }

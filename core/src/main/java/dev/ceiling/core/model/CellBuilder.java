@@ -30,7 +30,9 @@ public final class CellBuilder {
   private long rejected;
   private Map<String, Long> rejectedByPrefix = Map.of();
   private long notices;
+  private String firstNotice;
   private long unacknowledged;
+  private Long unknownOkIds = 0L;
   private Map<String, Long> transportErrors = Map.of();
   private Map<String, Long> acceptedByCommunity = Map.of();
   private Map<String, Double> counterDeltas = Map.of();
@@ -70,7 +72,9 @@ public final class CellBuilder {
     this.rejected = c.rejected();
     this.rejectedByPrefix = c.rejectedByPrefix();
     this.notices = c.notices();
+    this.firstNotice = c.firstNotice();
     this.unacknowledged = c.unacknowledged();
+    this.unknownOkIds = c.unknownOkIds();
     this.transportErrors = c.transportErrors();
     this.acceptedByCommunity = c.acceptedByCommunity();
     this.counterDeltas = c.counterDeltas();
@@ -167,6 +171,16 @@ public final class CellBuilder {
 
   public CellBuilder notices(long notices) {
     this.notices = notices;
+    return this;
+  }
+
+  public CellBuilder firstNotice(String firstNotice) {
+    this.firstNotice = firstNotice;
+    return this;
+  }
+
+  public CellBuilder unknownOkIds(Long unknownOkIds) {
+    this.unknownOkIds = unknownOkIds;
     return this;
   }
 
@@ -290,7 +304,9 @@ public final class CellBuilder {
             rejected,
             rejectedByPrefix,
             notices,
+            firstNotice,
             unacknowledged,
+            unknownOkIds,
             transportErrors,
             acceptedByCommunity),
         new CellLatencies(sendLag, service, scheduled),

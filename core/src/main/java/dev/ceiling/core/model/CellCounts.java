@@ -24,7 +24,11 @@ import java.util.TreeMap;
  * @param rejected events answered OK false
  * @param rejectedByPrefix rejections counted by NIP-01 prefix ("rate-limited", "invalid", ...)
  * @param notices NOTICE frames received (cannot be matched to an event)
+ * @param firstNotice the first NOTICE's text, or null when there was none (or not recorded): what
+ *     the relay said, so an exclusion can name it
  * @param unacknowledged events with no OK by the end of the grace period
+ * @param unknownOkIds OKs naming an event id the cell never sent, or null when not recorded (schema
+ *     version 1)
  * @param transportErrors transport errors by class ("connect", "write", "close", ...)
  * @param acceptedByCommunity accepted events per target community
  */
@@ -38,7 +42,9 @@ public record CellCounts(
     long rejected,
     Map<String, Long> rejectedByPrefix,
     long notices,
+    String firstNotice,
     long unacknowledged,
+    Long unknownOkIds,
     Map<String, Long> transportErrors,
     Map<String, Long> acceptedByCommunity) {
 
@@ -52,6 +58,9 @@ public record CellCounts(
     Checks.nonNegative("rejected", rejected);
     Checks.nonNegative("notices", notices);
     Checks.nonNegative("unacknowledged", unacknowledged);
+    if (unknownOkIds != null) {
+      Checks.nonNegative("unknown_ok_ids", unknownOkIds);
+    }
     // An impossible measurement is an error, never a pass. The finer balance (accepted + rejected
     // + unacknowledged == attempted, and the in-window bound) is the verdict's to report as
     // IMPOSSIBLE_MEASUREMENT, so a file holding one such cell still reads and is listed whole.

@@ -20,8 +20,11 @@ import java.util.TreeMap;
  * @param relayStartInstant the relay process's start instant, or null when attached
  * @param relayCommand the relay's exact command line, or null when attached
  * @param relayLog path of the relay's log file, or null when attached
- * @param healthUrl the relay's health URL
- * @param metricsUrl the relay's Prometheus metrics URL
+ * @param healthUrl the relay's health URL, or null when readiness is a WebSocket handshake or a TCP
+ *     connect
+ * @param metricsUrl the relay's Prometheus metrics URL, or null when the relay exposes none
+ * @param contaminationEvidence {@link #EVIDENCE_METRICS} (the relay's counters show admission and
+ *     audit contamination) or {@link #EVIDENCE_CLIENT} (no metrics: only what the generator sees)
  * @param targets the communities to publish into
  * @param limiterSettings the admission-limiter settings applied (name to value)
  * @param queueCapacity the audit queue's capacity, or null when the relay has none
@@ -49,6 +52,7 @@ public record RigDescriptor(
     String relayLog,
     String healthUrl,
     String metricsUrl,
+    String contaminationEvidence,
     List<Target> targets,
     Map<String, String> limiterSettings,
     Integer queueCapacity,
@@ -80,8 +84,6 @@ public record RigDescriptor(
     if (relayCommand != null) {
       relayCommand = List.copyOf(relayCommand);
     }
-    Checks.notBlank("health_url", healthUrl);
-    Checks.notBlank("metrics_url", metricsUrl);
     targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("targets must not be empty, got []");
@@ -92,10 +94,41 @@ public record RigDescriptor(
           "queue_capacity must be >= 1 or null, got " + queueCapacity);
     }
     metricMapping = sorted("metric_mapping", metricMapping);
+    if (!EVIDENCE_METRICS.equals(contaminationEvidence)
+        && !EVIDENCE_CLIENT.equals(contaminationEvidence)) {
+      throw new IllegalArgumentException(
+          "contamination_evidence must be 'metrics' or 'client', got " + contaminationEvidence);
+    }
+    if (healthUrl != null) {
+      Checks.notBlank("health_url", healthUrl);
+    }
+    if (EVIDENCE_METRICS.equals(contaminationEvidence)) {
+      Checks.notBlank("metrics_url", metricsUrl);
+    } else if (metricsUrl != null || !metricMapping.isEmpty()) {
+      throw new IllegalArgumentException(
+          "client-side contamination evidence takes no metrics_url and no metric_mapping, got "
+              + metricsUrl
+              + " and "
+              + metricMapping);
+    }
     positiveControlled =
         List.copyOf(Objects.requireNonNull(positiveControlled, "positive_controlled"));
     relayInfo = sorted("relay_info", relayInfo);
     Checks.notBlank("generator_version", generatorVersion);
+  }
+
+  /** The relay's Prometheus counters are the contamination evidence. */
+  public static final String EVIDENCE_METRICS = "metrics";
+
+  /**
+   * The relay has no metrics: what the generator sees (NOTICE frames, OK false, transport errors,
+   * unknown-id OKs) is the contamination evidence.
+   */
+  public static final String EVIDENCE_CLIENT = "client";
+
+  /** True when the contamination evidence is the generator's alone. */
+  public boolean clientSideEvidence() {
+    return EVIDENCE_CLIENT.equals(contaminationEvidence);
   }
 
   /** True when this rig started the relay and may stop it. */

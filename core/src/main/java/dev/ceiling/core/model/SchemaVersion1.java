@@ -101,6 +101,10 @@ public final class SchemaVersion1 {
     if (v != null && v.isInt() && v.intValue() == 1) {
       o.put("schema_version", SchemaVersion.CURRENT);
       changed = true;
+      // Version 1 had no relay without metrics: every descriptor's evidence was its counters.
+      if (o.has("rig_id") && o.has("metrics_url") && !o.has("contamination_evidence")) {
+        o.put("contamination_evidence", RigDescriptor.EVIDENCE_METRICS);
+      }
     }
     for (String embedded : List.of("rig", "treatment", "control")) {
       changed |= raiseVersions(o.get(embedded));
@@ -142,6 +146,12 @@ public final class SchemaVersion1 {
         }
         if ("attempted".equals(field)) {
           g.set("warmup_slots_sent", NullNode.getInstance());
+        }
+        if ("notices".equals(field)) {
+          g.set("first_notice", NullNode.getInstance());
+        }
+        if ("unacknowledged".equals(field)) {
+          g.set("unknown_ok_ids", NullNode.getInstance());
         }
       }
     }

@@ -54,8 +54,8 @@ class BadReportTest {
         FILE
             + ": $.cells[1].counts.dropped: unknown field 'dropped'; expected one of [accepted,"
             + " accepted_by_community, accepted_in_window, accepted_over_offered, accepted_per_s,"
-            + " attempted, notices, rejected, rejected_by_prefix, transport_errors,"
-            + " unacknowledged, warmup_slots_sent]");
+            + " attempted, first_notice, notices, rejected, rejected_by_prefix, transport_errors,"
+            + " unacknowledged, unknown_ok_ids, warmup_slots_sent]");
   }
 
   @Test

@@ -66,6 +66,8 @@ final class GoldenFixtures {
         .rejected(1_500)
         .rejectedByPrefix(Map.of("rate-limited", 1_200L, "invalid", 300L))
         .notices(2)
+        .firstNotice("rate-limited: slow down")
+        .unknownOkIds(1L)
         .unacknowledged(500)
         .transportErrors(Map.of("write", 3L))
         .acceptedByCommunity(Map.of("a.localhost:7777", 29_000L, "b.localhost:7777", 29_000L))
@@ -151,6 +153,7 @@ final class GoldenFixtures {
         "/tmp/ceiling/relay.log",
         "http://127.0.0.1:7777/health",
         "http://127.0.0.1:7777/metrics",
+        RigDescriptor.EVIDENCE_METRICS,
         List.of(target()),
         Map.of("quota_per_s", "5000", "burst", "100"),
         10_000,
@@ -182,6 +185,7 @@ final class GoldenFixtures {
         null,
         r.healthUrl(),
         r.metricsUrl(),
+        r.contaminationEvidence(),
         r.targets(),
         r.limiterSettings(),
         null,

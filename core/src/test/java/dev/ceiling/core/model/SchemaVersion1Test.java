@@ -18,7 +18,15 @@ class SchemaVersion1Test {
   /** The version 2 golden half-run as version 1 knew it: no warm-up slots recorded. */
   private static HalfRun asVersion1(HalfRun h) {
     List<Cell> cells =
-        h.cells().stream().map(c -> c.toBuilder().warmupSlotsSent(null).build()).toList();
+        h.cells().stream()
+            .map(
+                c ->
+                    c.toBuilder()
+                        .warmupSlotsSent(null)
+                        .firstNotice(null)
+                        .unknownOkIds(null)
+                        .build())
+            .toList();
     return new HalfRun(
         h.schemaVersion(),
         h.identity(),

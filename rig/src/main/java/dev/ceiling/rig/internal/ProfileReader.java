@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
@@ -31,7 +32,14 @@ import java.util.TreeSet;
 public final class ProfileReader {
   /** Placeholders the rig always defines at {@code up}. */
   public static final Set<String> BUILT_IN_PLACEHOLDERS =
-      Set.of("rig_id", "data_dir", "state_dir", "java", "reference_relay_jar", "queue_capacity");
+      Set.of(
+          "rig_id",
+          "profile_dir",
+          "data_dir",
+          "state_dir",
+          "java",
+          "reference_relay_jar",
+          "queue_capacity");
 
   private static final Set<String> FIELDS =
       Set.of(
@@ -43,6 +51,7 @@ public final class ProfileReader {
           "parameters",
           "health_url",
           "metrics_url",
+          "contamination_evidence",
           "readiness",
           "ready_line_prefix",
           "treatment_arm",
@@ -121,21 +130,49 @@ public final class ProfileReader {
     placeholders(command, "$.command", known);
     Map<String, String> env = stringMap(root, "$", "environment", false);
     placeholders(env, "$.environment", known);
-    String health = string(root, "$", "health_url", true);
-    placeholders(health, "$.health_url", known);
-    String metrics = string(root, "$", "metrics_url", true);
-    placeholders(metrics, "$.metrics_url", known);
     String readiness = string(root, "$", "readiness", false);
     if (readiness == null) {
       readiness = "health";
     } else if (!"health".equals(readiness)
+        && !"websocket".equals(readiness)
         && !(readiness.startsWith("tcp:") && ports.containsKey(readiness.substring(4)))) {
       problems.add(
-          "$.readiness: must be \"health\" or \"tcp:<port name>\" with a port from $.ports "
+          "$.readiness: must be \"health\", \"websocket\" or \"tcp:<port name>\" with a port"
+              + " from $.ports "
               + ports.keySet()
               + ", got \""
               + readiness
               + "\"");
+    }
+    // A health URL is needed only to ask it: a relay without one is ready when its WebSocket
+    // handshake (or a TCP connect) succeeds.
+    String health = string(root, "$", "health_url", "health".equals(readiness));
+    placeholders(health, "$.health_url", known);
+    String evidence = string(root, "$", "contamination_evidence", false);
+    if (evidence == null) {
+      evidence = RigDescriptor.EVIDENCE_METRICS;
+    } else if (!RigDescriptor.EVIDENCE_METRICS.equals(evidence)
+        && !RigDescriptor.EVIDENCE_CLIENT.equals(evidence)) {
+      problems.add(
+          "$.contamination_evidence: must be \"metrics\" (the relay's Prometheus counters) or"
+              + " \"client\" (no metrics: what the generator sees), got \""
+              + evidence
+              + "\"");
+    }
+    boolean byMetrics = !RigDescriptor.EVIDENCE_CLIENT.equals(evidence);
+    String metrics = string(root, "$", "metrics_url", byMetrics);
+    placeholders(metrics, "$.metrics_url", known);
+    if (!byMetrics) {
+      for (String f : List.of("metrics_url", "metric_mapping", "positive_controlled")) {
+        JsonNode v = root.get(f);
+        if (v != null && !v.isNull()) {
+          problems.add(
+              "$."
+                  + f
+                  + ": a profile with \"contamination_evidence\": \"client\" has no metrics;"
+                  + " remove it, or declare \"metrics\" to have the counters read");
+        }
+      }
     }
     String readyLinePrefix = string(root, "$", "ready_line_prefix", false);
     String treatment = string(root, "$", "treatment_arm", true);
@@ -166,7 +203,7 @@ public final class ProfileReader {
             ? Selection.none()
             : selection(resetNode, "$.reset", known);
     List<LimiterSetting> limiter = limiter(root.get("limiter"));
-    Map<String, String> mapping = stringMap(root, "$", "metric_mapping", true);
+    Map<String, String> mapping = stringMap(root, "$", "metric_mapping", byMetrics);
     for (Map.Entry<String, String> e : mapping.entrySet()) {
       if (MetricRole.fromKey(e.getKey()).isEmpty()) {
         problems.add(
@@ -218,6 +255,7 @@ public final class ProfileReader {
         parameters,
         health,
         metrics,
+        evidence,
         readiness,
         readyLinePrefix,
         treatment,

@@ -1,0 +1,106 @@
+package dev.ceiling.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.verdict.ExcludedCell;
+import dev.ceiling.verdict.FailureKind;
+import dev.ceiling.verdict.ProblemKind;
+import dev.ceiling.verdict.Verdict;
+import dev.ceiling.verdict.VerdictReport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seed's trap on a relay without metrics: the reference relay with its admission limiter at the
+ * defaults (10 events/s per identity, answered by NOTICE without OK) and its metrics hidden from
+ * the profile. Only what the generator sees can show the contamination, and it must: every cell
+ * excluded for NOTICES, naming what the relay said, and no comparable rate, so no knee is ever
+ * reported as a ceiling.
+ */
+class LimiterTrapWithoutMetricsIT {
+  @TempDir Path dir;
+
+  @Test
+  void everyCellIsExcludedForItsNoticesAndNoRateIsComparable() throws Exception {
+    ExperimentResult r =
+        Experiment.builder()
+            .profile(Relays.referenceWithoutMetrics(dir, true))
+            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            // 8 identities at 300/s or more: each well past the default 10/s, so the limiter
+            // answers NOTICEs inside every window.
+            .rates(300, 400)
+            .duration(Duration.ofSeconds(2))
+            .repeats(2)
+            .sweepOptions(quick(dir))
+            .outDir(dir)
+            .installShutdownHook(false)
+            .run();
+    VerdictReport v = r.report().verdict();
+    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
+    assertThat(v.clientSideEvidence()).isTrue();
+    assertThat(v.label()).isEqualTo(VerdictReport.FAIL);
+    assertThat(v.excluded()).hasSize(r.report().treatment().cells().size() * 2);
+    for (ExcludedCell e : v.excluded()) {
+      assertThat(e.reasons())
+          .as("reasons of %s", e.cell())
+          .anySatisfy(
+              p -> {
+                assertThat(p.kind()).isEqualTo(ProblemKind.NOTICES);
+                // The relay's own words, so the operator sees it was the limiter.
+                assertThat(p.message()).contains("(the first: \"").containsIgnoringCase("limit");
+              });
+    }
+    assertThat(v.failures())
+        .anySatisfy(f -> assertThat(f.kind()).isEqualTo(FailureKind.NO_COMPARABLE_RATE));
+    assertThat(v.comparableRates()).isZero();
+    assertThat(v.notes()).contains(Verdict.CLIENT_EVIDENCE_NOTE);
+  }
+
+  /**
+   * The positive control for the test above: the same relay without metrics, its limiter raised,
+   * sees no NOTICE in any cell, so the exclusions above come from the limiter and not from the
+   * absence of metrics. (Other exclusions, e.g. a generator that a busy machine slows, may occur.)
+   */
+  @Test
+  void withTheLimiterRaisedTheSameCellsAreClean() throws Exception {
+    ExperimentResult r =
+        Experiment.builder()
+            .profile(Relays.referenceWithoutMetrics(dir, false))
+            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            // 8 identities at 300/s or more: each well past the default 10/s, so the limiter
+            // answers NOTICEs inside every window.
+            .rates(300, 400)
+            .duration(Duration.ofSeconds(2))
+            .repeats(2)
+            .sweepOptions(quick(dir))
+            .outDir(dir)
+            .installShutdownHook(false)
+            .run();
+    VerdictReport v = r.report().verdict();
+    assertThat(v.clientSideEvidence()).isTrue();
+    assertThat(v.excluded())
+        .as("excluded cells")
+        .allSatisfy(
+            e ->
+                assertThat(e.reasons())
+                    .noneSatisfy(p -> assertThat(p.kind()).isEqualTo(ProblemKind.NOTICES)));
+    assertThat(r.report().treatment().cells()).allSatisfy(c -> assertThat(c.notices()).isZero());
+  }
+
+  private static SweepOptions quick(Path dir) {
+    // A short drain: a NOTICE-without-OK relay never answers the events it refused, so each cell
+    // waits the whole drain timeout for OKs that never come.
+    return SweepOptions.defaults(dir.resolve("journal.jsonl"))
+        .withWarmup(Duration.ofMillis(500))
+        .withPublishTimeout(Duration.ofSeconds(1))
+        .withDrainTimeout(Duration.ofSeconds(2))
+        .withSendLagBound(Duration.ofMillis(25));
+  }
+}
