@@ -2,26 +2,32 @@ package dev.ceiling.cli;
 
 import dev.ceiling.cli.command.CombineCommand;
 import dev.ceiling.cli.command.ExperimentCommand;
-import dev.ceiling.cli.command.GenerateCommand;
 import dev.ceiling.cli.command.MergeCommand;
 import dev.ceiling.cli.command.ModelCommand;
 import dev.ceiling.cli.command.ReportCommand;
 import dev.ceiling.cli.command.RigCommand;
 import dev.ceiling.cli.command.SweepCommand;
+import dev.ceiling.generator.cli.CommandLines;
+import dev.ceiling.generator.cli.GenerateCommand;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code ceiling} command. Subcommands parse, build a config and delegate to the modules. */
+/**
+ * The {@code ceiling} command. Subcommands parse, build a config and delegate to the modules. Each
+ * has a one-sentence {@code header}: it is what {@code ceiling --help} lists, whole.
+ */
 @Command(
     name = "ceiling",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
+    header = "Measures where a relay's accepted-event rate stops tracking the offered rate.",
     description = {
-      "Measures where a Nostr relay's accepted-event throughput stops tracking the offered rate,",
-      "and whether a named code path is what stops it.",
-      "",
-      "Exit codes: 0 established, 1 not established (or partial), 2 bad usage or input,",
-      "3 infrastructure failure."
+      "It also tells whether a named code path (an audit log, a limiter, a lock) is what stops"
+          + " it.",
+      "Exit codes: 0 established, 1 not established (or partial), 2 bad usage or input, 3"
+          + " infrastructure failure.",
+      ""
     },
     subcommands = {
       ExperimentCommand.class,
@@ -39,23 +45,25 @@ public final class Main {
     System.exit(execute(args));
   }
 
-  /** Runs the CLI and returns its exit code (tests and embedders call this). */
+  /** Runs the CLI on this process's streams and returns its exit code. */
   public static int execute(String... args) {
-    CommandLine cl = new CommandLine(new Main());
-    // Bad usage is exit code 2, whatever picocli's default.
-    cl.setParameterExceptionHandler(
-        (ex, a) -> {
-          CommandLine c = ex.getCommandLine();
-          c.getErr().println("error: " + ex.getMessage());
-          c.getErr().println("(see '" + c.getCommandSpec().qualifiedName() + " --help')");
-          return ExitCode.USAGE;
-        });
-    cl.setExecutionExceptionHandler(
-        (ex, c, parsed) -> {
-          c.getErr().println("error: " + ex);
-          return ExitCode.INFRASTRUCTURE;
-        });
+    return commandLine().execute(args);
+  }
+
+  /**
+   * Runs the CLI with the given streams and returns its exit code; tests call this in-process.
+   * Commands write only to these streams.
+   */
+  public static int execute(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cl = commandLine();
+    cl.setOut(out);
+    cl.setErr(err);
     return cl.execute(args);
+  }
+
+  /** The configured command line: usage errors exit 2 on one line, numbers finite. */
+  public static CommandLine commandLine() {
+    return CommandLines.configure(new CommandLine(new Main()));
   }
 
   /** The version from the jar's manifest. */

@@ -7,7 +7,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** Bad specs: exit 2, one line naming the field, before anything connects (nothing listens). */
+/**
+ * The stand-alone main runs the same picocli command as {@code ceiling generate}. Bad specs: exit
+ * 2, one line naming the field, before anything connects (nothing listens).
+ */
 class GeneratorMainTest {
 
   record Outcome(int code, String out, String err) {}
@@ -26,7 +29,8 @@ class GeneratorMainTest {
 
   static void assertUsageError(Outcome o, String line) {
     assertThat(o.code()).isEqualTo(2);
-    assertThat(o.err()).isEqualTo("error: " + line + System.lineSeparator());
+    assertThat(o.err())
+        .isEqualTo("error: " + line + " (see 'generate --help')" + System.lineSeparator());
     assertThat(o.out()).isEmpty();
   }
 
@@ -47,7 +51,7 @@ class GeneratorMainTest {
   void rateNotPositiveOrNaN() {
     assertUsageError(
         run("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=NaN"),
-        "target 1: rate must be a finite number > 0 events/s, got NaN");
+        "target 1: rate must be a finite number of events/s, got 'NaN'");
     assertUsageError(
         run("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=0"),
         "target 1: rate must be a finite number > 0 events/s, got 0.0");
@@ -78,9 +82,68 @@ class GeneratorMainTest {
   @Test
   void severalProblemsOnOneLine() {
     assertUsageError(
-        run("--target", "url=ws://127.0.0.1:9/,rate=5,conns=0", "--segment", "2/2"),
-        "target 1: conns must be in [1, 10000], got 0; --segment: segment index must be in [0,"
-            + " 2), got 2; --duration is required");
+        run(
+            "--duration",
+            "1s",
+            "--target",
+            "url=ws://127.0.0.1:9/,rate=5,conns=0",
+            "--segment",
+            "2/2"),
+        "--segment: segment index must be in [0, 2), got 2; target 1: conns must be in [1, 10000],"
+            + " got 0");
+  }
+
+  @Test
+  void missingRequiredOptionsAreNamedTogether() {
+    assertUsageError(run(), "Missing required options: '--duration=DURATION', '--target=SPEC'");
+  }
+
+  @Test
+  void badDurationsNameTheOption() {
+    assertUsageError(
+        run("--duration", "soon", "--target", "url=ws://127.0.0.1:9/,rate=5"),
+        "Invalid value for option '--duration': 'soon' is not a duration like 10s, 500ms, 2m or"
+            + " PT10S");
+    assertUsageError(
+        run("--duration", "NaN", "--target", "url=ws://127.0.0.1:9/,rate=5"),
+        "Invalid value for option '--duration': 'NaN' is not a duration like 10s, 500ms, 2m or"
+            + " PT10S");
+    assertUsageError(
+        run("--duration", "1e12", "--target", "url=ws://127.0.0.1:9/,rate=5"),
+        "Invalid value for option '--duration': '1e12' must be a duration > 0 and at most 366"
+            + " days");
+    assertUsageError(
+        run("--duration", "1s", "--warmup", "-1s", "--target", "url=ws://127.0.0.1:9/,rate=5"),
+        "--warmup: '-1s' must be a duration > 0 and at most 366 days");
+  }
+
+  @Test
+  void helpListsEveryOptionWithItsDefaultAndExitsZero() {
+    Outcome o = run("--help");
+    assertThat(o.code()).isZero();
+    assertThat(o.err()).isEmpty();
+    assertThat(o.out())
+        .startsWith("Offer paced open-loop load")
+        .contains("Usage: generate ")
+        .contains(
+            "--duration=DURATION",
+            "--target=SPEC",
+            "--warmup=DURATION",
+            "(default: 0)",
+            "--segment=i/N",
+            "--lag-bound=DURATION",
+            "(default: 1ms)",
+            "--grace-period=DURATION",
+            "(default: 10s)",
+            "--connect-timeout=DURATION",
+            "--inflight-cap=EVENTS",
+            "(default: 10000)",
+            "--sender-threads=THREADS",
+            "(default: 2)",
+            "--max-frame-bytes=BYTES",
+            "(default: 1048576)",
+            "--allow-remote",
+            "--json=FILE");
   }
 
   @Test

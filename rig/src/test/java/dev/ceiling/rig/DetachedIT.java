@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.RigDescriptor;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The relay outlives the process that ran {@code up}: a separate JVM runs RigMain up and exits; the
+ * The relay outlives the process that ran {@code up}: a separate JVM brings it up and exits; the
  * relay keeps serving; this JVM (another process, as the CLI's {@code down} would be) stops it
  * after the ownership check.
  */
@@ -32,16 +30,11 @@ class DetachedIT {
                 Lifecycle.javaExecutable(),
                 "-cp",
                 System.getProperty("java.class.path"),
-                "dev.ceiling.rig.RigMain",
-                "up",
-                "--profile",
+                UpThenExit.class.getName(),
                 profile.toString(),
-                "--arm",
                 "off",
-                "--state-dir",
                 state.toString(),
-                "--ready-timeout-s",
-                "20")
+                "60")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     Long pid = null;
@@ -66,23 +59,5 @@ class DetachedIT {
         Fakes.kill(pid);
       }
     }
-  }
-
-  @Test
-  void rigMainReportsUsageErrorsAndAMissingPidFile() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-    assertThat(RigMain.run(new String[] {"sideways"}, o, e)).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .isEqualTo("unknown command sideways; expected up, down or status\n");
-    err.reset();
-    assertThat(RigMain.run(new String[] {"down", "--state-dir", dir.toString()}, o, e)).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .isEqualTo("NO_PID_FILE: no pid file in " + dir + "; nothing to stop\n");
-    err.reset();
-    assertThat(RigMain.run(new String[] {"up", "--profile", "nosuch"}, o, e)).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("invalid relay profile nosuch:");
   }
 }

@@ -1,42 +1,49 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.report.HtmlReport;
+import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.Combine;
 import dev.ceiling.verdict.CombineException;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.VerdictConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code ceiling combine A.json B.json}: two half-runs into one experiment and its verdict. */
 @Command(
     name = "combine",
     mixinStandardHelpOptions = true,
+    header = "Combine a treatment and a control half-run and judge them.",
     description = {
-      "Combine a treatment half-run and a control half-run (in either order) and judge them.",
-      "Refused, listing every mismatched field, unless they share one identity."
+      "The halves may come in either order. They are refused, listing every mismatched field,"
+          + " unless they share one identity.",
+      "Exit codes: 0 established, 1 not established, 2 bad input, 3 a report not written.",
+      ""
     })
 public final class CombineCommand implements Callable<Integer> {
-  @Parameters(index = "0", description = "One half-run JSON.")
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "HALF_A", description = "One half-run JSON.")
   Path a;
 
-  @Parameters(index = "1", description = "The other half-run JSON.")
+  @Parameters(index = "1", paramLabel = "HALF_B", description = "The other half-run JSON.")
   Path b;
 
-  @Option(names = "--json", description = "Write the experiment report here.")
+  @Option(names = "--json", paramLabel = "FILE", description = "Write the experiment report here.")
   Path json;
 
-  @Option(names = "--html", description = "Write the HTML report here.")
+  @Option(names = "--html", paramLabel = "FILE", description = "Write the HTML report here.")
   Path html;
 
   @Override
@@ -47,21 +54,16 @@ public final class CombineCommand implements Callable<Integer> {
       HalfRun hb = Json.read(b, HalfRun.class);
       report = ExperimentReport.of(Combine.combine(ha, hb), VerdictConfig.defaults());
     } catch (ReportFormatException | CombineException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(spec.commandLine().getErr(), e.getMessage());
       return ExitCode.USAGE;
     }
     try {
-      if (json != null) {
-        Json.write(json, report);
-      }
-      if (html != null) {
-        Files.writeString(html, HtmlReport.render(report));
-      }
+      ReportFiles.write(report, json, html);
     } catch (IOException e) {
-      System.err.println("error: cannot write the report: " + e.getMessage());
+      CommandLines.error(spec.commandLine().getErr(), e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    System.out.print(Summary.text(report));
+    spec.commandLine().getOut().print(Summary.text(report));
     return report.verdict().established() ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED;
   }
 }

@@ -1,5 +1,6 @@
 package dev.ceiling.cli.command;
 
+import com.google.common.base.Splitter;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.cli.report.HtmlReport;
@@ -8,8 +9,12 @@ import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.generator.cli.CommandLines;
+import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.UpOptions;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -19,18 +24,27 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code ceiling experiment}: the whole A/B experiment, with reports. */
 @Command(
     name = "experiment",
     mixinStandardHelpOptions = true,
+    header = "Run the whole A/B experiment and write its reports.",
     description = {
-      "Rig up the treatment arm, sweep it, rig down; the same for the control arm; combine,",
-      "judge, and write report.json and report.html. With no options: the built-in reference",
-      "relay, with an injected audit delay that puts its worker ceiling inside the rate grid."
+      "Rig up the treatment arm, sweep it, rig down; the same for the control arm; combine,"
+          + " judge, and write report.json and report.html. With no options: the built-in"
+          + " reference relay, with an injected audit delay that puts its worker ceiling inside"
+          + " the rate grid.",
+      "Exit codes: 0 established, 1 not established or partial, 2 bad usage or input, 3"
+          + " infrastructure failure.",
+      ""
     })
 public final class ExperimentCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
   /** The main job's defaults: about three minutes on a 2-core machine. */
   static final String DEFAULT_RATES = "auto";
 
@@ -70,12 +84,14 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
+      paramLabel = "SECONDS",
       defaultValue = "" + DEFAULT_DURATION_S,
       description = "Measurement window per cell in seconds (default: ${DEFAULT-VALUE}).")
   double durationS;
 
   @Option(
       names = "--warmup",
+      paramLabel = "SECONDS",
       defaultValue = "" + DEFAULT_WARMUP_S,
       description =
           "Load offered before each window so saturating cells start with a full queue, seconds"
@@ -84,6 +100,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Option(
       names = "--repeats",
+      paramLabel = "N",
       defaultValue = "" + DEFAULT_REPEATS,
       description = "Repeats per rate (default: ${DEFAULT-VALUE}).")
   int repeats;
@@ -93,6 +110,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Option(
       names = "--param",
+      paramLabel = "NAME=VALUE",
       description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
   Map<String, String> params = new TreeMap<>();
 
@@ -102,23 +120,47 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
-  @Option(names = "--verbose", description = "Echo the generator's progress lines.")
+  @Option(
+      names = "--verbose",
+      description = "Echo the generator's progress lines and the libraries' info lines.")
   boolean verbose;
 
   @Override
   public Integer call() {
+    Checks checks =
+        new Checks()
+            .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
+            .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
+            .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "");
+    List<Double> fixedRates = null;
+    if (!"auto".equals(rates)) {
+      try {
+        fixedRates = parse(rates);
+        checks.rates("--rates", fixedRates);
+      } catch (RuntimeException e) {
+        checks.add("--rates must be 'auto' or numbers like 100,200, got '" + rates + "'");
+      }
+    }
+    checks.orFail(spec.commandLine());
+    Logging.verbose(verbose);
+    PrintWriter err = spec.commandLine().getErr();
     RelayProfile p;
     try {
       p = RelayProfile.resolve(profile);
     } catch (RigException e) {
-      System.err.println("error: " + e.getMessage());
-      return ExitCode.USAGE;
+      throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
     }
     Map<String, String> overrides = new TreeMap<>();
     if ("reference".equals(p.name()) && p.origin().startsWith("built-in")) {
       overrides.putAll(REFERENCE_DEFAULTS);
     }
     overrides.putAll(params);
+    try {
+      // The rig's own rule for overrides, checked before anything starts.
+      UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(overrides);
+    } catch (IllegalArgumentException e) {
+      throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
+    }
     Path dir =
         out != null
             ? out
@@ -138,53 +180,53 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .withTwoCommunity(twoCommunity))
             .outDir(dir)
             .alsoRender("report.html", HtmlReport::render)
-            .progress(ConsoleProgress.forStderr(verbose));
+            .progress(ConsoleProgress.forStderr(err, verbose));
     if (seed != null) {
       b.shuffled(seed);
     }
-    if ("auto".equals(rates)) {
+    if (fixedRates == null) {
       b.ratesFromCalibration(AUTO_MULTIPLES);
     } else {
-      try {
-        b.rates(parse(rates));
-      } catch (NumberFormatException e) {
-        System.err.println("error: --rates must be 'auto' or numbers like 100,200, got " + rates);
-        return ExitCode.USAGE;
-      }
+      b.rates(fixedRates);
     }
     ExperimentResult r;
     try {
       r = b.run();
     } catch (ExperimentException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     }
-    return Reports.print(r);
+    return Reports.print(r, spec.commandLine().getOut(), err);
   }
 
+  /** Comma-separated finite numbers; IllegalArgumentException on anything else. */
   static List<Double> parse(String csv) {
-    return java.util.Arrays.stream(csv.split(",")).map(Double::valueOf).toList();
+    return Splitter.on(',')
+        .trimResults()
+        .splitToStream(csv)
+        .map(CommandLines.FINITE_DOUBLE::convert)
+        .toList();
   }
 
   /** Prints the summary, the problems and the paths of everything written. */
   static final class Reports {
     private Reports() {}
 
-    static int print(ExperimentResult r) {
+    static int print(ExperimentResult r, PrintWriter out, PrintWriter err) {
       if (r.report() != null) {
-        System.out.print(Summary.text(r.report()));
+        out.print(Summary.text(r.report()));
       }
       for (String problem : r.problems()) {
-        System.out.println("NOT ESTABLISHED: " + problem);
+        out.println("NOT ESTABLISHED: " + problem);
       }
-      System.err.println("written to " + r.outDir().toAbsolutePath() + ":");
+      err.println("written to " + r.outDir().toAbsolutePath() + ":");
       if (r.reportJson() != null) {
-        System.err.println("  report.json  " + r.reportJson().toAbsolutePath());
+        err.println("  report.json  " + r.reportJson().toAbsolutePath());
       }
-      for (java.nio.file.Path extra : r.extraFiles()) {
-        System.err.println("  " + extra.getFileName() + "  " + extra.toAbsolutePath());
+      for (Path extra : r.extraFiles()) {
+        err.println("  " + extra.getFileName() + "  " + extra.toAbsolutePath());
       }
-      System.err.println("  half-runs and journals beside them (half-*.json, journal-*.jsonl)");
+      err.println("  half-runs and journals beside them (half-*.json, journal-*.jsonl)");
       return ExitCode.of(r.outcome());
     }
   }

@@ -1,60 +1,100 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.report.HtmlReport;
+import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
-import dev.ceiling.core.json.Json;
+import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.Model;
 import dev.ceiling.verdict.ModelConfig;
 import dev.ceiling.verdict.VerdictConfig;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code ceiling model}: the queueing arithmetic, for review without services. */
 @Command(
     name = "model",
     mixinStandardHelpOptions = true,
+    header = "Queueing arithmetic of a bounded audit queue (not evidence).",
     description = {
-      "Deterministic queueing arithmetic that reproduces the fill physics of a bounded audit queue",
-      "drained by one worker. For review and tests: never evidence, and the output says so."
+      "Deterministic queueing arithmetic that reproduces the fill physics of a bounded audit queue"
+          + " drained by one worker. For review and tests: never evidence, and the output says so.",
+      "Exit codes: 1 always (a model establishes nothing), 2 bad usage, 3 a report not written.",
+      ""
     })
 public final class ModelCommand implements Callable<Integer> {
+  static final int MAX_QUEUE_CAPACITY = 100_000_000;
+
+  @Spec CommandSpec spec;
+
   @Option(
       names = "--rates",
       split = ",",
+      paramLabel = "EVENTS_PER_S",
       defaultValue = "250,500,750,1000",
-      description = "events/s")
+      description =
+          "Offered rates, events/s, ascending, comma-separated (default: ${DEFAULT-VALUE}).")
   List<Double> rates;
 
-  @Option(names = "--duration", defaultValue = "10", description = "seconds per cell")
+  @Option(
+      names = "--duration",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description = "Seconds per cell (default: ${DEFAULT-VALUE}).")
   double durationS;
 
-  @Option(names = "--repeats", defaultValue = "3")
+  @Option(
+      names = "--repeats",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "Repeats per rate, 1 to 1000 (default: ${DEFAULT-VALUE}).")
   int repeats;
 
-  @Option(names = "--queue-capacity", defaultValue = "1000")
+  @Option(
+      names = "--queue-capacity",
+      paramLabel = "ENTRIES",
+      defaultValue = "1000",
+      description = "The audit queue's capacity, entries (default: ${DEFAULT-VALUE}).")
   int queueCapacity;
 
-  @Option(names = "--worker-rate", defaultValue = "500", description = "worker completions/s")
+  @Option(
+      names = "--worker-rate",
+      paramLabel = "PER_S",
+      defaultValue = "500",
+      description = "The worker's completions/s (default: ${DEFAULT-VALUE}).")
   double workerRatePerS;
 
-  @Option(names = "--gap", defaultValue = "0", description = "seconds between cells (drain time)")
+  @Option(
+      names = "--gap",
+      paramLabel = "SECONDS",
+      defaultValue = "0",
+      description = "Seconds between cells, the queue draining (default: ${DEFAULT-VALUE}).")
   double gapS;
 
-  @Option(names = "--json", description = "Write the model report here.")
+  @Option(names = "--json", paramLabel = "FILE", description = "Write the model report here.")
   Path json;
 
-  @Option(names = "--html", description = "Write the HTML report here.")
+  @Option(names = "--html", paramLabel = "FILE", description = "Write the HTML report here.")
   Path html;
 
   @Override
   public Integer call() {
+    new Checks()
+        .rates("--rates", rates)
+        .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
+        .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+        .between("--queue-capacity", queueCapacity, 1, MAX_QUEUE_CAPACITY, "entries")
+        .positive("--worker-rate", workerRatePerS, Checks.MAX_RATE_PER_S, "completions/s")
+        .between("--gap", gapS, 0, Checks.MAX_DURATION_S, "seconds")
+        .orFail(spec.commandLine());
+    PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;
     try {
       report =
@@ -62,22 +102,18 @@ public final class ModelCommand implements Callable<Integer> {
               new ModelConfig(rates, durationS, repeats, queueCapacity, workerRatePerS, gapS),
               VerdictConfig.defaults());
     } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     }
     try {
-      if (json != null) {
-        Json.write(json, report);
-      }
-      if (html != null) {
-        Files.writeString(html, HtmlReport.render(report));
-      }
+      ReportFiles.write(report, json, html);
     } catch (IOException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    System.out.println("MODEL: " + Model.NEVER_EVIDENCE);
-    System.out.print(Summary.text(report));
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("MODEL: " + Model.NEVER_EVIDENCE);
+    out.print(Summary.text(report));
     // A model can never establish anything.
     return ExitCode.NOT_ESTABLISHED;
   }

@@ -1,47 +1,59 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.report.HtmlReport;
+import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.VerdictReport;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code ceiling report FILE.json --html OUT.html}: re-render (and re-check) a saved report. */
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
+    header = "Re-check a saved report, print its summary, render HTML.",
     description = {
-      "Print a saved experiment report's summary and optionally render it as HTML. The verdict is",
-      "recomputed from the raw cells in the file; a stored verdict that disagrees is an error."
+      "The verdict is recomputed from the raw cells in the file; a stored verdict that disagrees"
+          + " is an error.",
+      "Exit codes: 0 established, 1 not established, 2 bad or edited report, 3 HTML not written.",
+      ""
     })
 public final class ReportCommand implements Callable<Integer> {
-  @Parameters(index = "0", description = "An experiment report (report.json).")
+  @Spec CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "REPORT",
+      description = "An experiment report (report.json).")
   Path file;
 
-  @Option(names = "--html", description = "Write the HTML report here.")
+  @Option(names = "--html", paramLabel = "FILE", description = "Write the HTML report here.")
   Path html;
 
   @Override
   public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;
     try {
       report = Json.read(file, ExperimentReport.class);
     } catch (ReportFormatException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     }
     VerdictReport again = report.recompute();
     if (!again.equals(report.verdict())) {
-      System.err.println(
+      err.println(
           "error: "
               + file
               + ": $.verdict: the stored verdict differs from the one recomputed from the file's"
@@ -52,15 +64,13 @@ public final class ReportCommand implements Callable<Integer> {
               + "); the file was edited or is corrupt");
       return ExitCode.USAGE;
     }
-    if (html != null) {
-      try {
-        Files.writeString(html, HtmlReport.render(report));
-      } catch (IOException e) {
-        System.err.println("error: cannot write " + html + ": " + e.getMessage());
-        return ExitCode.INFRASTRUCTURE;
-      }
+    try {
+      ReportFiles.write(report, null, html);
+    } catch (IOException e) {
+      CommandLines.error(err, e.getMessage());
+      return ExitCode.INFRASTRUCTURE;
     }
-    System.out.print(Summary.text(report));
+    spec.commandLine().getOut().print(Summary.text(report));
     return report.verdict().established() ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED;
   }
 }

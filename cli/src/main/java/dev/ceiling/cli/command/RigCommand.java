@@ -2,6 +2,8 @@ package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.generator.cli.CommandLines;
+import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -9,24 +11,29 @@ import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.StatusResult;
 import dev.ceiling.rig.UpOptions;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code ceiling rig up|down|status}: the relay under test's lifecycle. */
 @Command(
     name = "rig",
     mixinStandardHelpOptions = true,
-    description = "Bring the relay under test up, take it down, or say what runs.",
+    header = "Bring the relay under test up or down, or say what runs.",
     subcommands = {RigCommand.Up.class, RigCommand.Down.class, RigCommand.Status.class})
 public final class RigCommand {
 
   /** Options every rig subcommand shares. */
   static class StateDir {
+    @Spec CommandSpec spec;
+
     @Option(
         names = "--state-dir",
         defaultValue = ".ceiling/rig",
@@ -38,9 +45,12 @@ public final class RigCommand {
   @Command(
       name = "up",
       mixinStandardHelpOptions = true,
+      header = "Start the relay under test, or attach to one.",
       description = {
-        "Start the relay (detached; it outlives this command) or attach to one, wait until it is",
-        "ready, and print the descriptor. Stop it with 'ceiling rig down'."
+        "The relay runs detached (it outlives this command); the command waits until it is ready"
+            + " and prints the descriptor. Stop it with 'ceiling rig down'.",
+        "Exit codes: 0 up, 2 bad usage or profile, 3 the relay did not start.",
+        ""
       })
   static final class Up extends StateDir implements Callable<Integer> {
     @Option(names = "--profile", defaultValue = "reference", description = "Profile name or file.")
@@ -64,8 +74,17 @@ public final class RigCommand {
         description = "Seconds the relay may take to become ready (default: ${DEFAULT-VALUE}).")
     double readyTimeoutS;
 
+    @Option(names = "--verbose", description = "Log the libraries' info lines too.")
+    boolean verbose;
+
     @Override
     public Integer call() {
+      new Checks()
+          .positive("--ready-timeout", readyTimeoutS, Checks.MAX_WARMUP_S, "seconds")
+          .orFail(spec.commandLine());
+      Logging.verbose(verbose);
+      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
       try {
         RelayProfile p = RelayProfile.resolve(profile);
         UpOptions o =
@@ -80,15 +99,16 @@ public final class RigCommand {
         // Deliberately not closed: 'rig up' leaves the relay running for later commands.
         @SuppressWarnings("resource")
         RigHandle h = Rig.up(o);
-        System.out.print(Json.write(h.descriptor()));
-        System.err.println("descriptor: " + h.descriptorFile().toAbsolutePath());
-        h.notes().forEach(n -> System.err.println("note: " + n));
+        out.print(Json.write(h.descriptor()));
+        out.flush();
+        err.println("descriptor: " + h.descriptorFile().toAbsolutePath());
+        h.notes().forEach(n -> err.println("note: " + n));
         return ExitCode.ESTABLISHED;
       } catch (IllegalArgumentException e) {
-        System.err.println("error: " + e.getMessage());
+        CommandLines.error(err, e.getMessage());
         return ExitCode.USAGE;
       } catch (RigException e) {
-        System.err.println("error: " + e.getMessage());
+        CommandLines.error(err, e.getMessage());
         return e.kind() == RigException.Kind.BAD_INPUT ? ExitCode.USAGE : ExitCode.INFRASTRUCTURE;
       }
     }
@@ -97,12 +117,13 @@ public final class RigCommand {
   @Command(
       name = "down",
       mixinStandardHelpOptions = true,
-      description = "Stop what this rig started.")
+      header = "Stop what this rig started.",
+      description = {"Exit codes: 0 stopped (or nothing ran), 3 not stopped cleanly.", ""})
   static final class Down extends StateDir implements Callable<Integer> {
     @Override
     public Integer call() {
       DownResult r = Rig.down(stateDir);
-      System.out.println(r.message());
+      spec.commandLine().getOut().println(r.message());
       return r.clean() ? ExitCode.ESTABLISHED : ExitCode.INFRASTRUCTURE;
     }
   }
@@ -110,12 +131,12 @@ public final class RigCommand {
   @Command(
       name = "status",
       mixinStandardHelpOptions = true,
-      description = "What runs, whether it is ours, its ports and health.")
+      header = "Say what runs, whether it is ours, its ports and health.")
   static final class Status extends StateDir implements Callable<Integer> {
     @Override
     public Integer call() {
       StatusResult s = Rig.status(stateDir);
-      System.out.println(s.state() + ": " + s.message());
+      spec.commandLine().getOut().println(s.state() + ": " + s.message());
       return ExitCode.ESTABLISHED;
     }
   }

@@ -9,28 +9,42 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.experiment.Identities;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.experiment.SweepRunner;
+import dev.ceiling.generator.cli.CommandLines;
+import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code ceiling sweep}: one arm's half-run against a relay the rig brought up. */
 @Command(
     name = "sweep",
     mixinStandardHelpOptions = true,
+    header = "Measure one arm's half-run against a relay that is up.",
     description = {
-      "Measure one arm: for each rate and repeat, drain, warm up, scrape, offer load, scrape.",
-      "A half-run is a partial experiment by construction: its JSON is written, then the exit code",
-      "is 1. Combine two halves with 'ceiling combine'."
+      "For each rate and repeat: drain, warm up, scrape, offer load, scrape. A half-run is a"
+          + " partial experiment by construction: its JSON is written, then the exit code is 1."
+          + " Combine two halves with 'ceiling combine'.",
+      "Exit codes: 1 the half-run was written, 2 bad usage or input, 3 infrastructure failure.",
+      ""
     })
 public final class SweepCommand implements Callable<Integer> {
-  @Option(names = "--rig", required = true, description = "The descriptor 'rig up' wrote.")
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--rig",
+      required = true,
+      paramLabel = "FILE",
+      description = "The descriptor 'rig up' wrote.")
   Path rigFile;
 
   @Option(names = "--json", required = true, description = "Where to write the half-run.")
@@ -43,19 +57,35 @@ public final class SweepCommand implements Callable<Integer> {
       names = "--rates",
       split = ",",
       required = true,
-      description = "events/s, comma-separated")
+      paramLabel = "EVENTS_PER_S",
+      description = "Offered rates, events/s, comma-separated.")
   List<Double> rates;
 
-  @Option(names = "--duration", defaultValue = "" + ExperimentCommand.DEFAULT_DURATION_S)
+  @Option(
+      names = "--duration",
+      paramLabel = "SECONDS",
+      defaultValue = "" + ExperimentCommand.DEFAULT_DURATION_S,
+      description = "Measurement window per cell, seconds (default: ${DEFAULT-VALUE}).")
   double durationS;
 
-  @Option(names = "--warmup", defaultValue = "" + ExperimentCommand.DEFAULT_WARMUP_S)
+  @Option(
+      names = "--warmup",
+      paramLabel = "SECONDS",
+      defaultValue = "" + ExperimentCommand.DEFAULT_WARMUP_S,
+      description = "Load offered before each window, seconds (default: ${DEFAULT-VALUE}).")
   double warmupS;
 
-  @Option(names = "--repeats", defaultValue = "" + ExperimentCommand.DEFAULT_REPEATS)
+  @Option(
+      names = "--repeats",
+      paramLabel = "N",
+      defaultValue = "" + ExperimentCommand.DEFAULT_REPEATS,
+      description = "Repeats per rate (default: ${DEFAULT-VALUE}).")
   int repeats;
 
-  @Option(names = "--order", defaultValue = "ascending", description = "ascending or shuffled")
+  @Option(
+      names = "--order",
+      defaultValue = "ascending",
+      description = "ascending or shuffled (default: ${DEFAULT-VALUE}).")
   String order;
 
   @Option(names = "--seed", description = "Shuffle seed (with --order shuffled).")
@@ -75,6 +105,15 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    new Checks()
+        .rates("--rates", rates)
+        .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
+        .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
+        .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+        .orFail(spec.commandLine());
+    Logging.verbose(verbose);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
     RigDescriptor rig;
     RelayProfile p;
     ExperimentIdentity identity;
@@ -93,7 +132,7 @@ public final class SweepCommand implements Callable<Integer> {
           Identities.of(
               p, rig, rates.stream().sorted().distinct().toList(), durationS, repeats, seed);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     }
     Path journalFile =
@@ -110,7 +149,7 @@ public final class SweepCommand implements Callable<Integer> {
     SweepRunner runner =
         new SweepRunner(
             new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
-            ConsoleProgress.forStderr(verbose));
+            ConsoleProgress.forStderr(err, verbose));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
     java.util.concurrent.CountDownLatch written = new java.util.concurrent.CountDownLatch(1);
     Thread hook =
@@ -130,10 +169,10 @@ public final class SweepCommand implements Callable<Integer> {
       outcome = runner.run(rig, identity, o);
       Json.write(json, outcome.half());
     } catch (ReportFormatException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException e) {
-      System.err.println("error: " + e.getMessage());
+      CommandLines.error(err, e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     } finally {
       written.countDown();
@@ -143,12 +182,12 @@ public final class SweepCommand implements Callable<Integer> {
         // Shutting down: the hook already asked the sweep to stop.
       }
     }
-    System.err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
+    err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
     if (outcome.failure() != null) {
-      System.err.println("error: " + outcome.failure().getMessage());
+      CommandLines.error(err, outcome.failure().getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    System.out.println(
+    out.println(
         "NOT ESTABLISHED: a half-run is a partial experiment; combine it with the other arm");
     return ExitCode.NOT_ESTABLISHED;
   }

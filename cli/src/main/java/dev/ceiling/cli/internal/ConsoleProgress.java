@@ -3,7 +3,7 @@ package dev.ceiling.cli.internal;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.experiment.ExperimentProgress;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
@@ -11,25 +11,25 @@ import java.util.Locale;
  * (CI, a pipe, a file) one line per cell with the figures an operator watches.
  */
 public final class ConsoleProgress implements ExperimentProgress {
-  private final PrintStream err;
+  private final PrintWriter err;
   private final boolean terminal;
   private final boolean verbose;
   private long sweepStartNanos;
   private int doneAtStart;
   private String arm = "";
 
-  public ConsoleProgress(PrintStream err, boolean terminal, boolean verbose) {
+  public ConsoleProgress(PrintWriter err, boolean terminal, boolean verbose) {
     this.err = err;
     this.terminal = terminal;
     this.verbose = verbose;
   }
 
-  /** Progress for this process's stderr; a bar only when stderr is a terminal. */
+  /** Progress on {@code err} (a command's stderr); a bar only when this process has a terminal. */
   // On the JDK 17 we target, console() is null exactly when there is no terminal; JDK 22+ would
   // need Console.isTerminal(), which 17 lacks.
   @SuppressWarnings("SystemConsoleNull")
-  public static ConsoleProgress forStderr(boolean verbose) {
-    return new ConsoleProgress(System.err, System.console() != null, verbose);
+  public static ConsoleProgress forStderr(PrintWriter err, boolean verbose) {
+    return new ConsoleProgress(err, System.console() != null, verbose);
   }
 
   @Override

@@ -1,0 +1,116 @@
+package dev.ceiling.cli.contract;
+
+import static dev.ceiling.cli.contract.Cli.assertHelp;
+import static dev.ceiling.cli.contract.Cli.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.cli.Main;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code --help} for every command and subcommand: exit 0, usage, every option described. */
+class HelpContractTest {
+
+  /** Every command path the CLI has, found from the command tree (new commands included). */
+  static List<List<String>> commandPaths() {
+    List<List<String>> paths = new ArrayList<>();
+    collect(Main.commandLine(), new ArrayList<>(), paths);
+    return paths;
+  }
+
+  private static void collect(CommandLine cl, List<String> prefix, List<List<String>> out) {
+    for (var e : cl.getSubcommands().entrySet()) {
+      if (e.getValue().getCommandSpec().helpCommand() && "help".equals(e.getKey())) {
+        continue;
+      }
+      List<String> path = new ArrayList<>(prefix);
+      path.add(e.getKey());
+      out.add(path);
+      collect(e.getValue(), path, out);
+    }
+  }
+
+  @Test
+  void theTreeHasTheDocumentedCommands() {
+    assertThat(commandPaths())
+        .contains(
+            List.of("experiment"),
+            List.of("rig"),
+            List.of("rig", "up"),
+            List.of("rig", "down"),
+            List.of("rig", "status"),
+            List.of("generate"),
+            List.of("sweep"),
+            List.of("combine"),
+            List.of("model"),
+            List.of("report"));
+  }
+
+  @Test
+  void everyCommandsHelpExitsZeroAndDescribesEveryOption() {
+    for (List<String> path : commandPaths()) {
+      List<String> args = new ArrayList<>(path);
+      args.add("--help");
+      Cli.Outcome o = run(args.toArray(String[]::new));
+      assertHelp(o, "ceiling " + String.join(" ", path));
+      CommandLine cl = Main.commandLine();
+      for (String name : path) {
+        cl = cl.getSubcommands().get(name);
+      }
+      for (CommandLine.Model.OptionSpec opt : cl.getCommandSpec().options()) {
+        assertThat(opt.description())
+            .as("%s %s has a description", path, opt.longestName())
+            .isNotEmpty();
+        assertThat(o.out()).as("%s lists %s", path, opt.longestName()).contains(opt.longestName());
+      }
+    }
+  }
+
+  @Test
+  void topLevelHelpListsEveryCommandWithAWholeSentence() {
+    Cli.Outcome o = run("--help");
+    assertHelp(o, "ceiling");
+    // The command list is each command's header: one sentence, never cut mid-sentence.
+    for (var e : Main.commandLine().getSubcommands().entrySet()) {
+      if ("help".equals(e.getKey())) {
+        continue;
+      }
+      String[] header = e.getValue().getCommandSpec().usageMessage().header();
+      assertThat(header).as("%s has a one-line header", e.getKey()).hasSize(1);
+      // Short enough to fit beside the command's name in an 80-column list.
+      assertThat(header[0]).as(e.getKey()).endsWith(".").hasSizeLessThanOrEqualTo(60);
+      String line =
+          o.out()
+              .lines()
+              .filter(l -> l.strip().startsWith(e.getKey() + " "))
+              .findFirst()
+              .orElseThrow();
+      assertThat(line.strip()).as(e.getKey()).endsWith(header[0]);
+    }
+    assertThat(o.out()).doesNotContain("combine,\n", "The verdict is\n");
+  }
+
+  @Test
+  void generateHelpGivesUnitsAndDefaults() {
+    Cli.Outcome o = run("generate", "--help");
+    assertHelp(o, "ceiling generate");
+    assertThat(o.out())
+        .contains(
+            "--duration=DURATION",
+            "--target=SPEC",
+            "rate=EVENTS_PER_S",
+            "(default: 1ms)",
+            "(default: 10s)",
+            "(default: 10000)",
+            "(default: 2)");
+  }
+
+  @Test
+  void versionExitsZero() {
+    Cli.Outcome o = run("--version");
+    assertThat(o.code()).isZero();
+    assertThat(o.out()).startsWith("ceiling ");
+  }
+}

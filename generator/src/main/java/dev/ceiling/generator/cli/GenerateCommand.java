@@ -1,0 +1,328 @@
+package dev.ceiling.generator.cli;
+
+import com.google.common.base.Splitter;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.Target;
+import dev.ceiling.generator.Generator;
+import dev.ceiling.generator.GeneratorConfig;
+import dev.ceiling.generator.GeneratorException;
+import dev.ceiling.generator.GeneratorReport;
+import dev.ceiling.generator.Segment;
+import dev.ceiling.generator.StartInstant;
+import dev.ceiling.generator.TargetLoad;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code generate}: the generator alone, pointed at any relay. One JSON report on stdout (or in
+ * {@code --json}), progress on stderr. Exit codes: 0 the run completed (read generator_bound in the
+ * report), 2 bad input (one line naming every bad field, before anything connects), 3
+ * infrastructure failure (a connection failed before the clock, the report could not be written).
+ */
+@Command(
+    name = "generate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    header = "Offer paced open-loop load to relays; print a JSON report.",
+    description = {
+      "The report goes to stdout, or to --json; progress goes to stderr. A DURATION is 10s,"
+          + " 500ms, 2m, PT10S or a bare number of seconds.",
+      "Exit codes: 0 the run completed (read generator_bound in the report), 2 bad usage or input"
+          + " (before anything connects), 3 infrastructure failure.",
+      ""
+    })
+public final class GenerateCommand implements Callable<Integer> {
+  /** The keys a {@code --target} spec may use. */
+  static final List<String> TARGET_KEYS =
+      List.of("url", "host", "rate", "conns", "kind", "tag", "identities", "content", "community");
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--duration",
+      required = true,
+      paramLabel = "DURATION",
+      description = "Length of the measured schedule, a duration (at most 24h).")
+  Duration duration;
+
+  @Option(
+      names = "--target",
+      required = true,
+      paramLabel = "SPEC",
+      description =
+          "A relay and its load (repeatable): url=ws://HOST:PORT/,rate=EVENTS_PER_S and"
+              + " optionally host=HOST_HEADER, conns=N (connections, default 1), kind=K (default"
+              + " 1), tag=NAME:VALUE (repeatable), identities=N (signing keys, default 1),"
+              + " content=BYTES (default 64, at least 32), community=NAME (default: the host).")
+  List<String> targets = new ArrayList<>();
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "DURATION",
+      description =
+          "Load sent on the same schedule before the measured window and left out of every"
+              + " count, a duration or 0 (default: 0).")
+  String warmup = "0";
+
+  @Option(
+      names = "--segment",
+      paramLabel = "i/N",
+      description = "Send only share i of N of the schedule (default: all of it).")
+  String segment;
+
+  @Option(
+      names = "--start-at",
+      paramLabel = "INSTANT",
+      description =
+          "Slot 0 of every segment is due at this wall-clock instant (ISO-8601 UTC, e.g."
+              + " 2026-12-01T06:30:00Z); connections open and warm up before it, and a process not"
+              + " ready by then fails instead of starting late (default: 100 ms after connecting).")
+  String startAt;
+
+  @Option(
+      names = "--lag-bound",
+      paramLabel = "DURATION",
+      defaultValue = "1ms",
+      description =
+          "Floor of the self-check's send-lag p99 bound; the bound is max(this, 10% of the slot"
+              + " interval) (default: ${DEFAULT-VALUE}).")
+  Duration lagBound;
+
+  @Option(
+      names = "--grace-period",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      description =
+          "The longest wait for outstanding OKs after the last send; events still unanswered"
+              + " then count as unacknowledged (default: ${DEFAULT-VALUE}).")
+  Duration gracePeriod;
+
+  @Option(
+      names = "--connect-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      description =
+          "Longest wait for all connections before the clock (default: ${DEFAULT-VALUE}).")
+  Duration connectTimeout;
+
+  @Option(
+      names = "--inflight-cap",
+      paramLabel = "EVENTS",
+      defaultValue = "" + GeneratorConfig.DEFAULT_INFLIGHT_CAP,
+      description =
+          "Events sent but unanswered on one connection before its next slot waits (and goes out"
+              + " late, recorded) (default: ${DEFAULT-VALUE}).")
+  int inflightCap;
+
+  @Option(
+      names = "--sender-threads",
+      paramLabel = "THREADS",
+      defaultValue = "" + GeneratorConfig.DEFAULT_SENDER_THREADS,
+      description = "Threads that put slots on the wire, 1 to 64 (default: ${DEFAULT-VALUE}).")
+  int senderThreads;
+
+  @Option(
+      names = "--max-frame-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + GeneratorConfig.DEFAULT_MAX_FRAME_BYTES,
+      description =
+          "Largest message accepted from a relay, bytes, 1024 to 64 MiB (default:"
+              + " ${DEFAULT-VALUE}).")
+  int maxFrameBytes;
+
+  @Option(
+      names = "--allow-remote",
+      description = "Allow targets that are not loopback (default: refused).")
+  boolean allowRemote;
+
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description = "Write the report to this file instead of stdout.")
+  Path json;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    GeneratorConfig cfg = config();
+    GeneratorReport report;
+    try {
+      report = Generator.run(cfg, line -> err.println("generate: " + line));
+    } catch (GeneratorException e) {
+      if (e.kind() == GeneratorException.Kind.CONFIG) {
+        throw CommandLines.usage(spec.commandLine(), e.getMessage());
+      }
+      CommandLines.error(err, e.getMessage());
+      return CommandLines.INFRASTRUCTURE;
+    }
+    try {
+      if (json != null) {
+        Json.write(json, report);
+      } else {
+        out.print(Json.write(report));
+        out.flush();
+      }
+    } catch (IOException e) {
+      err.println("error: --json: cannot write the report to " + json + ": " + e.getMessage());
+      return CommandLines.INFRASTRUCTURE;
+    }
+    if (report.generatorBound()) {
+      err.println("generate: GENERATOR BOUND: " + report.generatorBoundReason());
+    }
+    return 0;
+  }
+
+  /** The run's configuration; every problem at once, as one usage error. */
+  GeneratorConfig config() {
+    List<String> problems = new ArrayList<>();
+    GeneratorConfig.Builder b =
+        GeneratorConfig.builder()
+            .duration(duration)
+            .gracePeriod(gracePeriod)
+            .connectTimeout(connectTimeout)
+            .sendLagBound(lagBound)
+            .inflightCapPerConnection(inflightCap)
+            .senderThreads(senderThreads)
+            .maxFrameBytes(maxFrameBytes)
+            .allowRemote(allowRemote);
+    if ("0".equals(warmup.trim())) {
+      b.warmup(Duration.ZERO);
+    } else {
+      try {
+        b.warmup(new CommandLines.DurationConverter().convert(warmup));
+      } catch (RuntimeException e) {
+        problems.add("--warmup: " + e.getMessage());
+      }
+    }
+    if (segment != null) {
+      try {
+        b.segment(Segment.parse(segment));
+      } catch (IllegalArgumentException e) {
+        problems.add("--segment: " + e.getMessage());
+      }
+    }
+    if (startAt != null) {
+      try {
+        b.startAt(StartInstant.parse(startAt));
+      } catch (IllegalArgumentException e) {
+        problems.add("--start-at " + e.getMessage());
+      }
+    }
+    for (int i = 0; i < targets.size(); i++) {
+      TargetLoad l = parseTarget(i + 1, targets.get(i), problems);
+      if (l != null) {
+        b.load(l);
+      }
+    }
+    if (problems.isEmpty()) {
+      problems.addAll(b.problems());
+    }
+    if (!problems.isEmpty()) {
+      throw CommandLines.usage(spec.commandLine(), String.join("; ", problems));
+    }
+    return b.build();
+  }
+
+  /**
+   * Parses one target spec; adds every problem (prefixed "target N: ") and returns null when there
+   * is any. Not a Guava map splitter: {@code tag} may repeat.
+   */
+  static TargetLoad parseTarget(int n, String spec, List<String> problems) {
+    String p = "target " + n + ": ";
+    int before = problems.size();
+    String url = null;
+    String host = null;
+    String community = null;
+    Double rate = null;
+    int conns = 1;
+    int kind = 1;
+    int identities = 1;
+    int content = 64;
+    List<List<String>> tags = new ArrayList<>();
+    for (String part : Splitter.on(',').trimResults().split(spec)) {
+      List<String> kv = Splitter.on('=').limit(2).trimResults().splitToList(part);
+      if (kv.size() < 2 || kv.get(0).isEmpty()) {
+        problems.add(p + "expected key=value, got '" + part + "'");
+        continue;
+      }
+      String k = kv.get(0);
+      String v = kv.get(1);
+      switch (k) {
+        case "url" -> url = v;
+        case "host" -> host = v;
+        case "community" -> community = v;
+        case "rate" -> {
+          try {
+            rate = CommandLines.FINITE_DOUBLE.convert(v);
+          } catch (RuntimeException e) {
+            problems.add(p + "rate must be a finite number of events/s, got '" + v + "'");
+          }
+        }
+        case "conns" -> conns = integer(p + "conns", v, problems);
+        case "kind" -> kind = integer(p + "kind", v, problems);
+        case "identities" -> identities = integer(p + "identities", v, problems);
+        case "content" -> content = integer(p + "content", v, problems);
+        case "tag" -> {
+          List<String> tag = Splitter.on(':').splitToList(v);
+          if (tag.get(0).isEmpty() || tag.size() < 2) {
+            problems.add(p + "tag must look like NAME:VALUE (e.g. h:bench), got '" + v + "'");
+          } else {
+            tags.add(tag);
+          }
+        }
+        default ->
+            problems.add(
+                p
+                    + "unknown key '"
+                    + k
+                    + "' (expected one of "
+                    + String.join(", ", TARGET_KEYS)
+                    + ")");
+      }
+    }
+    if (url == null) {
+      problems.add(p + "missing url");
+    }
+    if (rate == null && problems.size() == before) {
+      problems.add(p + "missing rate");
+    }
+    if (problems.size() > before) {
+      return null;
+    }
+    Target target;
+    try {
+      String name = community;
+      if (name == null) {
+        URI u = URI.create(url);
+        name = host != null ? host : u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort());
+      }
+      target = new Target(name, url, host, tags, kind, content);
+    } catch (IllegalArgumentException e) {
+      problems.add(p + e.getMessage());
+      return null;
+    }
+    List<String> loadProblems = TargetLoad.problems(target, rate, conns, identities);
+    loadProblems.forEach(lp -> problems.add(p + lp));
+    return loadProblems.isEmpty() ? new TargetLoad(target, rate, conns, identities) : null;
+  }
+
+  private static int integer(String field, String v, List<String> problems) {
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      problems.add(field + " must be an integer, got '" + v + "'");
+      return 0;
+    }
+  }
+}
