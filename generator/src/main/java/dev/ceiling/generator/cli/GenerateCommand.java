@@ -94,7 +94,7 @@ public final class GenerateCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       defaultValue = "1ms",
       description =
-          "Floor of the self-check's send-lag p99 bound; the bound is max(this, 10% of the slot"
+          "Floor of the self-check's send-lag p99 bound; the bound is max(this, 10%% of the slot"
               + " interval) (default: ${DEFAULT-VALUE}).")
   Duration lagBound;
 
