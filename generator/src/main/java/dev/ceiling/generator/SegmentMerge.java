@@ -1,6 +1,7 @@
 package dev.ceiling.generator;
 
 import dev.ceiling.core.model.LatencySummary;
+import dev.ceiling.generator.internal.Tally;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -153,50 +153,15 @@ public final class SegmentMerge {
       double offeredPerS,
       double durS,
       Function<List<LatencySummary>, LatencySummary> latencies) {
-    long planned = 0;
-    long sent = 0;
-    long late = 0;
-    long dead = 0;
-    long cap = 0;
-    long accepted = 0;
-    long rejected = 0;
-    long notices = 0;
-    long unack = 0;
-    long unknown = 0;
-    long dup = 0;
-    long auth = 0;
-    long inWindow = 0;
-    long warmupSent = 0;
-    Map<String, Long> prefixes = new TreeMap<>();
-    Map<String, Long> transport = new TreeMap<>();
-    String firstRejection = null;
-    String firstNotice = null;
-    String firstTransport = null;
+    // Counts add through the generator's own Tally, as per-target results do in one process.
+    Tally total = Tally.ZERO;
     List<LatencySummary> lag = new ArrayList<>();
     List<LatencySummary> service = new ArrayList<>();
     List<LatencySummary> scheduled = new ArrayList<>();
     Map<String, String> reasons = new LinkedHashMap<>();
     for (int i = 0; i < parts.size(); i++) {
       GeneratorReport.Result r = parts.get(i);
-      planned += r.slotsPlanned();
-      sent += r.slotsSent();
-      late += r.slotsUnsentLate();
-      dead += r.slotsUnsentDeadConnection();
-      cap += r.slotsCapDelayed();
-      accepted += r.accepted();
-      rejected += r.rejected();
-      notices += r.notices();
-      unack += r.unacknowledged();
-      unknown += r.unknownOkIds();
-      dup += r.duplicateOks();
-      auth += r.authChallenges();
-      inWindow += r.acceptedInWindow();
-      warmupSent += r.warmupSlotsSent();
-      r.rejectedByPrefix().forEach((k, v) -> prefixes.merge(k, v, Long::sum));
-      r.transportErrors().forEach((k, v) -> transport.merge(k, v, Long::sum));
-      firstRejection = firstRejection != null ? firstRejection : r.firstRejection();
-      firstNotice = firstNotice != null ? firstNotice : r.firstNotice();
-      firstTransport = firstTransport != null ? firstTransport : r.firstTransportError();
+      total = total.plus(Tally.of(r));
       lag.add(r.sendLag());
       service.add(r.service());
       scheduled.add(r.scheduled());
@@ -207,34 +172,12 @@ public final class SegmentMerge {
     List<String> why = new ArrayList<>();
     reasons.forEach((label, reason) -> why.add(label + ": " + reason));
     String reason = why.isEmpty() ? null : String.join("; ", why);
-    return new GeneratorReport.Result(
+    return total.toResult(
         offeredPerS,
-        planned,
-        sent,
-        late,
-        dead,
-        cap,
-        sent,
-        accepted,
-        rejected,
-        prefixes,
-        firstRejection,
-        notices,
-        firstNotice,
-        unack,
-        unknown,
-        dup,
-        auth,
-        transport,
-        firstTransport,
-        inWindow,
-        warmupSent,
-        inWindow / durS,
-        inWindow / (offeredPerS * durS),
+        durS,
         latencies.apply(lag),
         latencies.apply(service),
         latencies.apply(scheduled),
-        reason != null,
         reason);
   }
 }

@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * first messages. Per-target tallies add up to the aggregate with {@link #plus}, so a new count is
  * one field here instead of another hand-written sum.
  */
-record Tally(
+public record Tally(
     long slotsPlanned,
     long slotsSent,
     long slotsUnsentLate,
@@ -31,11 +31,11 @@ record Tally(
     long acceptedInWindow,
     long warmupSlotsSent) {
 
-  static final Tally ZERO =
+  public static final Tally ZERO =
       new Tally(0, 0, 0, 0, 0, 0, 0, Map.of(), null, 0, null, 0, 0, 0, 0, Map.of(), null, 0, 0);
 
   /** The sum of two tallies; the first messages are this one's when it has them. */
-  Tally plus(Tally o) {
+  public Tally plus(Tally o) {
     return new Tally(
         slotsPlanned + o.slotsPlanned,
         slotsSent + o.slotsSent,
@@ -58,6 +58,30 @@ record Tally(
         warmupSlotsSent + o.warmupSlotsSent);
   }
 
+  /** The counts of a finished result, to add to others (merging segment reports). */
+  public static Tally of(GeneratorReport.Result r) {
+    return new Tally(
+        r.slotsPlanned(),
+        r.slotsSent(),
+        r.slotsUnsentLate(),
+        r.slotsUnsentDeadConnection(),
+        r.slotsCapDelayed(),
+        r.accepted(),
+        r.rejected(),
+        r.rejectedByPrefix(),
+        r.firstRejection(),
+        r.notices(),
+        r.firstNotice(),
+        r.unacknowledged(),
+        r.unknownOkIds(),
+        r.duplicateOks(),
+        r.authChallenges(),
+        r.transportErrors(),
+        r.firstTransportError(),
+        r.acceptedInWindow(),
+        r.warmupSlotsSent());
+  }
+
   private static Map<String, Long> merge(Map<String, Long> a, Map<String, Long> b) {
     Map<String, Long> m = new TreeMap<>(a);
     b.forEach((k, v) -> m.merge(k, v, Long::sum));
@@ -65,7 +89,7 @@ record Tally(
   }
 
   /** The report's result: these counts with the rates built from them and the latencies. */
-  GeneratorReport.Result toResult(
+  public GeneratorReport.Result toResult(
       double offeredPerS,
       double durationS,
       LatencySummary sendLag,
