@@ -27,13 +27,15 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "merge",
     mixinStandardHelpOptions = true,
+    header = "Merge segment reports of one schedule into one report.",
     description = {
-      "Merge the generator reports of segments 0/N .. (N-1)/N of one schedule into one report.",
-      "Counts are summed and latencies merged from the raw histograms (never averaged); the",
-      "self-check is ORed with each segment's reason. Refused, listing every problem, unless the",
-      "inputs are each segment exactly once, of one configuration and one --start-at instant.",
-      "",
-      "Exit codes: 0 merged (read generator_bound), 2 bad or mismatched input, 3 cannot write."
+      "The inputs are the generator reports of segments 0/N .. (N-1)/N of one schedule. Counts"
+          + " are summed and latencies merged from the raw histograms (never averaged); the"
+          + " self-check is ORed with each segment's reason. Refused, listing every problem,"
+          + " unless the inputs are each segment exactly once, of one configuration and one"
+          + " --start-at instant.",
+      "Exit codes: 0 merged (read generator_bound), 2 bad or mismatched input, 3 cannot write.",
+      ""
     })
 public final class MergeCommand implements Callable<Integer> {
   @Parameters(

@@ -145,7 +145,7 @@ class MergeCommandTest {
     Outcome o = run("merge", a.toString());
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.err().lines().findFirst().orElseThrow())
-        .isEqualTo("error: Missing required option: '--json=OUT'");
+        .isEqualTo("error: Missing required option: '--json=OUT' (see 'ceiling merge --help')");
   }
 
   @Test

@@ -44,6 +44,7 @@ class HelpContractTest {
             List.of("generate"),
             List.of("sweep"),
             List.of("combine"),
+            List.of("merge"),
             List.of("model"),
             List.of("report"));
   }
