@@ -96,7 +96,10 @@ class SlotPlannerPropertyTest {
         assertThat(x.due())
             .as("slot %d's intended time", x.j())
             .isEqualTo(START + s.ownedDueOffsetNanos(x.j()));
-        assertThat(x.sendAt()).as("slot %d sent before it was due", x.j()).isGreaterThan(x.due());
+        // Due at or before the pass is sendable: a slot due exactly at the wake-up is not early.
+        assertThat(x.sendAt())
+            .as("slot %d sent before it was due", x.j())
+            .isGreaterThanOrEqualTo(x.due());
         expected += conns;
       }
       assertThat(expected)
