@@ -42,7 +42,13 @@ import picocli.CommandLine.Command;
     })
 public final class Main {
   public static void main(String[] args) {
-    System.exit(execute(args));
+    CommandLine cl = commandLine();
+    int code = cl.execute(args);
+    // picocli's writers flush on println only; a summary written with print() would be lost at
+    // System.exit. One flush here covers every command.
+    cl.getOut().flush();
+    cl.getErr().flush();
+    System.exit(code);
   }
 
   /** Runs the CLI on this process's streams and returns its exit code. */

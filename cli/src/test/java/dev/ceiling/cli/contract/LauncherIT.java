@@ -63,6 +63,18 @@ class LauncherIT {
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
+  /**
+   * The summary reaches stdout when the process exits. Its mutant partner is the launcher's main
+   * without the final flush: the summary is written with print(), and picocli's writer flushes on
+   * println only, so the table and the verdict line were lost at System.exit.
+   */
+  @Test
+  void theSummaryReachesStdoutBeforeTheProcessExits() throws Exception {
+    Run model = ceiling("model", "--json", dir.resolve("model.json").toString());
+    assertThat(model.code()).as(model.toString()).isEqualTo(1);
+    assertThat(model.out()).as(model.toString()).contains("offered/s", "verdict:");
+  }
+
   @Test
   void helpAndAUsageErrorThroughTheLauncher() throws Exception {
     Run help = ceiling("--help");
