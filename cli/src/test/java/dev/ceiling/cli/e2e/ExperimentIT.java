@@ -27,15 +27,18 @@ class ExperimentIT {
   @TempDir Path dir;
 
   /**
-   * Short cells. The send-lag bound is 25 ms: these tests check the verdict on real data, and
-   * GeneratorIT checks the generator's self-check; a shared CI machine's scheduler must not decide
-   * them through a GC pause in the test JVM, which also hosts the generator.
+   * Short cells. The send-lag bound is 250 ms (a tenth of a window): these tests check the verdict
+   * on real data, and GeneratorIT checks the generator's self-check; a shared CI machine's
+   * scheduler must not decide them. At 25 ms, a full build beside the test (load average 13 on two
+   * cores) flagged 7 of 12 cells at 100-200/s generator-bound and the known answer never ran. A
+   * late send moves an event by at most the bound; the warm-up runs on the same unbroken schedule,
+   * so lateness shifts as many answers into the window as out of it.
    */
   private static SweepOptions quick(Path dir) {
     return SweepOptions.defaults(dir.resolve("journal.jsonl"))
         .withWarmup(Duration.ofMillis(1500))
         .withPublishTimeout(Duration.ofSeconds(1))
-        .withSendLagBound(Duration.ofMillis(25));
+        .withSendLagBound(Duration.ofMillis(250));
   }
 
   /**
