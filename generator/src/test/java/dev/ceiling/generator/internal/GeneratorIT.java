@@ -513,7 +513,9 @@ class GeneratorIT {
     assertThat(a.firstNotice()).isEqualTo("rate-limited: slow down 1");
     assertThat(a.unacknowledged()).isEqualTo(a.attempted());
     assertThat(r.graceWaitedS()).isLessThan(1.0);
-    assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(5));
+    // A stall is unbounded (the seed's client waited for every OK); 15 s for a 1.5 s run leaves a
+    // busy CI machine's connection set-up and close all the room it needs.
+    assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(15));
   }
 
   @Test
@@ -682,7 +684,8 @@ class GeneratorIT {
     assertThat(a.unacknowledged()).isGreaterThan(0);
     assertThat(a.slotsUnsentDeadConnection()).isGreaterThan(0);
     assertThat(a.firstTransportError()).isNotNull();
-    assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(6));
+    // Ended by itself: generous, as above; a run that waited on the silent relay never ends.
+    assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(15));
   }
 
   @Test
