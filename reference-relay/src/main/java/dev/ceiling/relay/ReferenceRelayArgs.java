@@ -2,18 +2,192 @@ package dev.ceiling.relay;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The reference relay's command line: {@code --flag value} pairs and {@code --reset}, read into a
- * {@link ReferenceRelayConfig} with every problem collected before failing.
+ * The reference relay's command line, parsed by picocli into a {@link ReferenceRelayConfig}.
+ * picocli collects every parse error (unknown flag, missing value, unparsable number) instead of
+ * stopping at the first, and the config records add their range problems, so a user sees every
+ * problem at once.
  */
+@Command(
+    name = "refrelay",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Ceiling's reference relay: a NIP-01 relay on 127.0.0.1 with a real audit write path (an"
+          + " embedded H2 server, or PostgreSQL with --jdbc-url) behind a bounded queue.",
+      "Prints exactly one READY line on stdout when it serves; everything else goes to stderr."
+          + " Stops on SIGTERM. Exit codes: 0 stopped by signal, 2 bad command line, 3 could not"
+          + " start."
+    })
 final class ReferenceRelayArgs {
+  @Option(
+      names = "--port",
+      description =
+          "WebSocket and HTTP (/health, /metrics) port on 127.0.0.1; 0 picks a free one"
+              + " (default: ${DEFAULT-VALUE}).")
+  int port = 0;
+
+  @Option(
+      names = "--db-port",
+      description =
+          "Embedded H2 server's TCP port on 127.0.0.1; 0 picks a free one; ignored with"
+              + " --jdbc-url (default: ${DEFAULT-VALUE}).")
+  int dbPort = 0;
+
+  @Option(
+      names = "--data-dir",
+      description = "Database directory (default: a temporary directory, deleted on close).")
+  Path dataDir;
+
+  @Option(
+      names = "--reset",
+      arity = "0..1",
+      fallbackValue = "true",
+      description = "Drop the audit tables at start.")
+  boolean reset = false;
+
+  @Option(
+      names = "--rig-id",
+      description =
+          "Accepted and ignored: it marks the command line for the rig's pid ownership check.")
+  String rigId;
+
+  @Option(
+      names = "--communities",
+      split = ",",
+      description =
+          "Host names served, lower case, no port; each its own community (default:"
+              + " ${DEFAULT-VALUE}).")
+  List<String> communities = new ArrayList<>(List.of("a.localhost", "b.localhost"));
+
+  @Option(
+      names = "--default-community",
+      description = "Community for an unknown Host (default: NOTICE and close).")
+  String defaultCommunity;
+
+  @Option(
+      names = "--audit",
+      arity = "1",
+      description =
+          "on: every accepted event is written to the audit log before its OK; off: no"
+              + " audit path (default: on).")
+  OnOff audit = OnOff.on;
+
+  @Option(
+      names = "--audit-queue-capacity",
+      description = "Audit queue capacity, entries (default: ${DEFAULT-VALUE}).")
+  int auditQueueCapacity = 1000;
+
+  @Option(
+      names = "--audit-exchange-delay-ms",
+      description =
+          "Injected delay before each of the audit write's six exchanges, ms (default:"
+              + " ${DEFAULT-VALUE}).")
+  double auditExchangeDelayMs = 0.0;
+
+  @Option(
+      names = "--limiter-events-per-sec",
+      description =
+          "Admission limit per (community, pubkey), events/s (default: ${DEFAULT-VALUE}).")
+  int limiterEventsPerSec = 10;
+
+  @Option(
+      names = "--limiter-window-secs",
+      description =
+          "Admission limiter's fixed window, s; the limit is rate x window (default:"
+              + " ${DEFAULT-VALUE}).")
+  int limiterWindowSecs = 5;
+
+  @Option(
+      names = "--limiter-reject-mode",
+      converter = RejectModeConverter.class,
+      description =
+          "notice: a NOTICE without OK (the seed's relay); ok-false: NIP-01's OK false"
+              + " (default: notice).")
+  ReferenceRelayConfig.RejectMode limiterRejectMode = ReferenceRelayConfig.RejectMode.NOTICE;
+
+  @Option(
+      names = "--verify-signatures",
+      arity = "1",
+      description = "Check BIP-340 signatures (default: ${DEFAULT-VALUE}).")
+  boolean verifySignatures = true;
+
+  @Option(
+      names = "--jdbc-url",
+      description = "External database (PostgreSQL) instead of the embedded H2.")
+  String jdbcUrl;
+
+  @Option(
+      names = "--synchronous-commit",
+      arity = "1",
+      description = "PostgreSQL synchronous_commit, on or off; ignored for H2 (default: on).")
+  OnOff synchronousCommit = OnOff.on;
+
+  @Option(
+      names = "--max-frame-bytes",
+      description =
+          "Largest text message accepted, bytes; larger closes with 1009 (default:"
+              + " ${DEFAULT-VALUE}).")
+  int maxFrameBytes = 131072;
+
+  @Option(
+      names = "--calibration-runs",
+      description =
+          "Runs of the six exchanges timed at start to predict the worker ceiling (default:"
+              + " ${DEFAULT-VALUE}).")
+  int calibrationRuns = 200;
+
+  @Option(
+      names = "--store-capacity",
+      description =
+          "Events kept in memory for REQ read-back and duplicate detection (default:"
+              + " ${DEFAULT-VALUE}).")
+  int storeCapacity = 100000;
+
+  @Option(
+      names = "--fault-limiter-unavailable-p",
+      description = "Fault: chance an admission check finds the limiter unavailable (default: 0).")
+  double faultLimiterUnavailableP = 0.0;
+
+  @Option(
+      names = "--fault-audit-write-error-p",
+      description = "Fault: chance an audit entry's write fails, rolled back (default: 0).")
+  double faultAuditWriteErrorP = 0.0;
+
+  @Option(
+      names = "--fault-worker-dies-after",
+      description = "Fault: the audit worker stops after this many entries; 0 never (default: 0).")
+  long faultWorkerDiesAfter = 0;
+
+  @Option(
+      names = "--fault-drop-ok-fraction",
+      description = "Fault: fraction of OK answers not sent (default: 0).")
+  double faultDropOkFraction = 0.0;
+
+  @Option(
+      names = "--fault-close-after",
+      description = "Fault: a connection is closed after this many EVENTs; 0 never (default: 0).")
+  long faultCloseAfter = 0;
+
+  @Option(
+      names = "--seed",
+      description = "Seed for every fault's randomness (default: ${DEFAULT-VALUE}).")
+  long seed = 1L;
+
   private ReferenceRelayArgs() {}
+
+  /** What the command line asked for: a config, or the usage or version text. */
+  record Parsed(ReferenceRelayConfig config, String helpText) {}
 
   /**
    * Parses the command line. Every problem (unknown flag, missing value, unparsable number, out of
@@ -21,95 +195,44 @@ final class ReferenceRelayArgs {
    *
    * @throws ReferenceRelayConfigException listing every problem
    */
-  static ReferenceRelayConfig parse(String[] args) {
+  static Parsed parseOrHelp(String[] args) {
+    ReferenceRelayArgs a = new ReferenceRelayArgs();
+    CommandLine cl = new CommandLine(a);
+    cl.getCommandSpec().parser().collectErrors(true);
+    ParseResult pr = cl.parseArgs(args);
     List<String> problems = new ArrayList<>();
-    Map<String, String> values = new LinkedHashMap<>();
-    boolean reset = false;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (!a.startsWith("--")) {
-        problems.add("expected a --flag, got '" + a + "'");
-        continue;
-      }
-      String name = a.substring(2);
-      String value = null;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      }
-      if (name.equals("reset")) {
-        reset = value == null || Boolean.parseBoolean(value);
-        continue;
-      }
-      if (!FLAGS.contains(name)) {
-        problems.add(
-            "unknown flag --" + name + "; known: --reset, --" + String.join(", --", FLAGS));
-        if (value == null && i + 1 < args.length && !args[i + 1].startsWith("--")) {
-          i++; // skip its value, so the next problem reported is a real one
-        }
-        continue;
-      }
-      if (value == null) {
-        if (i + 1 >= args.length) {
-          problems.add("--" + name + " needs a value");
-          continue;
-        }
-        value = args[++i];
-      }
-      values.put(name, value);
+    for (Exception e : pr.errors()) {
+      problems.add(e.getMessage());
     }
-    Parser p = new Parser(values, problems);
-    int port = p.get("port", "0", Integer::parseInt);
-    int dbPort = p.get("db-port", "0", Integer::parseInt);
-    Optional<Path> dataDir = Optional.ofNullable(values.get("data-dir")).map(Path::of);
-    Optional<String> rigId = Optional.ofNullable(values.get("rig-id"));
-    List<String> communities =
-        p.get(
-            "communities",
-            "a.localhost,b.localhost",
-            s -> {
-              List<String> out = new ArrayList<>();
-              for (String c : s.split(",", -1)) {
-                out.add(c.trim());
-              }
-              return out;
-            });
-    Optional<String> defaultCommunity =
-        Optional.ofNullable(values.get("default-community")).map(String::trim);
-    boolean audit = p.get("audit", "on", ReferenceRelayArgs::onOff);
-    int queue = p.get("audit-queue-capacity", "1000", Integer::parseInt);
-    double delay = p.get("audit-exchange-delay-ms", "0.0", Double::parseDouble);
-    int rate = p.get("limiter-events-per-sec", "10", Integer::parseInt);
-    int window = p.get("limiter-window-secs", "5", Integer::parseInt);
-    ReferenceRelayConfig.RejectMode mode =
-        p.get(
-            "limiter-reject-mode",
-            "notice",
-            s ->
-                switch (s) {
-                  case "notice" -> ReferenceRelayConfig.RejectMode.NOTICE;
-                  case "ok-false" -> ReferenceRelayConfig.RejectMode.OK_FALSE;
-                  default -> throw new IllegalArgumentException("expected notice or ok-false");
-                });
-    boolean verify = p.get("verify-signatures", "true", ReferenceRelayArgs::trueFalse);
-    Optional<String> jdbcUrl = Optional.ofNullable(values.get("jdbc-url"));
-    boolean syncCommit = p.get("synchronous-commit", "on", ReferenceRelayArgs::onOff);
-    int maxFrame = p.get("max-frame-bytes", "131072", Integer::parseInt);
-    int calibrationRuns = p.get("calibration-runs", "200", Integer::parseInt);
-    int storeCapacity = p.get("store-capacity", "100000", Integer::parseInt);
-    double fLimiter = p.get("fault-limiter-unavailable-p", "0", Double::parseDouble);
-    double fWrite = p.get("fault-audit-write-error-p", "0", Double::parseDouble);
-    long fDies = p.get("fault-worker-dies-after", "0", Long::parseLong);
-    double fDrop = p.get("fault-drop-ok-fraction", "0", Double::parseDouble);
-    long fClose = p.get("fault-close-after", "0", Long::parseLong);
-    long seed = p.get("seed", "1", Long::parseLong);
-    // Unparsable values fell back to their defaults, so construction below still runs and adds
-    // the range problems: the user sees everything wrong at once.
-    // Construct both records collecting their problems together, so a user sees all at once.
+    if (problems.isEmpty() && (pr.isUsageHelpRequested() || pr.isVersionHelpRequested())) {
+      return new Parsed(
+          null, pr.isUsageHelpRequested() ? cl.getUsageMessage() : "refrelay (Ceiling)");
+    }
+    return new Parsed(a.toConfig(problems), null);
+  }
+
+  /** Parses a command line that must name a config (no --help). */
+  static ReferenceRelayConfig parse(String[] args) {
+    Parsed p = parseOrHelp(args);
+    if (p.config() == null) {
+      throw new ReferenceRelayConfigException(List.of("--help is not a relay configuration"));
+    }
+    return p.config();
+  }
+
+  // A value that failed to convert left its field at the default, so construction below still
+  // runs and adds the range problems: the user sees everything wrong at once.
+  private ReferenceRelayConfig toConfig(List<String> problems) {
     ReferenceRelayConfig.Faults faults = null;
     try {
-      faults = new ReferenceRelayConfig.Faults(fLimiter, fWrite, fDies, fDrop, fClose, seed);
+      faults =
+          new ReferenceRelayConfig.Faults(
+              faultLimiterUnavailableP,
+              faultAuditWriteErrorP,
+              faultWorkerDiesAfter,
+              faultDropOkFraction,
+              faultCloseAfter,
+              seed);
     } catch (ReferenceRelayConfigException e) {
       problems.addAll(e.problems());
     }
@@ -118,21 +241,21 @@ final class ReferenceRelayArgs {
           new ReferenceRelayConfig(
               port,
               dbPort,
-              dataDir,
+              Optional.ofNullable(dataDir),
               reset,
-              rigId,
-              communities,
-              defaultCommunity,
-              audit,
-              queue,
-              delay,
-              rate,
-              window,
-              mode,
-              verify,
-              jdbcUrl,
-              syncCommit,
-              maxFrame,
+              Optional.ofNullable(rigId),
+              communities.stream().map(String::trim).toList(),
+              Optional.ofNullable(defaultCommunity).map(String::trim),
+              audit == OnOff.on,
+              auditQueueCapacity,
+              auditExchangeDelayMs,
+              limiterEventsPerSec,
+              limiterWindowSecs,
+              limiterRejectMode,
+              verifySignatures,
+              Optional.ofNullable(jdbcUrl),
+              synchronousCommit == OnOff.on,
+              maxFrameBytes,
               calibrationRuns,
               storeCapacity,
               faults == null ? ReferenceRelayConfig.Faults.none() : faults);
@@ -151,73 +274,29 @@ final class ReferenceRelayArgs {
     }
   }
 
-  /** The flags that take a value ({@code --reset} takes none). */
-  static final List<String> FLAGS =
-      List.of(
-          "port",
-          "db-port",
-          "data-dir",
-          "rig-id",
-          "communities",
-          "default-community",
-          "audit",
-          "audit-queue-capacity",
-          "audit-exchange-delay-ms",
-          "limiter-events-per-sec",
-          "limiter-window-secs",
-          "limiter-reject-mode",
-          "verify-signatures",
-          "jdbc-url",
-          "synchronous-commit",
-          "max-frame-bytes",
-          "calibration-runs",
-          "store-capacity",
-          "fault-limiter-unavailable-p",
-          "fault-audit-write-error-p",
-          "fault-worker-dies-after",
-          "fault-drop-ok-fraction",
-          "fault-close-after",
-          "seed");
-
-  private static boolean onOff(String s) {
-    return switch (s) {
-      case "on" -> true;
-      case "off" -> false;
-      default -> throw new IllegalArgumentException("expected on or off");
-    };
-  }
-
-  private static boolean trueFalse(String s) {
-    return switch (s) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("expected true or false");
-    };
-  }
-
   static void portRange(List<String> problems, String flag, int port) {
     if (port < 0 || port > 65535) {
       problems.add(flag + " must be in [0, 65535], got " + port);
     }
   }
 
-  private static final class Parser {
-    private final Map<String, String> values;
-    private final List<String> problems;
+  /** {@code on} / {@code off}, nothing else (a typo must not silently mean off). */
+  enum OnOff {
+    on,
+    off
+  }
 
-    Parser(Map<String, String> values, List<String> problems) {
-      this.values = values;
-      this.problems = problems;
-    }
-
-    <T> T get(String flag, String fallback, Function<String, T> parse) {
-      String raw = values.getOrDefault(flag, fallback);
-      try {
-        return parse.apply(raw.trim());
-      } catch (RuntimeException e) {
-        problems.add("--" + flag + ": cannot parse '" + raw + "': " + e.getMessage());
-        return parse.apply(fallback);
-      }
+  /** {@code notice} / {@code ok-false}. */
+  static final class RejectModeConverter
+      implements ITypeConverter<ReferenceRelayConfig.RejectMode> {
+    @Override
+    public ReferenceRelayConfig.RejectMode convert(String s) {
+      return switch (s.trim()) {
+        case "notice" -> ReferenceRelayConfig.RejectMode.NOTICE;
+        case "ok-false" -> ReferenceRelayConfig.RejectMode.OK_FALSE;
+        default ->
+            throw new TypeConversionException("expected notice or ok-false, got '" + s + "'");
+      };
     }
   }
 }

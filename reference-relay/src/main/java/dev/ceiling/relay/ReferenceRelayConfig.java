@@ -226,7 +226,4 @@ public record ReferenceRelayConfig(
   public static ReferenceRelayConfig fromArgs(String[] args) {
     return ReferenceRelayArgs.parse(args);
   }
-
-  /** The flags that take a value ({@code --reset} takes none). */
-  public static final List<String> FLAGS = ReferenceRelayArgs.FLAGS;
 }

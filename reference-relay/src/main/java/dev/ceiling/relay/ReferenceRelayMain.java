@@ -8,8 +8,8 @@ import java.util.concurrent.CountDownLatch;
  * ReferenceRelay#readyLine()}); everything else goes to stderr. Stops cleanly on SIGTERM (a
  * shutdown hook stops accepting and closes the database).
  *
- * <p>Exit codes: 0 stopped by signal, 2 bad command line (every problem listed on stderr), 3 the
- * relay could not start.
+ * <p>Exit codes: 0 stopped by signal (or {@code --help} / {@code --version} printed), 2 bad command
+ * line (every problem listed on stderr, one line each), 3 the relay could not start.
  */
 public final class ReferenceRelayMain {
   private ReferenceRelayMain() {}
@@ -18,7 +18,13 @@ public final class ReferenceRelayMain {
     // java.util.logging writes to stderr by default; stdout carries only the ready line.
     ReferenceRelayConfig config;
     try {
-      config = ReferenceRelayConfig.fromArgs(args);
+      ReferenceRelayArgs.Parsed parsed = ReferenceRelayArgs.parseOrHelp(args);
+      if (parsed.helpText() != null) {
+        System.out.print(parsed.helpText());
+        System.out.flush();
+        return;
+      }
+      config = parsed.config();
     } catch (ReferenceRelayConfigException e) {
       for (String p : e.problems()) {
         System.err.println("refrelay: " + p);

@@ -103,10 +103,70 @@ class ReferenceRelayMainIT {
       String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(p.exitValue()).isEqualTo(2);
       assertThat(text)
-          .contains("unknown flag --bogus")
-          .contains("--audit: cannot parse 'maybe': expected on or off")
-          .contains("port must be in [0, 65535], got -1")
+          .contains("refrelay: Unknown options: '--bogus', '1'")
+          .contains(
+              "refrelay: Invalid value for option '--audit': expected one of [on, off]"
+                  + " (case-sensitive) but was 'maybe'")
+          .contains("refrelay: port must be in [0, 65535], got -1")
           .doesNotContain("READY");
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  /**
+   * {@code --help} as a user types it: usage on stdout naming every option with its default, exit
+   * 0, nothing started. Its partner: a misspelt option exits 2 naming it, so the help path is not
+   * simply "exit 0 whatever the arguments".
+   */
+  @Test
+  void helpPrintsEveryOptionAndExitsZero() throws Exception {
+    Process p =
+        new ProcessBuilder(
+                ChildClasspath.command(
+                    ReferenceRelayMain.class.getName(), List.of(), List.of("--help")))
+            .start();
+    try {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.exitValue()).isEqualTo(0);
+      assertThat(out).startsWith("Usage: refrelay").doesNotContain("READY port=");
+      for (String flag :
+          List.of(
+              "--port",
+              "--db-port",
+              "--data-dir",
+              "--audit",
+              "--audit-queue-capacity",
+              "--audit-exchange-delay-ms",
+              "--limiter-events-per-sec",
+              "--limiter-reject-mode",
+              "--jdbc-url",
+              "--calibration-runs",
+              "--seed")) {
+        assertThat(out).contains(flag + "=");
+      }
+      assertThat(out).contains("--reset[=").contains("(default: 1000)").contains("(default: 0).");
+      assertThat(err).isEmpty();
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+    }
+    Process bad =
+        new ProcessBuilder(
+                ChildClasspath.command(
+                    ReferenceRelayMain.class.getName(), List.of(), List.of("--hlep")))
+            .redirectErrorStream(true)
+            .start();
+    try {
+      assertThat(bad.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String text = new String(bad.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(bad.exitValue()).isEqualTo(2);
+      assertThat(text.lines()).containsExactly("refrelay: Unknown option: '--hlep'");
     } finally {
       if (p.isAlive()) {
         p.destroyForcibly();
