@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -43,14 +44,22 @@ public final class GeneratorBench {
 
   public static void main(String[] args) throws Exception {
     boolean instr = args.length > 0 && args[0].equals("instr");
+    List<String> relayCommand = new ArrayList<>();
+    // -Dceiling.bench.relayCpus=1 pins the null relay to those CPUs (run the bench itself under
+    // `taskset -c 0`), so the two processes stop taking each other's core: it separates the
+    // generator's own lateness from the relay's share of a 2-core machine.
+    String relayCpus = System.getProperty("ceiling.bench.relayCpus");
+    if (relayCpus != null) {
+      relayCommand.addAll(List.of("taskset", "-c", relayCpus));
+    }
+    relayCommand.addAll(
+        List.of(
+            ProcessHandle.current().info().command().orElse("java"),
+            "-cp",
+            System.getProperty("java.class.path"),
+            NullRelay.class.getName()));
     Process relay =
-        new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                NullRelay.class.getName())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
+        new ProcessBuilder(relayCommand).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try {
       BufferedReader r =
           new BufferedReader(new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8));
