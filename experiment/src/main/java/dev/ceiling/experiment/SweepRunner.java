@@ -8,7 +8,6 @@ import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.model.Target;
-import dev.ceiling.experiment.internal.GeneratorProcesses;
 import dev.ceiling.experiment.internal.LoadPerCpu;
 import dev.ceiling.generator.Generator;
 import dev.ceiling.generator.GeneratorConfig;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.experiment.internal.GeneratorProcesses;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.SegmentMerge;

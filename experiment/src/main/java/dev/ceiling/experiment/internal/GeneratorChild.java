@@ -10,11 +10,11 @@ import java.io.InputStream;
 import java.nio.file.Path;
 
 /**
- * The main class of one generator child process of a scaled-out cell ({@link GeneratorProcesses}):
- * {@code GeneratorChild SPEC.json REPORT.json} runs the {@link SegmentSpec} and writes its report.
- * Not the picocli {@code generate} command: the experiment API is used without picocli on the class
- * path (the junit extension, a user's build), and a spec file needs no quoting of tags or Host
- * headers.
+ * The main class of one generator child process of a scaled-out cell ({@link
+ * dev.ceiling.experiment.GeneratorProcesses}): {@code GeneratorChild SPEC.json REPORT.json} runs
+ * the {@link SegmentSpec} and writes its report. Not the picocli {@code generate} command: the
+ * experiment API is used without picocli on the class path (the junit extension, a user's build),
+ * and a spec file needs no quoting of tags or Host headers.
  *
  * <p>Progress goes to stderr, one line each; the last line before a non-zero exit is the reason.
  * Exit codes: 0 report written, 2 bad configuration, 3 infrastructure failure (including "not ready

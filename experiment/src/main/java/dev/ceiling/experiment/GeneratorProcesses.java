@@ -1,7 +1,9 @@
-package dev.ceiling.experiment.internal;
+package dev.ceiling.experiment;
 
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.experiment.internal.GeneratorChild;
+import dev.ceiling.experiment.internal.SegmentSpec;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
@@ -64,7 +66,7 @@ public final class GeneratorProcesses {
 
   /** How the children's reports become the cell's; a seam for the tests' mutant. */
   @FunctionalInterface
-  public interface Merger {
+  interface Merger {
     GeneratorReport merge(List<SegmentMerge.Input> segments) throws SegmentMergeException;
   }
 
@@ -78,7 +80,7 @@ public final class GeneratorProcesses {
   }
 
   /** As above, with another merge (tests only: the mutant that is caught). */
-  public GeneratorProcesses(int count, Consumer<String> progress, Merger merger) {
+  GeneratorProcesses(int count, Consumer<String> progress, Merger merger) {
     if (count < 1) {
       throw new IllegalArgumentException("generator processes must be >= 1, got " + count);
     }
