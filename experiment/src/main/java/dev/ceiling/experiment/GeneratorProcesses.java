@@ -143,9 +143,7 @@ public final class GeneratorProcesses {
       window = windowThread(whole.windowListener(), windowStart, windowEnd);
       window.start();
       Instant deadline = windowEnd.plus(whole.gracePeriod()).plus(EXIT_SLACK);
-      for (Child c : children) {
-        c.awaitExit(deadline);
-      }
+      awaitAll(children, deadline);
       List<SegmentMerge.Input> inputs = new ArrayList<>();
       for (Child c : children) {
         inputs.add(
@@ -182,6 +180,43 @@ public final class GeneratorProcesses {
       }
     }
   }
+
+  /**
+   * Waits until every child has ended, failing as soon as any one fails (a child that was not ready
+   * at the start instant fails the cell then, not after the others' whole schedule).
+   */
+  private static void awaitAll(List<Child> children, Instant deadline)
+      throws GeneratorException, InterruptedException {
+    List<Child> running = new ArrayList<>(children);
+    while (!running.isEmpty()) {
+      for (var it = running.iterator(); it.hasNext(); ) {
+        Child c = it.next();
+        if (!c.process.isAlive()) {
+          c.checkExit();
+          it.remove();
+        }
+      }
+      if (running.isEmpty()) {
+        return;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        Child c = running.get(0);
+        throw new GeneratorException(
+            GeneratorException.Kind.INFRASTRUCTURE,
+            "the generator process for segment "
+                + c.label
+                + " (pid "
+                + c.process.pid()
+                + ") had not ended "
+                + EXIT_SLACK.toSeconds()
+                + " s after its grace period; killed it");
+      }
+      Thread.sleep(POLL_MS);
+    }
+  }
+
+  /** How often the wait for the children looks at them. */
+  private static final long POLL_MS = 100;
 
   /** Calls the listener at the window's wall-clock edges; an interrupt skips what is left. */
   private static Thread windowThread(WindowListener l, Instant start, Instant end) {
@@ -283,19 +318,8 @@ public final class GeneratorProcesses {
       return tail.isEmpty() ? "(no output)" : tail.getLast();
     }
 
-    void awaitExit(Instant deadline) throws GeneratorException, InterruptedException {
-      long ms = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
-      if (!process.waitFor(ms, TimeUnit.MILLISECONDS)) {
-        throw new GeneratorException(
-            GeneratorException.Kind.INFRASTRUCTURE,
-            "the generator process for segment "
-                + label
-                + " (pid "
-                + process.pid()
-                + ") had not ended "
-                + EXIT_SLACK.toSeconds()
-                + " s after its grace period; killed it");
-      }
+    /** After the process ended: its exit code, with its reason when it is not 0. */
+    void checkExit() throws GeneratorException, InterruptedException {
       // Its last lines are read before its reason is quoted.
       reader.join(5_000);
       int code = process.exitValue();
