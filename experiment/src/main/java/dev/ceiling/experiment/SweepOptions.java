@@ -23,6 +23,12 @@ import java.util.Objects;
  *     single GC or JIT pause (5-15 ms) decides the p99 of a short window, while the offered count
  *     over a window of seconds is exact and the scheduled latency (from the intended slot) already
  *     includes every late send, so nothing is hidden by the looser bound
+ * @param generators local generator processes each cell's load is given to, 1 to {@link
+ *     #MAX_GENERATORS}. 1 (the default) runs the generator in this process; N > 1 runs segments
+ *     0/N..N-1/N of the cell's schedule as N child JVMs from one start instant a few seconds ahead
+ *     and merges their reports exactly (summed counts, merged raw histograms). Each child opens
+ *     connections / N connections and signs with identities / N keys per target (at least 1), so
+ *     the relay sees the same totals when N divides them
  */
 public record SweepOptions(
     Duration warmup,
@@ -33,7 +39,8 @@ public record SweepOptions(
     boolean twoCommunity,
     Path journal,
     boolean resume,
-    Duration sendLagBound) {
+    Duration sendLagBound,
+    int generators) {
 
   public SweepOptions {
     Objects.requireNonNull(warmup, "warmup");
@@ -51,7 +58,14 @@ public record SweepOptions(
     positive("drain_timeout", drainTimeout);
     Objects.requireNonNull(journal, "journal must not be null");
     positive("send_lag_bound", sendLagBound);
+    if (generators < 1 || generators > MAX_GENERATORS) {
+      throw new IllegalArgumentException(
+          "generators must be in [1, " + MAX_GENERATORS + "], got " + generators);
+    }
   }
+
+  /** The most generator processes one cell may be given. */
+  public static final int MAX_GENERATORS = 256;
 
   /** The default send-lag bound for sweeps; see the record's documentation. */
   public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(10);
@@ -73,7 +87,8 @@ public record SweepOptions(
         false,
         journal,
         false,
-        DEFAULT_SEND_LAG_BOUND);
+        DEFAULT_SEND_LAG_BOUND,
+        1);
   }
 
   public SweepOptions withResume(boolean value) {
@@ -86,7 +101,8 @@ public record SweepOptions(
         twoCommunity,
         journal,
         value,
-        sendLagBound);
+        sendLagBound,
+        generators);
   }
 
   public SweepOptions withTwoCommunity(boolean value) {
@@ -99,7 +115,8 @@ public record SweepOptions(
         value,
         journal,
         resume,
-        sendLagBound);
+        sendLagBound,
+        generators);
   }
 
   public SweepOptions withWarmup(Duration value) {
@@ -112,7 +129,8 @@ public record SweepOptions(
         twoCommunity,
         journal,
         resume,
-        sendLagBound);
+        sendLagBound,
+        generators);
   }
 
   public SweepOptions withJournal(Path value) {
@@ -125,7 +143,8 @@ public record SweepOptions(
         twoCommunity,
         value,
         resume,
-        sendLagBound);
+        sendLagBound,
+        generators);
   }
 
   public SweepOptions withPublishTimeout(Duration value) {
@@ -138,7 +157,8 @@ public record SweepOptions(
         twoCommunity,
         journal,
         resume,
-        sendLagBound);
+        sendLagBound,
+        generators);
   }
 
   public SweepOptions withDrainTimeout(Duration value) {
@@ -151,7 +171,8 @@ public record SweepOptions(
         twoCommunity,
         journal,
         resume,
-        sendLagBound);
+        sendLagBound,
+        generators);
   }
 
   public SweepOptions withSendLagBound(Duration value) {
@@ -164,6 +185,21 @@ public record SweepOptions(
         twoCommunity,
         journal,
         resume,
+        value,
+        generators);
+  }
+
+  public SweepOptions withGenerators(int value) {
+    return new SweepOptions(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        publishTimeout,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume,
+        sendLagBound,
         value);
   }
 

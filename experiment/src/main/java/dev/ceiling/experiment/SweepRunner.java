@@ -171,7 +171,7 @@ public final class SweepRunner {
             ? options.drainTimeout()
             : options.publishTimeout();
     GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, grace);
-    GeneratorReport report = Generator.run(cfg.build(), progress::generatorLine);
+    GeneratorReport report = offer(cfg.build(), options);
     lastGraceS = report.graceWaitedS();
     if (report.aggregate().unacknowledged() > 0) {
       progress.warning(
@@ -224,7 +224,7 @@ public final class SweepRunner {
             scrapeInto(metrics, after, scrapeError);
           }
         });
-    GeneratorReport report = Generator.run(cfg.build(), progress::generatorLine);
+    GeneratorReport report = offer(cfg.build(), options);
     lastGraceS = report.graceWaitedS();
     if (scrapeError.get() != null) {
       throw scrapeError.get();
@@ -242,6 +242,19 @@ public final class SweepRunner {
     CellAssembler.Scraped scraped = CellAssembler.scrape(rig, before.get(), after.get());
     return CellAssembler.assemble(
         planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter);
+  }
+
+  /**
+   * Offers the cell's load: in this process, or from {@link SweepOptions#generators()} child
+   * processes whose segment reports are merged exactly (the window listener is then called by this
+   * process at the window's wall-clock edges, where every child's window opens and closes).
+   */
+  private GeneratorReport offer(GeneratorConfig cfg, SweepOptions options)
+      throws GeneratorException {
+    if (options.generators() == 1) {
+      return Generator.run(cfg, progress::generatorLine);
+    }
+    return new GeneratorProcesses(options.generators(), progress::generatorLine).run(cfg);
   }
 
   private static GeneratorConfig.Builder generatorConfig(

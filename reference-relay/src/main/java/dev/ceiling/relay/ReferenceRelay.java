@@ -48,6 +48,20 @@ public final class ReferenceRelay implements AutoCloseable {
   private final AtomicLong lastRows = new AtomicLong();
   private volatile boolean closed;
 
+  /**
+   * The system property that moves the WebSocket/HTTP listener off 127.0.0.1: {@value}. Only for a
+   * relay inside a network namespace the operator made for a multi-host test (ScaleOutNetnsIT,
+   * docs/SCALE_OUT.md), where loopback cannot be reached from the generators' namespaces; it is
+   * explicit, never a default, and the audit database stays on loopback.
+   */
+  public static final String BIND_ADDRESS_PROPERTY = "ceiling.relay.bind-address";
+
+  /** The listener's address: {@link #BIND_ADDRESS_PROPERTY}, else 127.0.0.1. */
+  static String bindAddress() {
+    String a = System.getProperty(BIND_ADDRESS_PROPERTY);
+    return a == null || a.isBlank() ? "127.0.0.1" : a.trim();
+  }
+
   private ReferenceRelay(
       ReferenceRelayConfig config,
       AuditDatabase db,
@@ -129,7 +143,7 @@ public final class ReferenceRelay implements AutoCloseable {
       pool.setDaemon(true);
       server = new Server(pool);
       ServerConnector connector = new ServerConnector(server, 1, 1);
-      connector.setHost("127.0.0.1");
+      connector.setHost(bindAddress());
       connector.setPort(config.port());
       server.addConnector(connector);
       ExecutorService h = handlers;

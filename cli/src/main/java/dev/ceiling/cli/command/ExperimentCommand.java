@@ -117,6 +117,16 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
   boolean twoCommunity;
 
+  @Option(
+      names = "--generators",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "Give each cell's load to N local generator processes (a JVM each) running segments"
+              + " 0/N..N-1/N from one start instant, their reports merged exactly; 1 keeps the"
+              + " generator in this process (default: ${DEFAULT-VALUE}). See docs/SCALE_OUT.md.")
+  int generators;
+
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
@@ -131,7 +141,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         new Checks()
             .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
             .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
-            .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "");
+            .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+            .between("--generators", generators, 1, SweepOptions.MAX_GENERATORS, "");
     List<Double> fixedRates = null;
     if (!"auto".equals(rates)) {
       try {
@@ -177,7 +188,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             .sweepOptions(
                 SweepOptions.defaults(dir.resolve("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-                    .withTwoCommunity(twoCommunity))
+                    .withTwoCommunity(twoCommunity)
+                    .withGenerators(generators))
             .outDir(dir)
             .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(err, verbose));

@@ -100,6 +100,16 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--resume", description = "Continue this journal without repeating its cells.")
   Path resume;
 
+  @Option(
+      names = "--generators",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "Give each cell's load to N local generator processes (a JVM each) running segments"
+              + " 0/N..N-1/N from one start instant, their reports merged exactly; 1 keeps the"
+              + " generator in this process (default: ${DEFAULT-VALUE}). See docs/SCALE_OUT.md.")
+  int generators;
+
   @Option(names = "--verbose", description = "Echo the generator's progress lines.")
   boolean verbose;
 
@@ -110,6 +120,7 @@ public final class SweepCommand implements Callable<Integer> {
         .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
         .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
         .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+        .between("--generators", generators, 1, SweepOptions.MAX_GENERATORS, "")
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter out = spec.commandLine().getOut();
@@ -145,7 +156,8 @@ public final class SweepCommand implements Callable<Integer> {
         SweepOptions.defaults(journalFile)
             .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
             .withTwoCommunity(twoCommunity)
-            .withResume(resume != null);
+            .withResume(resume != null)
+            .withGenerators(generators);
     SweepRunner runner =
         new SweepRunner(
             new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),

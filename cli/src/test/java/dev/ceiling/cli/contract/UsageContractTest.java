@@ -60,6 +60,16 @@ class UsageContractTest {
   }
 
   @Test
+  void generatorsOutOfRangeIsNamedBeforeAnythingStarts() {
+    assertUsageError(run("experiment", "--generators", "0"), "--generators");
+    assertUsageError(run("experiment", "--generators", "257"), "--generators");
+    assertUsageError(run("experiment", "--generators", "two"), "--generators");
+    assertUsageError(
+        run("sweep", "--rig", "r.json", "--json", "h.json", "--rates", "1", "--generators", "0"),
+        "--generators");
+  }
+
+  @Test
   void experimentRefusesABadParamOrProfile() {
     assertUsageError(run("experiment", "--param", "no_equals_sign"), "--param");
     assertUsageError(run("experiment", "--param", "colour=red"), "--param");

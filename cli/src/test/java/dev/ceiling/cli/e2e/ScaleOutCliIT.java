@@ -1,0 +1,79 @@
+package dev.ceiling.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Main;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.experiment.Journal;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ceiling sweep --generators 2} as a user runs it, against the real reference relay: exit 1
+ * (a half-run), the half-run and journal written, and the cell's counts are exactly the planned
+ * slots of one schedule (45/s for 2 s after a 0.4 s warm-up: slots 18..107, 90 in the window, 18 in
+ * the warm-up) although two processes sent them. The negative control of the same counts check (a
+ * merge that keeps one segment) is experiment's ScaleOutIT.
+ */
+class ScaleOutCliIT {
+  @TempDir Path dir;
+
+  @Test
+  void sweepWithTwoGeneratorProcessesWritesAnExactCell() throws Exception {
+    UpOptions up =
+        UpOptions.of(Relays.reference(), "on", dir.resolve("rig"))
+            .withReset(true)
+            .withOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")));
+    try (RigHandle rig = Rig.up(up)) {
+      Path half = dir.resolve("half.json");
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int code =
+          Main.execute(
+              new PrintWriter(out, true),
+              new PrintWriter(err, true),
+              "sweep",
+              "--rig",
+              rig.descriptorFile().toString(),
+              "--json",
+              half.toString(),
+              "--rates",
+              "45",
+              "--repeats",
+              "1",
+              "--duration",
+              "2",
+              "--warmup",
+              "0.4",
+              "--generators",
+              "2",
+              "--verbose");
+      assertThat(code).as(err.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+      assertThat(out.toString()).contains("NOT ESTABLISHED: a half-run is a partial experiment");
+      HalfRun h = Json.read(half, HalfRun.class);
+      assertThat(h.complete()).isTrue();
+      assertThat(h.cells()).hasSize(1);
+      Cell c = h.cells().get(0);
+      // Both processes reached the console's progress, each labelled by its segment.
+      assertThat(err.toString()).contains("2 generator processes, segments 0/2..1/2");
+      assertThat(c.attempted()).isEqualTo(90);
+      assertThat(c.accepted()).isEqualTo(90);
+      assertThat(c.warmupSlotsSent()).isEqualTo(18);
+      assertThat(c.unacknowledged()).isZero();
+      Path journal = dir.resolve("half.jsonl");
+      assertThat(Files.exists(journal)).isTrue();
+      assertThat(Journal.read(journal).cells()).containsExactly(c);
+    }
+  }
+}
