@@ -97,6 +97,18 @@ public record ExperimentReport(
     return Verdict.evaluateSingleArm(treatment != null ? treatment : control, verdict.config());
   }
 
+  /**
+   * This document judged again from its raw cells with {@code cfg}: how {@code report} decides,
+   * with Ceiling's thresholds rather than the ones the file carries.
+   */
+  public ExperimentReport rejudged(VerdictConfig cfg) {
+    VerdictReport v =
+        treatment != null && control != null
+            ? Verdict.evaluate(new CombinedRun(identity, treatment, control), cfg)
+            : Verdict.evaluateSingleArm(treatment != null ? treatment : control, cfg);
+    return new ExperimentReport(schemaVersion, identity, treatment, control, v, model);
+  }
+
   private static boolean isModel(HalfRun h) {
     return h != null && h.rig().relayInfo().containsKey(Model.MARKER_KEY);
   }

@@ -33,6 +33,18 @@ public record VerdictConfig(
     double minDifference,
     double kneeEpsilon) {
 
+  /**
+   * The loosest family-wise alpha a command accepts by flag. The record itself allows up to 0.5 so
+   * that a file carrying a looser one can still be read, shown and overruled.
+   */
+  public static final double MAX_FAMILY_ALPHA = 0.1;
+
+  /** The smallest generator headroom a command accepts by flag. */
+  public static final double MIN_MIN_HEADROOM = 1.5;
+
+  /** The loosest steady tolerance (fraction of queue capacity) a command accepts by flag. */
+  public static final double MAX_STEADY_TOLERANCE = 0.1;
+
   public VerdictConfig {
     List<String> problems = new ArrayList<>();
     if (!(familyAlpha > 0 && familyAlpha <= 0.5)) {
@@ -64,6 +76,11 @@ public record VerdictConfig(
   /** The defaults: alpha 0.05, tolerance 5% of capacity, busy 0.95, headroom 1.5x. */
   public static VerdictConfig defaults() {
     return new VerdictConfig(0.05, 0.05, 0.95, 1.5, 2, 0.0, 0.02);
+  }
+
+  /** True when {@code c} is Ceiling's defaults. (Static: a getter would become a JSON field.) */
+  public static boolean isDefault(VerdictConfig c) {
+    return c.equals(defaults());
   }
 
   /** One line, the same in every Locale. */

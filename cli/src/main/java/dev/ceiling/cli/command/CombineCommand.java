@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -40,6 +41,8 @@ public final class CombineCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "HALF_B", description = "The other half-run JSON.")
   Path b;
 
+  @Mixin ThresholdOptions thresholds = new ThresholdOptions();
+
   @Option(names = "--json", paramLabel = "FILE", description = "Write the experiment report here.")
   Path json;
 
@@ -48,11 +51,12 @@ public final class CombineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    VerdictConfig cfg = thresholds.config(spec.commandLine());
     ExperimentReport report;
     try {
       HalfRun ha = Json.read(a, HalfRun.class);
       HalfRun hb = Json.read(b, HalfRun.class);
-      report = ExperimentReport.of(Combine.combine(ha, hb), VerdictConfig.defaults());
+      report = ExperimentReport.of(Combine.combine(ha, hb), cfg);
     } catch (ReportFormatException | CombineException e) {
       CommandLines.error(spec.commandLine().getErr(), e.getMessage());
       return ExitCode.USAGE;

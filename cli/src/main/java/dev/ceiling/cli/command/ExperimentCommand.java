@@ -14,6 +14,7 @@ import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.UpOptions;
+import dev.ceiling.verdict.VerdictConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -130,6 +132,8 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
+  @Mixin ThresholdOptions thresholds = new ThresholdOptions();
+
   @Option(
       names = "--verbose",
       description = "Echo the generator's progress lines and the libraries' info lines.")
@@ -152,6 +156,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         checks.add("--rates must be 'auto' or numbers like 100,200, got '" + rates + "'");
       }
     }
+    VerdictConfig verdictConfig = thresholds.config(checks);
     checks.orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter err = spec.commandLine().getErr();
@@ -191,6 +196,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .withTwoCommunity(twoCommunity)
                     .withGenerators(generators))
             .outDir(dir)
+            .verdictConfig(verdictConfig)
             .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(err, verbose));
     if (seed != null) {

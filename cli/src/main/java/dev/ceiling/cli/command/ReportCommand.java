@@ -7,12 +7,14 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.VerdictConfig;
 import dev.ceiling.verdict.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,7 +27,9 @@ import picocli.CommandLine.Spec;
     header = "Re-check a saved report, print its summary, render HTML.",
     description = {
       "The verdict is recomputed from the raw cells in the file; a stored verdict that disagrees"
-          + " is an error.",
+          + " with the file's own thresholds is an error. What decides is the recomputation with"
+          + " Ceiling's default thresholds (or the ones given by flag), never the file's; where the"
+          + " file's differ, the summary shows both.",
       "Exit codes: 0 established, 1 not established, 2 bad or edited report, 3 HTML not written.",
       ""
     })
@@ -38,11 +42,14 @@ public final class ReportCommand implements Callable<Integer> {
       description = "An experiment report (report.json).")
   Path file;
 
+  @Mixin ThresholdOptions thresholds = new ThresholdOptions();
+
   @Option(names = "--html", paramLabel = "FILE", description = "Write the HTML report here.")
   Path html;
 
   @Override
   public Integer call() {
+    VerdictConfig cfg = thresholds.config(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;
     try {
@@ -64,13 +71,16 @@ public final class ReportCommand implements Callable<Integer> {
               + "); the file was edited or is corrupt");
       return ExitCode.USAGE;
     }
+    // The file is consistent with itself; now judge it with the thresholds that decide.
+    VerdictConfig stored = report.verdict().config();
+    ExperimentReport decided = report.rejudged(cfg);
     try {
-      ReportFiles.write(report, null, html);
+      ReportFiles.write(decided, null, html);
     } catch (IOException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    spec.commandLine().getOut().print(Summary.text(report));
-    return report.verdict().established() ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED;
+    spec.commandLine().getOut().print(Summary.text(decided, stored.equals(cfg) ? null : stored));
+    return decided.verdict().established() ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED;
   }
 }

@@ -4,6 +4,7 @@ import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.Difference;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.RateRow;
+import dev.ceiling.verdict.VerdictConfig;
 import dev.ceiling.verdict.VerdictReport;
 import dev.ceiling.verdict.WorkerRate;
 import java.util.Locale;
@@ -16,6 +17,14 @@ public final class Summary {
   private Summary() {}
 
   public static String text(ExperimentReport report) {
+    return text(report, null);
+  }
+
+  /**
+   * The summary; {@code fileThresholds}, when not null, are the thresholds a re-read file carried
+   * and that did not decide: shown beside the ones that did.
+   */
+  public static String text(ExperimentReport report, VerdictConfig fileThresholds) {
     VerdictReport v = report.verdict();
     StringBuilder sb = new StringBuilder();
     String t = report.identity().treatmentArm();
@@ -58,6 +67,19 @@ public final class Summary {
     sb.append("excluded cells: ").append(v.excluded().size()).append('\n');
     if (report.model()) {
       sb.append("MODEL OUTPUT: never evidence\n");
+    }
+    VerdictConfig used = v.config();
+    sb.append("thresholds: ")
+        .append(used.describe())
+        .append(
+            VerdictConfig.isDefault(used)
+                ? " (Ceiling's defaults)"
+                : " (NOT Ceiling's defaults: set by flag)")
+        .append('\n');
+    if (fileThresholds != null) {
+      sb.append("the file's thresholds, NOT used to decide: ")
+          .append(fileThresholds.describe())
+          .append('\n');
     }
     sb.append("verdict: ")
         .append(v.label())
