@@ -138,6 +138,19 @@ public final class Experiment {
         ExperimentIdentity armIdentity = identity(rig, rates);
         if (identity == null) {
           identity = armIdentity;
+        } else {
+          // The control's relay must be the treatment's in everything but the arm: a different
+          // binary, parameter, limiter or queue measures a different system.
+          List<String> differ = IdentityCheck.armsDiffer(identity, armIdentity);
+          if (!differ.isEmpty()) {
+            problems.add(
+                "the control arm '"
+                    + arm
+                    + "' does not share the treatment arm's identity, so it was not swept: "
+                    + String.join("; ", differ));
+            exit = Outcome.BAD_INPUT;
+            break;
+          }
         }
         SweepRunner sweep = new SweepRunner(scraper, b.progress);
         currentSweep.set(sweep);
@@ -262,7 +275,14 @@ public final class Experiment {
   }
 
   private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
-    return Identities.of(b.profile, rig, rates, b.duration.toNanos() / 1e9, b.repeats, b.seed);
+    return Identities.of(
+        b.profile,
+        rig,
+        rates,
+        b.duration.toNanos() / 1e9,
+        b.repeats,
+        b.seed,
+        b.sweepOptions.measurement());
   }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */

@@ -1,6 +1,7 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.rig.RelayProfile;
@@ -22,6 +23,7 @@ public final class Identities {
    * @param durationS each window, seconds
    * @param repeats repeats per rate
    * @param seed shuffle seed, or null for ascending order
+   * @param measurement the sweep's warm-up, grace period and send-lag bound
    */
   public static ExperimentIdentity of(
       RelayProfile profile,
@@ -29,7 +31,8 @@ public final class Identities {
       List<Double> rates,
       double durationS,
       int repeats,
-      Long seed) {
+      Long seed,
+      MeasurementSettings measurement) {
     return new ExperimentIdentity(
         profile.name(),
         profile.treatmentArm(),
@@ -47,7 +50,8 @@ public final class Identities {
         rig.relaySourceRevision(),
         rig.relaySourceDiffDigest(),
         rig.relayBinaryDigest(),
-        relayParameters(rig));
+        relayParameters(rig),
+        java.util.Objects.requireNonNull(measurement, "measurement"));
   }
 
   /**

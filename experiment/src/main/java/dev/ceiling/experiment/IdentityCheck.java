@@ -7,18 +7,31 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** Lists every field in which two experiment identities differ (for resume). */
+/**
+ * Lists every field in which two experiment identities differ: a journal's and this sweep's (for
+ * resume), or the treatment arm's and the control arm's (for an experiment).
+ */
 final class IdentityCheck {
   private IdentityCheck() {}
 
   static List<String> differences(ExperimentIdentity journal, ExperimentIdentity now) {
+    return differences(journal, now, "journal", "this sweep");
+  }
+
+  /** Every field in which the control arm's identity differs from the treatment arm's. */
+  static List<String> armsDiffer(ExperimentIdentity treatment, ExperimentIdentity control) {
+    return differences(treatment, control, "treatment", "control");
+  }
+
+  private static List<String> differences(
+      ExperimentIdentity journal, ExperimentIdentity now, String nameA, String nameB) {
     List<String> out = new ArrayList<>();
     for (RecordComponent c : ExperimentIdentity.class.getRecordComponents()) {
       try {
         Object a = c.getAccessor().invoke(journal);
         Object b = c.getAccessor().invoke(now);
         if (!Objects.equals(a, b)) {
-          out.add(c.getName() + ": journal " + a + ", this sweep " + b);
+          out.add(c.getName() + ": " + nameA + " " + a + ", " + nameB + " " + b);
         }
       } catch (IllegalAccessException | InvocationTargetException e) {
         throw new IllegalStateException("cannot read ExperimentIdentity." + c.getName(), e);

@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import dev.ceiling.core.model.MeasurementSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,7 +13,8 @@ import java.util.Objects;
  *     capacity as free accepts; >= 0
  * @param connectionsPerTarget WebSocket connections per community, >= 1
  * @param identities signing keys per community, used round-robin, >= 1
- * @param publishTimeout how long to wait for OKs after the last send, > 0
+ * @param grace the grace period: how long answers are awaited after the last send, > 0 (named
+ *     "publish timeout" before issue 13; the generator calls it grace)
  * @param drainTimeout how long to wait before a cell for the relay's backlog to drain, > 0
  * @param twoCommunity also measure report-only cells split across two communities
  * @param journal where finished cells are appended (JSON lines), never null
@@ -34,7 +36,7 @@ public record SweepOptions(
     Duration warmup,
     int connectionsPerTarget,
     int identities,
-    Duration publishTimeout,
+    Duration grace,
     Duration drainTimeout,
     boolean twoCommunity,
     Path journal,
@@ -54,7 +56,7 @@ public record SweepOptions(
     if (identities < 1) {
       throw new IllegalArgumentException("identities must be >= 1, got " + identities);
     }
-    positive("publish_timeout", publishTimeout);
+    positive("grace", grace);
     positive("drain_timeout", drainTimeout);
     Objects.requireNonNull(journal, "journal must not be null");
     positive("send_lag_bound", sendLagBound);
@@ -71,8 +73,8 @@ public record SweepOptions(
   public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(10);
 
   /**
-   * Defaults for the given journal: 2 s warm-up, 8 connections, 8 identities, 2 s publish timeout,
-   * 60 s drain timeout, 10 ms send-lag bound.
+   * Defaults for the given journal: 2 s warm-up, 8 connections, 8 identities, 2 s grace period, 60
+   * s drain timeout, 10 ms send-lag bound.
    */
   public static SweepOptions defaults(Path journal) {
     return new SweepOptions(
@@ -96,7 +98,7 @@ public record SweepOptions(
         warmup,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         drainTimeout,
         twoCommunity,
         journal,
@@ -110,7 +112,7 @@ public record SweepOptions(
         warmup,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         drainTimeout,
         value,
         journal,
@@ -124,7 +126,7 @@ public record SweepOptions(
         value,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         drainTimeout,
         twoCommunity,
         journal,
@@ -138,7 +140,7 @@ public record SweepOptions(
         warmup,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         drainTimeout,
         twoCommunity,
         value,
@@ -147,7 +149,7 @@ public record SweepOptions(
         generators);
   }
 
-  public SweepOptions withPublishTimeout(Duration value) {
+  public SweepOptions withGrace(Duration value) {
     return new SweepOptions(
         warmup,
         connectionsPerTarget,
@@ -166,7 +168,7 @@ public record SweepOptions(
         warmup,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         value,
         twoCommunity,
         journal,
@@ -180,7 +182,7 @@ public record SweepOptions(
         warmup,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         drainTimeout,
         twoCommunity,
         journal,
@@ -201,6 +203,12 @@ public record SweepOptions(
         resume,
         sendLagBound,
         value);
+  }
+
+  /** The settings that are part of the experiment's identity: warm-up, grace, send-lag bound. */
+  public MeasurementSettings measurement() {
+    return new MeasurementSettings(
+        warmup.toNanos() / 1e9, grace.toNanos() / 1e9, sendLagBound.toNanos() / 1e6);
   }
 
   private static void positive(String name, Duration d) {

@@ -167,9 +167,9 @@ public final class SweepRunner {
     // The grace period is the drain: the generator waits for every outstanding OK, up to the drain
     // timeout, so the relay has stopped answering this cell before the next one starts.
     Duration grace =
-        options.drainTimeout().compareTo(options.publishTimeout()) > 0
+        options.drainTimeout().compareTo(options.grace()) > 0
             ? options.drainTimeout()
-            : options.publishTimeout();
+            : options.grace();
     GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, grace);
     GeneratorReport report = offer(cfg.build(), options);
     lastGraceS = report.graceWaitedS();
@@ -205,8 +205,7 @@ public final class SweepRunner {
     URI metrics = URI.create(rig.metricsUrl());
     double drainWaitS = hasQueue ? drain(rig, metrics, baseline, options.drainTimeout()) : 0.0;
     Double loadBefore = LoadPerCpu.now();
-    GeneratorConfig.Builder cfg =
-        generatorConfig(rig, identity, options, planned, options.publishTimeout());
+    GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, options.grace());
     // The two scrapes bracket the measurement window exactly: the generator calls back at the
     // window's start (after the warm-up) and end, on a thread that does not send.
     AtomicReference<Snapshot> before = new AtomicReference<>();

@@ -19,8 +19,10 @@ public final class Combine {
    *
    * @throws CombineException listing EVERY mismatch: both halves of one arm, any differing identity
    *     field (rates, duration, repeats, order policy and seed, community hosts, limiter settings,
-   *     queue capacity, generator identity, relay source revision and digests, profile, arm names),
-   *     or a half measured on a rig running the other arm
+   *     queue capacity, generator identity, relay source revision and digests, profile, arm names,
+   *     measurement settings: warm-up, grace period, send-lag bound), a half measured on a rig
+   *     running the other arm, or a half whose rig's queue capacity or limiter settings disagree
+   *     with its identity
    */
   public static CombinedRun combine(HalfRun a, HalfRun b) throws CombineException {
     Objects.requireNonNull(a, "first half must not be null");
@@ -44,6 +46,7 @@ public final class Combine {
     field(problems, "relay_source_diff_digest", x, y, ExperimentIdentity::relaySourceDiffDigest);
     field(problems, "relay_binary_digest", x, y, ExperimentIdentity::relayBinaryDigest);
     field(problems, "relay_parameters", x, y, ExperimentIdentity::relayParameters);
+    field(problems, "measurement", x, y, ExperimentIdentity::measurement);
 
     HalfRun treatment = null;
     HalfRun control = null;
@@ -66,6 +69,25 @@ public final class Combine {
       if (!h.rig().arm().equals(h.arm())) {
         problems.add(
             "the '" + h.arm() + "' half was measured on a rig running arm '" + h.rig().arm() + "'");
+      }
+      // The identity is what the halves are compared on; the rig is what actually ran.
+      if (!Objects.equals(h.rig().queueCapacity(), h.identity().queueCapacity())) {
+        problems.add(
+            "the '"
+                + h.arm()
+                + "' half's rig has queue_capacity "
+                + h.rig().queueCapacity()
+                + " but its identity says "
+                + h.identity().queueCapacity());
+      }
+      if (!Objects.equals(h.rig().limiterSettings(), h.identity().limiterSettings())) {
+        problems.add(
+            "the '"
+                + h.arm()
+                + "' half's rig has limiter_settings "
+                + h.rig().limiterSettings()
+                + " but its identity says "
+                + h.identity().limiterSettings());
       }
     }
     if (!problems.isEmpty()) {

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.model.MeasurementSettings;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -84,7 +85,8 @@ class CombineTest {
             "rev2",
             "sha256:diff",
             "sha256:other",
-            java.util.Map.of());
+            java.util.Map.of(),
+            new MeasurementSettings(5, 1, 10));
     CombineException e =
         catchThrowableOfType(
             CombineException.class,
@@ -104,8 +106,57 @@ class CombineTest {
             "generator_identity",
             "relay_source_revision",
             "relay_source_diff_digest",
-            "relay_binary_digest");
-    assertThat(e.getMessage()).startsWith("cannot combine these half-runs (13 problems):\n  ");
+            "relay_binary_digest",
+            "measurement",
+            // b's identity says 500 / 10, but the fixture's rig ran 1000 / 100000.
+            "the",
+            "the");
+    assertThat(e.getMessage()).startsWith("cannot combine these half-runs (16 problems):\n  ");
+  }
+
+  @Test
+  void halvesMeasuredWithADifferentWarmUpGraceOrLagBoundAreRefused() throws CombineException {
+    ExperimentIdentity a = id(10).withMeasurement(new MeasurementSettings(2, 2, 10));
+    ExperimentIdentity b = id(10).withMeasurement(new MeasurementSettings(0, 30, 50));
+    CombineException e =
+        catchThrowableOfType(
+            CombineException.class, () -> Combine.combine(half(a, ON), half(b, OFF)));
+    assertThat(e).isNotNull();
+    assertThat(e.mismatches())
+        .containsExactly(
+            "measurement differs: MeasurementSettings[warmupS=2.0, graceS=2.0,"
+                + " sendLagBoundMs=10.0] vs MeasurementSettings[warmupS=0.0, graceS=30.0,"
+                + " sendLagBoundMs=50.0]");
+    // Mutant partner: the same settings on both halves combine.
+    assertThat(Combine.combine(half(a, ON), half(a, OFF)).identity().measurement())
+        .isEqualTo(new MeasurementSettings(2, 2, 10));
+  }
+
+  @Test
+  void aRigThatDisagreesWithItsIdentityIsRefused() throws CombineException {
+    HalfRun off = half(id(10), OFF);
+    HalfRun small =
+        new HalfRun(
+            off.schemaVersion(),
+            off.identity(),
+            OFF,
+            Fixtures.rig(OFF, 5, Map.of("human_ws_events_per_sec", "10")),
+            off.startedAt(),
+            off.finishedAt(),
+            true,
+            null,
+            off.cells());
+    CombineException e =
+        catchThrowableOfType(
+            CombineException.class, () -> Combine.combine(half(id(10), ON), small));
+    assertThat(e).isNotNull();
+    assertThat(e.mismatches())
+        .containsExactly(
+            "the 'off' half's rig has queue_capacity 5 but its identity says 1000",
+            "the 'off' half's rig has limiter_settings {human_ws_events_per_sec=10} but its"
+                + " identity says {human_ws_events_per_sec=100000}");
+    // Mutant partner: the rig that agrees combines.
+    assertThat(Combine.combine(half(id(10), ON), off).control()).isEqualTo(off);
   }
 
   @Test

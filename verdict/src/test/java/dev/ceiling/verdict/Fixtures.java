@@ -57,6 +57,11 @@ final class Fixtures {
   }
 
   static RigDescriptor rig(String arm) {
+    return rig(arm, CAPACITY, Map.of("human_ws_events_per_sec", "100000"));
+  }
+
+  /** A rig that ran with this queue capacity and these limiter settings. */
+  static RigDescriptor rig(String arm, Integer capacity, Map<String, String> limiter) {
     return new RigDescriptor(
         SchemaVersion.CURRENT,
         "rig-" + arm,
@@ -70,8 +75,8 @@ final class Fixtures {
         "http://127.0.0.1:1/metrics",
         RigDescriptor.EVIDENCE_METRICS,
         List.of(new Target("a", "ws://127.0.0.1:1/", "a.localhost", List.of(), 1, 0)),
-        Map.of("human_ws_events_per_sec", "100000"),
-        CAPACITY,
+        limiter,
+        capacity,
         true,
         Map.of(),
         List.of(),

@@ -113,6 +113,12 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "Echo the generator's progress lines.")
   boolean verbose;
 
+  /** The sweep's options but for the journal: its measurement settings enter the identity. */
+  private SweepOptions options() {
+    return SweepOptions.defaults(Path.of("journal.jsonl"))
+        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)));
+  }
+
   @Override
   public Integer call() {
     new Checks()
@@ -141,7 +147,13 @@ public final class SweepCommand implements Callable<Integer> {
       }
       identity =
           Identities.of(
-              p, rig, rates.stream().sorted().distinct().toList(), durationS, repeats, seed);
+              p,
+              rig,
+              rates.stream().sorted().distinct().toList(),
+              durationS,
+              repeats,
+              seed,
+              options().measurement());
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
@@ -153,8 +165,8 @@ public final class SweepCommand implements Callable<Integer> {
                 ? journal
                 : Path.of(json.toString().replaceAll("\\.json$", "") + ".jsonl");
     SweepOptions o =
-        SweepOptions.defaults(journalFile)
-            .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+        options()
+            .withJournal(journalFile)
             .withTwoCommunity(twoCommunity)
             .withResume(resume != null)
             .withGenerators(generators);

@@ -37,7 +37,7 @@ class ExperimentIT {
   private static SweepOptions quick(Path dir) {
     return SweepOptions.defaults(dir.resolve("journal.jsonl"))
         .withWarmup(Duration.ofMillis(1500))
-        .withPublishTimeout(Duration.ofSeconds(1))
+        .withGrace(Duration.ofSeconds(1))
         .withSendLagBound(Duration.ofMillis(250));
   }
 

@@ -101,7 +101,7 @@ class LimiterTrapWithoutMetricsIT {
     // do.
     return SweepOptions.defaults(dir.resolve("journal.jsonl"))
         .withWarmup(Duration.ofMillis(500))
-        .withPublishTimeout(Duration.ofSeconds(1))
+        .withGrace(Duration.ofSeconds(1))
         .withDrainTimeout(Duration.ofSeconds(2))
         .withSendLagBound(Duration.ofMillis(250));
   }

@@ -96,7 +96,7 @@ class NostrRelayJsIT {
                 // No warm-up, so every event sent is counted and the row check is exact.
                 SweepOptions.defaults(dir.resolve("journal.jsonl"))
                     .withWarmup(Duration.ZERO)
-                    .withPublishTimeout(Duration.ofSeconds(1))
+                    .withGrace(Duration.ofSeconds(1))
                     .withDrainTimeout(Duration.ofSeconds(30))
                     // Generous: at these low rates a late send barely moves the offer, and the
                     // generator's own bound is GeneratorIT's to test. On a loaded CI box the test

@@ -28,6 +28,8 @@ import java.util.TreeMap;
  * @param relayParameters the profile parameters the relay ran with (defaults and overrides, e.g. an
  *     injected exchange delay, a queue capacity): two halves run with different values measured
  *     different systems
+ * @param measurement warm-up, grace period and send-lag bound every cell was measured with, or null
+ *     in a document written before they were recorded (schema version 1); two halves must agree
  */
 public record ExperimentIdentity(
     String profile,
@@ -45,7 +47,68 @@ public record ExperimentIdentity(
     String relaySourceRevision,
     String relaySourceDiffDigest,
     String relayBinaryDigest,
-    Map<String, String> relayParameters) {
+    Map<String, String> relayParameters,
+    MeasurementSettings measurement) {
+
+  /** An identity whose measurement settings were not recorded (tests, hand-built halves). */
+  public ExperimentIdentity(
+      String profile,
+      String treatmentArm,
+      String controlArm,
+      List<Double> ratesPerS,
+      double durationS,
+      int repeats,
+      String order,
+      Long orderSeed,
+      List<String> communityHosts,
+      Map<String, String> limiterSettings,
+      Integer queueCapacity,
+      String generatorIdentity,
+      String relaySourceRevision,
+      String relaySourceDiffDigest,
+      String relayBinaryDigest,
+      Map<String, String> relayParameters) {
+    this(
+        profile,
+        treatmentArm,
+        controlArm,
+        ratesPerS,
+        durationS,
+        repeats,
+        order,
+        orderSeed,
+        communityHosts,
+        limiterSettings,
+        queueCapacity,
+        generatorIdentity,
+        relaySourceRevision,
+        relaySourceDiffDigest,
+        relayBinaryDigest,
+        relayParameters,
+        null);
+  }
+
+  /** This identity with {@code m} as its measurement settings. */
+  public ExperimentIdentity withMeasurement(MeasurementSettings m) {
+    return new ExperimentIdentity(
+        profile,
+        treatmentArm,
+        controlArm,
+        ratesPerS,
+        durationS,
+        repeats,
+        order,
+        orderSeed,
+        communityHosts,
+        limiterSettings,
+        queueCapacity,
+        generatorIdentity,
+        relaySourceRevision,
+        relaySourceDiffDigest,
+        relayBinaryDigest,
+        relayParameters,
+        m);
+  }
 
   public ExperimentIdentity {
     Checks.notBlank("profile", profile);

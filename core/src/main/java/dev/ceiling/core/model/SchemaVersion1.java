@@ -106,7 +106,11 @@ public final class SchemaVersion1 {
         o.put("contamination_evidence", RigDescriptor.EVIDENCE_METRICS);
       }
     }
-    for (String embedded : List.of("rig", "treatment", "control")) {
+    // Version 1 identities did not record warm-up, grace and send-lag bound: unknown, not zero.
+    if (o.has("generator_identity") && o.has("rates_per_s") && !o.has("measurement")) {
+      o.putNull("measurement");
+    }
+    for (String embedded : List.of("rig", "treatment", "control", "identity")) {
       changed |= raiseVersions(o.get(embedded));
     }
     return changed;

@@ -138,7 +138,8 @@ final class GoldenFixtures {
         "4118da4",
         null,
         "sha256:abcdef",
-        java.util.Map.of());
+        java.util.Map.of(),
+        new MeasurementSettings(2.0, 2.0, 10.0));
   }
 
   static RigDescriptor rig() {

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaVersion1Test {
 
-  /** The version 2 golden half-run as version 1 knew it: no warm-up slots recorded. */
+  /**
+   * The version 2 golden half-run as version 1 knew it: no warm-up slots recorded, no measurement
+   * settings in the identity.
+   */
   private static HalfRun asVersion1(HalfRun h) {
     List<Cell> cells =
         h.cells().stream()
@@ -29,7 +32,7 @@ class SchemaVersion1Test {
             .toList();
     return new HalfRun(
         h.schemaVersion(),
-        h.identity(),
+        h.identity().withMeasurement(null),
         h.arm(),
         h.rig(),
         h.startedAt(),
