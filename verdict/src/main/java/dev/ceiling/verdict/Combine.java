@@ -71,7 +71,10 @@ public final class Combine {
             "the '" + h.arm() + "' half was measured on a rig running arm '" + h.rig().arm() + "'");
       }
       // The identity is what the halves are compared on; the rig is what actually ran.
-      if (!Objects.equals(h.rig().queueCapacity(), h.identity().queueCapacity())) {
+      // A control arm may run without the queue at all (null); a stated capacity must agree.
+      boolean noQueueControl = !h.isTreatment() && h.rig().queueCapacity() == null;
+      if (!noQueueControl
+          && !Objects.equals(h.rig().queueCapacity(), h.identity().queueCapacity())) {
         problems.add(
             "the '"
                 + h.arm()

@@ -217,7 +217,9 @@ public final class Verdict {
     if (treatment != null && control != null) {
       if (m == 0) {
         failures.add(
-            new Failure(FailureKind.NO_COMPARABLE_RATE, noComparable(rows, excluded, cfg)));
+            new Failure(
+                FailureKind.NO_COMPARABLE_RATE,
+                noComparable(id, treatment, control, rows, excluded, cfg)));
       } else if (rows.stream().noneMatch(RateRow::separated)) {
         failures.add(new Failure(FailureKind.NOT_SEPARATED, notSeparated(rows, m, cfg)));
       }
@@ -430,20 +432,56 @@ public final class Verdict {
     } else {
       note.append("no knee confirmed on the grid");
     }
-    if (!k.loneDips().isEmpty()) {
+    int last = grid.size() - 1;
+    List<Integer> lone = k.loneDips().stream().filter(i -> i != last).toList();
+    if (!lone.isEmpty()) {
       note.append("; lone dip(s) at ")
           .append(
-              k.loneDips().stream()
-                  .map(i -> Fmt.num(grid.get(i)) + "/s")
-                  .collect(Collectors.joining(", ")))
+              lone.stream().map(i -> Fmt.num(grid.get(i)) + "/s").collect(Collectors.joining(", ")))
           .append(" (not a knee: the next rate did not stay below)");
+    }
+    if (k.loneDips().contains(last)) {
+      note.append("; below at the last rate, ")
+          .append(Fmt.num(grid.get(last)))
+          .append("/s, unconfirmed: the grid has no higher rate to show it stays below");
     }
     note.append("; report-only, nothing gates on it");
     return new KneeBracket(arm, passing, kneeRate, threshold, note.toString());
   }
 
   private static String noComparable(
-      List<RateRow> rows, List<ExcludedCell> excluded, VerdictConfig cfg) {
+      ExperimentIdentity id,
+      HalfRun treatment,
+      HalfRun control,
+      List<RateRow> rows,
+      List<ExcludedCell> excluded,
+      VerdictConfig cfg) {
+    String needs = "no rate has " + cfg.minCellsPerArm() + " evidence cells in both arms: ";
+    if (id.repeats() < cfg.minCellsPerArm()) {
+      return needs
+          + "the experiment plans repeats = "
+          + id.repeats()
+          + " per rate, and a comparison needs "
+          + cfg.minCellsPerArm()
+          + " cells per arm at a rate (a variance needs two); measure again with more repeats";
+    }
+    List<String> empty = new ArrayList<>();
+    for (HalfRun h : List.of(treatment, control)) {
+      if (h.cells().stream().noneMatch(c -> !c.twoCommunity())) {
+        empty.add("the '" + h.arm() + "' half has no cells");
+      }
+    }
+    if (!empty.isEmpty()) {
+      return needs + String.join(", and ", empty);
+    }
+    if (excluded.isEmpty()) {
+      return needs
+          + "no cell was excluded, but the cells do not give each arm "
+          + cfg.minCellsPerArm()
+          + " at any one rate ("
+          + rows.size()
+          + " rates)";
+    }
     Map<ProblemKind, Integer> byKind = new EnumMap<>(ProblemKind.class);
     for (ExcludedCell e : excluded) {
       e.reasons().stream()
@@ -453,11 +491,9 @@ public final class Verdict {
           .forEach(kind -> byKind.merge(kind, 1, Integer::sum));
     }
     String reasons =
-        byKind.isEmpty()
-            ? "no cells were excluded; the grid has too few cells"
-            : byKind.entrySet().stream()
-                .map(e -> e.getKey() + " x" + e.getValue())
-                .collect(Collectors.joining(", "));
+        byKind.entrySet().stream()
+            .map(e -> e.getKey() + " x" + e.getValue())
+            .collect(Collectors.joining(", "));
     return "too much of this dataset was excluded: no rate has "
         + cfg.minCellsPerArm()
         + " evidence cells in both arms ("

@@ -529,7 +529,7 @@ class VerdictTest {
     VerdictReport v = Verdict.evaluate(new CombinedRun(id, t, c), CFG);
     assertThat(v.established()).isTrue();
     assertThat(v.knee().kneePerS()).isNull();
-    assertThat(v.knee().note()).contains("lone dip(s) at 300/s");
+    assertThat(v.knee().note()).contains("below at the last rate, 300/s, unconfirmed");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.ceiling.cli.command;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
@@ -49,13 +50,36 @@ public final class CombineCommand implements Callable<Integer> {
   @Option(names = "--html", paramLabel = "FILE", description = "Write the HTML report here.")
   Path html;
 
+  /** A half-run; an experiment report is named as such rather than as a pile of unknown fields. */
+  private static HalfRun half(Path file) throws ReportFormatException {
+    try {
+      return Json.read(file, HalfRun.class);
+    } catch (ReportFormatException e) {
+      JsonNode tree;
+      try {
+        tree = Json.mapper().readTree(file.toFile());
+      } catch (IOException | RuntimeException notJson) {
+        throw e;
+      }
+      if (tree != null && tree.has("verdict") && tree.has("identity") && !tree.has("arm")) {
+        throw new ReportFormatException(
+            file.toString(),
+            "$",
+            "this is an experiment report; combine takes two half-runs (half-*.json beside it),"
+                + " and 'ceiling report' re-checks an experiment report",
+            e);
+      }
+      throw e;
+    }
+  }
+
   @Override
   public Integer call() {
     VerdictConfig cfg = thresholds.config(spec.commandLine());
     ExperimentReport report;
     try {
-      HalfRun ha = Json.read(a, HalfRun.class);
-      HalfRun hb = Json.read(b, HalfRun.class);
+      HalfRun ha = half(a);
+      HalfRun hb = half(b);
       report = ExperimentReport.of(Combine.combine(ha, hb), cfg);
     } catch (ReportFormatException | CombineException e) {
       CommandLines.error(spec.commandLine().getErr(), e.getMessage());

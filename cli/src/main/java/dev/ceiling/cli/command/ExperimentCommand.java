@@ -147,6 +147,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
             .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
             .between("--generators", generators, 1, SweepOptions.MAX_GENERATORS, "");
+    if (repeats == 1) {
+      // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
+      // would run only to fail NO_COMPARABLE_RATE.
+      checks.add(
+          "--repeats must be at least 2 (a variance needs two cells per rate and arm), got 1");
+    }
     List<Double> fixedRates = null;
     if (!"auto".equals(rates)) {
       try {

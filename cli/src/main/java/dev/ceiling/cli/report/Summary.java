@@ -1,7 +1,9 @@
 package dev.ceiling.cli.report;
 
 import dev.ceiling.verdict.ArmStats;
+import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.Difference;
+import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.RateRow;
 import dev.ceiling.verdict.VerdictConfig;
@@ -32,21 +34,23 @@ public final class Summary {
     sb.append(
         String.format(
             Locale.ROOT,
-            "%-10s %-26s %-26s %-34s %s%n",
+            "%-10s %-26s %-26s %-34s %-10s %s%n",
             "offered/s",
             "treatment(" + t + ") acc/off",
             "control(" + c + ") acc/off",
             "control - treatment [adj. bound]",
+            "Holm p",
             "separated"));
     for (RateRow r : v.rates()) {
       sb.append(
           String.format(
               Locale.ROOT,
-              "%-10s %-26s %-26s %-34s %s%n",
+              "%-10s %-26s %-26s %-34s %-10s %s%n",
               num(r.offeredPerS(), 0),
               arm(r.treatment()),
               arm(r.control()),
               diff(r),
+              holm(r),
               r.separated() ? "yes" : r.comparable() ? "no" : "n/a"));
     }
     WorkerRate w = v.workerRate();
@@ -65,6 +69,18 @@ public final class Summary {
       sb.append("knee (report-only): ").append(v.knee().note()).append('\n');
     }
     sb.append("excluded cells: ").append(v.excluded().size()).append('\n');
+    for (ExcludedCell e : v.excluded()) {
+      // Every reason, as the HTML report lists them: a count alone sends the user to the file.
+      sb.append("  ").append(e.cell().label()).append(":");
+      for (CellProblem p : e.reasons()) {
+        sb.append(" [").append(p.kind()).append("] ").append(p.message()).append(';');
+      }
+      sb.setLength(sb.length() - 1);
+      sb.append('\n');
+    }
+    for (String note : v.notes()) {
+      sb.append("note: ").append(note).append('\n');
+    }
     if (report.model()) {
       sb.append("MODEL OUTPUT: never evidence\n");
     }
@@ -120,6 +136,20 @@ public final class Summary {
         d.lowerBound() == null ? "-" : String.format(Locale.ROOT, "%+.4f", d.lowerBound()),
         d.intervalLevel(),
         d.degenerate() ? " degenerate" : "");
+  }
+
+  /** The Holm-adjusted p: what decides "separated", printed beside it. */
+  private static String holm(RateRow r) {
+    Difference d = r.difference();
+    if (d == null) {
+      return "-";
+    }
+    if (d.pAdjusted() == null) {
+      return "1 (degen.)";
+    }
+    return d.pAdjusted() < 1e-4
+        ? String.format(Locale.ROOT, "%.1e", d.pAdjusted())
+        : String.format(Locale.ROOT, "%.4f", d.pAdjusted());
   }
 
   static String num(double v, int decimals) {

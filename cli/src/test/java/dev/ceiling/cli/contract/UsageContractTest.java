@@ -70,6 +70,17 @@ class UsageContractTest {
   }
 
   @Test
+  void experimentRefusesOneRepeatBeforeSweepingAnything() {
+    Cli.Outcome o = run("experiment", "--repeats", "1", "--duration", "0");
+    assertUsageError(o, "--repeats");
+    assertThat(o.errLines().get(0)).contains("at least 2");
+    // Mutant partner: two repeats are not the problem; only --duration is named.
+    Cli.Outcome two = run("experiment", "--repeats", "2", "--duration", "0");
+    assertUsageError(two, "--duration");
+    assertThat(two.errLines().get(0)).doesNotContain("--repeats");
+  }
+
+  @Test
   void experimentRefusesABadParamOrProfile() {
     assertUsageError(run("experiment", "--param", "no_equals_sign"), "--param");
     assertUsageError(run("experiment", "--param", "colour=red"), "--param");

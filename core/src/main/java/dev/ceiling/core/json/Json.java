@@ -98,6 +98,16 @@ public final class Json {
     } catch (JsonMappingException e) {
       throw new ReportFormatException(named, fieldPath(e), problem(e, type), e);
     } catch (JsonProcessingException e) {
+      String nonNumeric = nonNumeric(e);
+      if (nonNumeric != null) {
+        throw new ReportFormatException(
+            source,
+            nonNumericPath(e),
+            nonNumeric
+                + " is not a measurement: a number must be finite (write null where there"
+                + " is no value)",
+            e);
+      }
       String where =
           e.getLocation() == null
               ? ""
@@ -108,6 +118,37 @@ public final class Json {
       throw new ReportFormatException(
           source, "$", "not valid JSON" + where + ": " + e.getOriginalMessage(), e);
     }
+  }
+
+  /** "NaN", "Infinity" or "-Infinity" when that token is what the parser refused, else null. */
+  private static String nonNumeric(JsonProcessingException e) {
+    String msg = e.getOriginalMessage();
+    if (msg == null) {
+      return null;
+    }
+    for (String token :
+        new String[] {"-Infinity", "+Infinity", "Infinity", "NaN", "+INF", "-INF", "INF"}) {
+      if (msg.contains("'" + token + "'")) {
+        return token;
+      }
+    }
+    return null;
+  }
+
+  /** The JSON path the parser was at: the field whose value was refused. */
+  private static String nonNumericPath(JsonProcessingException e) {
+    if (e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p) {
+      StringBuilder sb = new StringBuilder();
+      for (var c = p.getParsingContext(); c != null && !c.inRoot(); c = c.getParent()) {
+        if (c.inArray()) {
+          sb.insert(0, "[" + c.getCurrentIndex() + "]");
+        } else if (c.getCurrentName() != null) {
+          sb.insert(0, "." + c.getCurrentName());
+        }
+      }
+      return "$" + sb;
+    }
+    return "$";
   }
 
   /** Serializes with the shared configuration (pretty-printed, trailing newline). */

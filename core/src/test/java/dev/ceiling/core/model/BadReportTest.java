@@ -39,6 +39,28 @@ class BadReportTest {
   }
 
   @Test
+  void aNaNNamesItsFieldAndNoParserSetting() throws IOException {
+    // Mutant partner: theUneditedGoldenReads (the same document with a number there reads).
+    assertThatThrownBy(
+            () ->
+                Json.read(edit("\"headroom\" : 1.8", "\"headroom\" : NaN", 0), FILE, HalfRun.class))
+        .isInstanceOf(ReportFormatException.class)
+        .hasMessage(
+            FILE
+                + ": $.cells[1].environment.headroom: NaN is not a measurement: a number must be"
+                + " finite (write null where there is no value)")
+        .hasMessageNotContaining("Feature")
+        .hasMessageNotContaining("ALLOW_");
+    assertThatThrownBy(
+            () ->
+                Json.read(
+                    edit("\"duration_s\" : 30.0", "\"duration_s\" : -Infinity", 0),
+                    FILE,
+                    HalfRun.class))
+        .hasMessageStartingWith(FILE + ": $.identity.duration_s: -Infinity is not a measurement");
+  }
+
+  @Test
   void missingField() throws IOException {
     fails(
         edit("      \"accepted\" : 58000,\n", "", 0),
