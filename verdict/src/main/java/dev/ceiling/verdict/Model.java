@@ -95,8 +95,11 @@ public final class Model {
                 .attempted(offered)
                 .warmupSlotsSent(0L)
                 .headroom(IDEAL_HEADROOM);
+        double jitter = 1 + (rep - (m.repeats() - 1) / 2.0) * m.jitterStep();
         if (!treatment) {
-          b.accepted(offered)
+          long acc = Math.min(offered, Math.round(offered * jitter));
+          b.accepted(acc)
+              .unacknowledged(offered - acc)
               .counterDeltas(
                   Map.of(
                       MetricRole.ADMISSION_REJECTIONS_QUOTA.key(), 0.0,
@@ -130,7 +133,8 @@ public final class Model {
               next = 0;
             }
           }
-          long acc = Math.min(offered, Math.round(accepted));
+          // The variation is in what the window counted, not in the queue's state.
+          long acc = Math.min(offered, Math.round(accepted * jitter));
           long done = Math.round(completed);
           // Open loop: every slot is sent; those the full queue turned away go unanswered.
           b.accepted(acc)

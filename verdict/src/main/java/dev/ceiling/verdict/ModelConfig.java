@@ -15,7 +15,10 @@ import java.util.Objects;
  * @param queueCapacity the treatment arm's queue capacity, entries, &gt;= 1
  * @param workerRatePerS the worker's drain rate, entries/s, &gt; 0
  * @param gapBetweenCellsS idle time between cells during which the worker keeps draining, &gt;= 0
- *     (0: back to back, as in the seed's sweep; large: every cell starts empty)
+ * @param jitterStep repeat-to-repeat variation of the accepted count, as the seed's model has it:
+ *     repeat r of R accepts (1 + (r - (R - 1)/2) x step) times the arithmetic, capped at the offer,
+ *     in both arms, in [0, 0.05); 0 is exact arithmetic (every constant rate is then degenerate and
+ *     can never separate) (0: back to back, as in the seed's sweep; large: every cell starts empty)
  */
 public record ModelConfig(
     List<Double> ratesPerS,
@@ -23,7 +26,22 @@ public record ModelConfig(
     int repeats,
     int queueCapacity,
     double workerRatePerS,
-    double gapBetweenCellsS) {
+    double gapBetweenCellsS,
+    double jitterStep) {
+
+  /** The seed model's variation: 0.2% per repeat. */
+  public static final double SEED_JITTER_STEP = 0.002;
+
+  /** Exact arithmetic, no variation (the hand-worked fill physics). */
+  public ModelConfig(
+      List<Double> ratesPerS,
+      double durationS,
+      int repeats,
+      int queueCapacity,
+      double workerRatePerS,
+      double gapBetweenCellsS) {
+    this(ratesPerS, durationS, repeats, queueCapacity, workerRatePerS, gapBetweenCellsS, 0.0);
+  }
 
   public ModelConfig {
     ratesPerS = List.copyOf(Objects.requireNonNull(ratesPerS, "rates_per_s must not be null"));
@@ -53,6 +71,9 @@ public record ModelConfig(
     if (!(gapBetweenCellsS >= 0) || Double.isInfinite(gapBetweenCellsS)) {
       problems.add("gap_between_cells_s must be a finite number >= 0, got " + gapBetweenCellsS);
     }
+    if (!(jitterStep >= 0 && jitterStep < 0.05)) {
+      problems.add("jitter_step must be in [0, 0.05), got " + jitterStep);
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", problems));
     }
@@ -63,12 +84,13 @@ public record ModelConfig(
     return String.format(
         Locale.ROOT,
         "model: rates=%s duration_s=%s repeats=%d queue_capacity=%d worker_rate_per_s=%s"
-            + " gap_between_cells_s=%s",
+            + " gap_between_cells_s=%s jitter_step=%s",
         ratesPerS.stream().map(Fmt::num).toList(),
         Fmt.num(durationS),
         repeats,
         queueCapacity,
         Fmt.num(workerRatePerS),
-        Fmt.num(gapBetweenCellsS));
+        Fmt.num(gapBetweenCellsS),
+        Fmt.num(jitterStep));
   }
 }

@@ -77,6 +77,41 @@ class ModelTest {
     assertThat(v.failures()).extracting(Failure::kind).contains(FailureKind.MODEL_NOT_EVIDENCE);
   }
 
+  /**
+   * Ported from the seed's model test: with the seed's variation (0.2% per repeat) the model
+   * separates above its drain rate and nowhere below it, and stays MODEL_NOT_EVIDENCE. Worker
+   * 300/s, capacity 1000, 20 s cells, 5 repeats: 350/s fills in exactly one cell, 400/s is full.
+   */
+  private static final ModelConfig SEED_LIKE =
+      new ModelConfig(
+          List.of(100.0, 200.0, 350.0, 400.0), 20, 5, 1000, 300, 0, ModelConfig.SEED_JITTER_STEP);
+
+  private static void separatesWhereTheSeedsDoes(VerdictReport v) {
+    assertThat(v.rates())
+        .extracting(RateRow::offeredPerS, RateRow::separated)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(100.0, false),
+            org.assertj.core.groups.Tuple.tuple(200.0, false),
+            org.assertj.core.groups.Tuple.tuple(350.0, true),
+            org.assertj.core.groups.Tuple.tuple(400.0, true));
+    modelIsNeverEvidence(v);
+  }
+
+  @Test
+  void withTheSeedsVariationTheModelSeparatesAboveItsDrainRate() {
+    VerdictReport v = Model.report(SEED_LIKE, VerdictConfig.defaults()).verdict();
+    separatesWhereTheSeedsDoes(v);
+    assertThat(v.failures()).extracting(Failure::kind).containsOnly(FailureKind.MODEL_NOT_EVIDENCE);
+    assertThat(SEED_LIKE.describe()).endsWith("jitter_step=0.002");
+
+    // Mutant: the model without variation (Ceiling's before issue 13) does not separate there.
+    ModelConfig exact = new ModelConfig(List.of(100.0, 200.0, 350.0, 400.0), 20, 5, 1000, 300, 0);
+    VerdictReport flat = Model.report(exact, VerdictConfig.defaults()).verdict();
+    assertThatThrownBy(() -> separatesWhereTheSeedsDoes(flat)).isInstanceOf(AssertionError.class);
+    // 400/s is constant in both arms without variation: degenerate, it cannot separate.
+    assertThat(flat.rates().get(3).difference().degenerate()).isTrue();
+  }
+
   @Test
   void modelOutputIsNeverEvidence() {
     ExperimentReport r = Model.report(BACK_TO_BACK, VerdictConfig.defaults());
@@ -114,7 +149,7 @@ class ModelTest {
     assertThat(BACK_TO_BACK.describe())
         .isEqualTo(
             "model: rates=[200, 300, 450, 600] duration_s=10 repeats=3 queue_capacity=1000"
-                + " worker_rate_per_s=400 gap_between_cells_s=0");
+                + " worker_rate_per_s=400 gap_between_cells_s=0 jitter_step=0");
     Consumer<Runnable> bad =
         r -> assertThatThrownBy(r::run).isInstanceOf(IllegalArgumentException.class);
     bad.accept(() -> new ModelConfig(List.of(), 0, 0, 0, 0, -1));

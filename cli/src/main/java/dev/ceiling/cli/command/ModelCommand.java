@@ -99,7 +99,14 @@ public final class ModelCommand implements Callable<Integer> {
     try {
       report =
           Model.report(
-              new ModelConfig(rates, durationS, repeats, queueCapacity, workerRatePerS, gapS),
+              new ModelConfig(
+                  rates,
+                  durationS,
+                  repeats,
+                  queueCapacity,
+                  workerRatePerS,
+                  gapS,
+                  ModelConfig.SEED_JITTER_STEP),
               VerdictConfig.defaults());
     } catch (IllegalArgumentException e) {
       CommandLines.error(err, e.getMessage());
