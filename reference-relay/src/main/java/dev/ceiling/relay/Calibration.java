@@ -77,20 +77,19 @@ public record Calibration(
   }
 
   /**
-   * Runs the calibration: {@code warmup} untimed runs, then {@code runs} timed runs of the six
-   * exchanges on the scratch table, which is emptied afterwards.
+   * Runs the calibration: untimed runs until the JIT has settled ({@link WarmUp}), then {@code
+   * runs} timed runs of the six exchanges on the scratch table, which is emptied afterwards.
    */
   static Calibration run(AuditDatabase db, int runs, double delayMillis) throws SQLException {
     try (AuditWriter w =
         new AuditWriter(
             db, "audit_calibration", AuditDatabase.CALIBRATION_LOCK_ID, "calibration")) {
       w.truncate("audit_calibration");
-      int warmup = Math.min(50, runs);
       AuditEntry e =
           new AuditEntry("calibration", "0".repeat(64), "0".repeat(64), 1, 1_700_000_000L);
-      for (int i = 0; i < warmup; i++) {
-        w.write(e, 0, null, false);
-      }
+      // Warm, not cold: the timed loop measures compiled code, as the worker runs in a sweep.
+      WarmUp.until(() -> w.write(e, 0, null, false), System::nanoTime);
+      w.truncate("audit_calibration");
       long[] steps = new long[AuditWriter.EXCHANGES];
       long t0 = System.nanoTime();
       for (int i = 0; i < runs; i++) {

@@ -56,6 +56,11 @@ public final class ExperimentCommand implements Callable<Integer> {
    */
   static final double[] AUTO_MULTIPLES = {0.5, 0.8, 1.3, 1.8};
 
+  /** The "auto" grid's multiples (a copy), for the end-to-end known-answer test. */
+  public static double[] autoMultiples() {
+    return AUTO_MULTIPLES.clone();
+  }
+
   static final double DEFAULT_DURATION_S = 4;
   static final int DEFAULT_REPEATS = 3;
   static final double DEFAULT_WARMUP_S = 2;
@@ -66,7 +71,7 @@ public final class ExperimentCommand implements Callable<Integer> {
    * fit on two cores with room to spare; the small queue fills within the warm-up at every rate
    * above the ceiling, so saturating cells are measured in steady state.
    */
-  static final Map<String, String> REFERENCE_DEFAULTS =
+  public static final Map<String, String> REFERENCE_DEFAULTS =
       Map.of("exchange_delay_ms", "0.5", "queue_capacity", "100");
 
   @Option(
