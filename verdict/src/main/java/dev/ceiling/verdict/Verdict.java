@@ -3,19 +3,13 @@ package dev.ceiling.verdict;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.verdict.internal.Holm;
-import dev.ceiling.verdict.internal.Knee;
 import dev.ceiling.verdict.internal.Sample;
 import dev.ceiling.verdict.internal.Welch;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 /**
  * The arm-separation contract. A run is established only when, at some comparable rate, the control
@@ -151,11 +145,11 @@ public final class Verdict {
     }
 
     double level = 1 - cfg.familyAlpha();
-    List<RateRow> rows = rates(id, treatment, control, evidence, cfg, level);
+    List<RateRow> rows = RateComparisons.rates(id, treatment, control, evidence, cfg, level);
     int m = (int) rows.stream().filter(RateRow::comparable).count();
     WorkerRate workerRate = workerRate(workerCells, level);
     HalfRun kneeHalf = treatment != null ? treatment : control;
-    KneeBracket knee = knee(id, kneeHalf.arm(), rows, kneeHalf.isTreatment(), cfg);
+    KneeBracket knee = KneeNotes.knee(id, kneeHalf.arm(), rows, kneeHalf.isTreatment(), cfg);
 
     List<Failure> failures = new ArrayList<>();
     for (FatalProblem f : fatal) {
@@ -219,9 +213,10 @@ public final class Verdict {
         failures.add(
             new Failure(
                 FailureKind.NO_COMPARABLE_RATE,
-                noComparable(id, treatment, control, rows, excluded, cfg)));
+                VerdictWords.noComparable(id, treatment, control, rows, excluded, cfg)));
       } else if (rows.stream().noneMatch(RateRow::separated)) {
-        failures.add(new Failure(FailureKind.NOT_SEPARATED, notSeparated(rows, m, cfg)));
+        failures.add(
+            new Failure(FailureKind.NOT_SEPARATED, VerdictWords.notSeparated(rows, m, cfg)));
       }
     }
 
@@ -229,7 +224,7 @@ public final class Verdict {
     if (clientEvidence) {
       notes.add(CLIENT_EVIDENCE_NOTE);
     }
-    notes.addAll(rowNotes(rows));
+    notes.addAll(VerdictWords.rowNotes(rows));
     if (bankedTreatment > 0) {
       notes.add(
           bankedTreatment
@@ -264,7 +259,7 @@ public final class Verdict {
         workerRate,
         knee,
         notes,
-        method(m, cfg),
+        VerdictWords.method(m, cfg),
         cfg,
         m,
         cells,
@@ -282,117 +277,6 @@ public final class Verdict {
     return out;
   }
 
-  private static List<RateRow> rates(
-      ExperimentIdentity id,
-      HalfRun treatment,
-      HalfRun control,
-      Map<String, List<Cell>> evidence,
-      VerdictConfig cfg,
-      double level) {
-    List<Double> grid = id.ratesPerS();
-    int k = grid.size();
-    ArmStats[] t = new ArmStats[k];
-    ArmStats[] c = new ArmStats[k];
-    Sample[] ts = new Sample[k];
-    Sample[] cs = new Sample[k];
-    String[] reason = new String[k];
-    List<Integer> comparable = new ArrayList<>();
-    for (int i = 0; i < k; i++) {
-      double rate = grid.get(i);
-      double[] tv = values(evidence.get(id.treatmentArm()), rate);
-      double[] cv = values(evidence.get(id.controlArm()), rate);
-      t[i] = stats(tv, level);
-      c[i] = control == null ? null : stats(cv, level);
-      ts[i] = tv.length > 0 ? Sample.of(tv) : null;
-      cs[i] = cv.length > 0 ? Sample.of(cv) : null;
-      if (treatment == null) {
-        reason[i] = "the treatment arm did not run";
-      } else if (control == null) {
-        reason[i] = "the control arm did not run";
-      } else if (tv.length < cfg.minCellsPerArm() || cv.length < cfg.minCellsPerArm()) {
-        reason[i] =
-            "needs "
-                + cfg.minCellsPerArm()
-                + " evidence cells per arm, has "
-                + tv.length
-                + " treatment and "
-                + cv.length
-                + " control";
-      } else {
-        comparable.add(i);
-      }
-    }
-    int m = comparable.size();
-    double[] p = new double[m];
-    Welch.Result[] results = new Welch.Result[m];
-    for (int j = 0; j < m; j++) {
-      int i = comparable.get(j);
-      if (Welch.standardError(cs[i], ts[i]) > 0) {
-        results[j] = Welch.test(cs[i], ts[i], cfg.minDifference());
-        p[j] = results[j].pGreater();
-      } else {
-        // Both arms exactly constant: the Welch statistic is undefined (0/0 or x/0). Zero
-        // variance is not evidence of zero sampling error, so the rate counts in m and can
-        // never separate.
-        p[j] = 1.0;
-      }
-    }
-    double[] adj = Holm.adjust(p);
-    double intervalLevel = m == 0 ? level : 1 - cfg.familyAlpha() / m;
-    Difference[] diffs = new Difference[k];
-    boolean[] separated = new boolean[k];
-    for (int j = 0; j < m; j++) {
-      int i = comparable.get(j);
-      double estimate = cs[i].mean() - ts[i].mean();
-      Welch.Result r = results[j];
-      if (r == null) {
-        diffs[i] = new Difference(estimate, 0.0, null, null, null, null, null, intervalLevel, true);
-      } else {
-        double lower = estimate - Welch.tUpper(r.df(), cfg.familyAlpha() / m) * r.standardError();
-        diffs[i] =
-            new Difference(
-                estimate,
-                r.standardError(),
-                r.t(),
-                r.df(),
-                r.pGreater(),
-                adj[j],
-                lower,
-                intervalLevel,
-                false);
-        separated[i] = adj[j] <= cfg.familyAlpha();
-      }
-    }
-    List<RateRow> rows = new ArrayList<>();
-    for (int i = 0; i < k; i++) {
-      boolean comp = reason[i] == null;
-      rows.add(new RateRow(grid.get(i), t[i], c[i], comp, reason[i], diffs[i], separated[i]));
-    }
-    return rows;
-  }
-
-  private static double[] values(List<Cell> cells, double rate) {
-    if (cells == null) {
-      return new double[0];
-    }
-    return cells.stream()
-        .filter(c -> CellProblems.close(c.offeredPerS(), rate))
-        .mapToDouble(Cell::acceptedOverOffered)
-        .toArray();
-  }
-
-  private static ArmStats stats(double[] v, double level) {
-    if (v.length == 0) {
-      return new ArmStats(0, null, null, null, null, level);
-    }
-    Sample s = Sample.of(v);
-    if (v.length == 1) {
-      return new ArmStats(1, s.mean(), null, null, null, level);
-    }
-    double[] ci = Welch.meanInterval(s, level);
-    return new ArmStats(v.length, s.mean(), s.sd(), ci[0], ci[1], level);
-  }
-
   private static WorkerRate workerRate(List<Cell> cells, double level) {
     if (cells.isEmpty()) {
       return null;
@@ -405,185 +289,5 @@ public final class Verdict {
     }
     double[] ci = Welch.meanInterval(s, level);
     return new WorkerRate(s.mean(), ci[0], ci[1], level, refs, WorkerRate.NOTE);
-  }
-
-  private static KneeBracket knee(
-      ExperimentIdentity id, String arm, List<RateRow> rows, boolean treatment, VerdictConfig cfg) {
-    double threshold = 1 - cfg.kneeEpsilon();
-    List<Knee.State> states = new ArrayList<>();
-    for (RateRow r : rows) {
-      ArmStats s = treatment ? r.treatment() : r.control();
-      if (s == null || s.upper() == null) {
-        states.add(Knee.State.UNKNOWN);
-      } else {
-        states.add(s.upper() < threshold ? Knee.State.BELOW : Knee.State.TRACKING);
-      }
-    }
-    Knee.Result k = Knee.find(states);
-    List<Double> grid = id.ratesPerS();
-    Double kneeRate = k.knee() == null ? null : grid.get(k.knee());
-    Double passing = k.highestPassing() == null ? null : grid.get(k.highestPassing());
-    StringBuilder note = new StringBuilder();
-    if (kneeRate != null) {
-      note.append("knee at ").append(Fmt.num(kneeRate)).append("/s");
-      if (passing != null) {
-        note.append(", highest passing rate ").append(Fmt.num(passing)).append("/s");
-      }
-    } else {
-      note.append("no knee confirmed on the grid");
-    }
-    int last = grid.size() - 1;
-    List<Integer> lone = k.loneDips().stream().filter(i -> i != last).toList();
-    if (!lone.isEmpty()) {
-      note.append("; lone dip(s) at ")
-          .append(
-              lone.stream().map(i -> Fmt.num(grid.get(i)) + "/s").collect(Collectors.joining(", ")))
-          .append(" (not a knee: the next rate did not stay below)");
-    }
-    if (k.loneDips().contains(last)) {
-      note.append("; below at the last rate, ")
-          .append(Fmt.num(grid.get(last)))
-          .append("/s, unconfirmed: the grid has no higher rate to show it stays below");
-    }
-    note.append("; report-only, nothing gates on it");
-    return new KneeBracket(arm, passing, kneeRate, threshold, note.toString());
-  }
-
-  private static String noComparable(
-      ExperimentIdentity id,
-      HalfRun treatment,
-      HalfRun control,
-      List<RateRow> rows,
-      List<ExcludedCell> excluded,
-      VerdictConfig cfg) {
-    String needs = "no rate has " + cfg.minCellsPerArm() + " evidence cells in both arms: ";
-    if (id.repeats() < cfg.minCellsPerArm()) {
-      return needs
-          + "the experiment plans repeats = "
-          + id.repeats()
-          + " per rate, and a comparison needs "
-          + cfg.minCellsPerArm()
-          + " cells per arm at a rate (a variance needs two); measure again with more repeats";
-    }
-    List<String> empty = new ArrayList<>();
-    for (HalfRun h : List.of(treatment, control)) {
-      if (h.cells().stream().noneMatch(c -> !c.twoCommunity())) {
-        empty.add("the '" + h.arm() + "' half has no cells");
-      }
-    }
-    if (!empty.isEmpty()) {
-      return needs + String.join(", and ", empty);
-    }
-    if (excluded.isEmpty()) {
-      return needs
-          + "no cell was excluded, but the cells do not give each arm "
-          + cfg.minCellsPerArm()
-          + " at any one rate ("
-          + rows.size()
-          + " rates)";
-    }
-    Map<ProblemKind, Integer> byKind = new EnumMap<>(ProblemKind.class);
-    for (ExcludedCell e : excluded) {
-      e.reasons().stream()
-          .filter(CellProblem::excludesEvidence)
-          .map(CellProblem::kind)
-          .distinct()
-          .forEach(kind -> byKind.merge(kind, 1, Integer::sum));
-    }
-    String reasons =
-        byKind.entrySet().stream()
-            .map(e -> e.getKey() + " x" + e.getValue())
-            .collect(Collectors.joining(", "));
-    return "too much of this dataset was excluded: no rate has "
-        + cfg.minCellsPerArm()
-        + " evidence cells in both arms ("
-        + rows.size()
-        + " rates, "
-        + excluded.size()
-        + " cells excluded: "
-        + reasons
-        + ")";
-  }
-
-  private static String notSeparated(List<RateRow> rows, int m, VerdictConfig cfg) {
-    RateRow best =
-        rows.stream()
-            .filter(r -> r.comparable() && !r.difference().degenerate())
-            .min(Comparator.comparingDouble(r -> r.difference().pAdjusted()))
-            .orElse(null);
-    String detail =
-        best == null
-            ? "every comparable rate had exactly constant cells in both arms"
-            : "smallest Holm-adjusted p = "
-                + Fmt.p(best.difference().pAdjusted())
-                + " at "
-                + Fmt.num(best.offeredPerS())
-                + "/s, difference "
-                + Fmt.stat(best.difference().estimate());
-    return "not shown to limit ingest: no comparable rate separated (control above treatment) at"
-        + " family-wise alpha "
-        + Fmt.num(cfg.familyAlpha())
-        + " across m = "
-        + m
-        + " rates; "
-        + detail;
-  }
-
-  private static List<String> rowNotes(List<RateRow> rows) {
-    List<String> out = new ArrayList<>();
-    List<String> degenerate = new ArrayList<>();
-    List<String> reversed = new ArrayList<>();
-    for (RateRow r : rows) {
-      if (!r.comparable()) {
-        continue;
-      }
-      if (r.difference().degenerate()) {
-        degenerate.add(Fmt.num(r.offeredPerS()) + "/s");
-      } else if (r.difference().estimate() < 0) {
-        reversed.add(Fmt.num(r.offeredPerS()) + "/s");
-      }
-    }
-    if (!degenerate.isEmpty()) {
-      out.add(
-          "both arms' cells were exactly constant at "
-              + String.join(", ", degenerate)
-              + ": zero variance gives no estimate of sampling error, so these rates count in"
-              + " the correction and cannot separate.");
-    }
-    if (!reversed.isEmpty()) {
-      out.add(
-          "the treatment accepted more than the control at "
-              + String.join(", ", reversed)
-              + ": only control above treatment counts as separation.");
-    }
-    return out;
-  }
-
-  static String method(int m, VerdictConfig cfg) {
-    String a = Fmt.num(cfg.familyAlpha());
-    String perRate = m == 0 ? "n/a" : String.format(Locale.ROOT, "%.6f", 1 - cfg.familyAlpha() / m);
-    return "Per comparable rate (at least "
-        + cfg.minCellsPerArm()
-        + " evidence cells in each arm), a one-sided Welch t-test (unequal variances,"
-        + " Welch-Satterthwaite fractional degrees of freedom; Student-t from Apache Commons"
-        + " Statistics) of H0: mean accepted/offered of control minus treatment <= "
-        + Fmt.num(cfg.minDifference())
-        + ". Family-wise error across the m = "
-        + m
-        + " comparable rates is held at "
-        + a
-        + " by Holm's step-down procedure, valid under any dependence between rates; a rate is"
-        + " separated when its Holm-adjusted p <= "
-        + a
-        + ". Each difference carries a simultaneous one-sided Bonferroni lower bound at level "
-        + perRate
-        + " (1 - alpha/m): a bound above the margin implies separation, but Holm may separate"
-        + " where the bound does not. Both arms exactly constant at a rate: no estimate of"
-        + " sampling error, so the rate counts in m, enters Holm as p = 1 and cannot separate."
-        + " Per-arm intervals are two-sided Student-t at "
-        + Fmt.num(1 - cfg.familyAlpha())
-        + ", unadjusted and descriptive; no decision reads them. Config: "
-        + cfg.describe()
-        + ".";
   }
 }
