@@ -4,10 +4,7 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.MetricRole;
-import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.SchemaVersion;
-import dev.ceiling.core.model.Target;
+import dev.ceiling.core.testing.HalfRuns;
 import dev.ceiling.verdict.Combine;
 import dev.ceiling.verdict.CombineException;
 import dev.ceiling.verdict.ExperimentReport;
@@ -22,69 +19,21 @@ import java.util.Map;
  * ExperimentReport.of), with figures worked out here.
  */
 final class Reports {
-  static final String ON = "on";
-  static final String OFF = "off";
+  static final String ON = HalfRuns.ON;
+  static final String OFF = HalfRuns.OFF;
   static final double DURATION_S = 10.0;
   static final List<Double> RATES = List.of(100.0, 200.0, 300.0, 400.0, 500.0, 600.0);
 
   /** Per-repeat wobble of the worker's completion rate, events/s: mean 0, not constant. */
   static final double[] WOBBLE = {-1.5, 0.5, 1.0};
 
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final Map<String, Double> CLEAN =
-      Map.of(
-          MetricRole.ADMISSION_REJECTIONS_QUOTA.key(), 0.0,
-          MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE.key(), 0.0,
-          MetricRole.AUDIT_WRITE_ERRORS.key(), 0.0,
-          MetricRole.AUDIT_ENQUEUE_ERRORS.key(), 0.0);
+  private static final Instant T0 = HalfRuns.T0;
+  private static final Map<String, Double> CLEAN = HalfRuns.CLEAN_COUNTERS;
 
   private Reports() {}
 
   static ExperimentIdentity identity() {
-    return new ExperimentIdentity(
-        "reference",
-        ON,
-        OFF,
-        RATES,
-        DURATION_S,
-        WOBBLE.length,
-        "ascending",
-        null,
-        List.of("a.localhost"),
-        Map.of("limiter_events_per_sec", "1000000"),
-        1000,
-        "ceiling 0.1.0",
-        "rev1",
-        null,
-        "sha256:bin",
-        java.util.Map.of());
-  }
-
-  static RigDescriptor rig(String arm) {
-    return new RigDescriptor(
-        SchemaVersion.CURRENT,
-        "rig-" + arm,
-        "reference",
-        arm,
-        null,
-        null,
-        null,
-        null,
-        "http://127.0.0.1:1/health",
-        "http://127.0.0.1:1/metrics",
-        RigDescriptor.EVIDENCE_METRICS,
-        List.of(new Target("a", "ws://127.0.0.1:1/", "a.localhost", List.of(), 1, 64)),
-        Map.of("limiter_events_per_sec", "1000000"),
-        1000,
-        true,
-        Map.of(),
-        List.of(),
-        Map.of(),
-        "rev1",
-        null,
-        "sha256:bin",
-        "0.1.0",
-        null);
+    return HalfRuns.identity(RATES, WOBBLE.length, DURATION_S);
   }
 
   /**
@@ -126,16 +75,7 @@ final class Reports {
         seq++;
       }
     }
-    return new HalfRun(
-        SchemaVersion.CURRENT,
-        identity(),
-        arm,
-        rig(arm),
-        T0,
-        T0.plusSeconds(3600),
-        true,
-        null,
-        cells);
+    return HalfRuns.half(identity(), arm, cells);
   }
 
   /** Treatment worker at {@code workerPerS}, control unlimited: separation above that rate. */

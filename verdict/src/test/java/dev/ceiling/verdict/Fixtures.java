@@ -4,31 +4,27 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.SchemaVersion;
-import dev.ceiling.core.model.Target;
+import dev.ceiling.core.testing.HalfRuns;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** Builders for identities, cells and half-runs used across the verdict's tests. */
+/**
+ * Builders for identities, cells and half-runs used across the verdict's tests, on the shared
+ * {@link HalfRuns} (core's test jar, also used by the junit and cli tests).
+ */
 final class Fixtures {
-  static final String ON = "on";
-  static final String OFF = "off";
+  static final String ON = HalfRuns.ON;
+  static final String OFF = HalfRuns.OFF;
   static final double DURATION_S = 10.0;
-  static final int CAPACITY = 1000;
-  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  static final int CAPACITY = HalfRuns.CAPACITY;
+  static final Instant T0 = HalfRuns.T0;
 
   /** Every contamination counter exposed and zero. */
-  static final Map<String, Double> CLEAN_COUNTERS =
-      Map.of(
-          MetricRole.ADMISSION_REJECTIONS_QUOTA.key(), 0.0,
-          MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE.key(), 0.0,
-          MetricRole.AUDIT_WRITE_ERRORS.key(), 0.0,
-          MetricRole.AUDIT_ENQUEUE_ERRORS.key(), 0.0);
+  static final Map<String, Double> CLEAN_COUNTERS = HalfRuns.CLEAN_COUNTERS;
 
   private Fixtures() {}
 
@@ -37,55 +33,16 @@ final class Fixtures {
   }
 
   static ExperimentIdentity identity(List<Double> rates, int repeats, double durationS) {
-    return new ExperimentIdentity(
-        "reference",
-        ON,
-        OFF,
-        rates,
-        durationS,
-        repeats,
-        "ascending",
-        null,
-        List.of("a.localhost"),
-        Map.of("human_ws_events_per_sec", "100000"),
-        CAPACITY,
-        "ceiling 0.1.0 sha256:abc",
-        "rev1",
-        null,
-        "sha256:bin",
-        java.util.Map.of());
+    return HalfRuns.identity(rates, repeats, durationS);
   }
 
   static RigDescriptor rig(String arm) {
-    return rig(arm, CAPACITY, Map.of("human_ws_events_per_sec", "100000"));
+    return HalfRuns.rig(arm);
   }
 
   /** A rig that ran with this queue capacity and these limiter settings. */
   static RigDescriptor rig(String arm, Integer capacity, Map<String, String> limiter) {
-    return new RigDescriptor(
-        SchemaVersion.CURRENT,
-        "rig-" + arm,
-        "reference",
-        arm,
-        null,
-        null,
-        null,
-        null,
-        "http://127.0.0.1:1/health",
-        "http://127.0.0.1:1/metrics",
-        RigDescriptor.EVIDENCE_METRICS,
-        List.of(new Target("a", "ws://127.0.0.1:1/", "a.localhost", List.of(), 1, 0)),
-        limiter,
-        capacity,
-        true,
-        Map.of(),
-        List.of(),
-        Map.of(),
-        "rev1",
-        null,
-        "sha256:bin",
-        "0.1.0",
-        null);
+    return HalfRuns.rig(arm, capacity, limiter);
   }
 
   /**
@@ -94,23 +51,7 @@ final class Fixtures {
    * cell has no queue.
    */
   static Cell cell(String arm, double rate, int repeat, int sequence, double ratio) {
-    long offered = Math.round(rate * DURATION_S);
-    long accepted = Math.round(ratio * offered);
-    CellBuilder b =
-        Cell.builder()
-            .arm(arm)
-            .offeredPerS(rate)
-            .repeat(repeat)
-            .sequence(sequence)
-            .startedAt(T0.plusSeconds(20L * sequence))
-            .durationRequestedS(DURATION_S)
-            .durationElapsedS(DURATION_S)
-            .attempted(offered)
-            .warmupSlotsSent(0L)
-            .accepted(accepted)
-            .unacknowledged(offered - accepted)
-            .counterDeltas(CLEAN_COUNTERS)
-            .headroom(4.0);
+    CellBuilder b = HalfRuns.cell(arm, rate, repeat, sequence, DURATION_S, ratio);
     if (arm.equals(ON)) {
       double completedPerS = Math.min(rate, 400.0);
       b.auditCompleted(Math.round(completedPerS * DURATION_S))
@@ -135,16 +76,7 @@ final class Fixtures {
   }
 
   static HalfRun half(ExperimentIdentity id, String arm, List<Cell> cells) {
-    return new HalfRun(
-        SchemaVersion.CURRENT,
-        id,
-        arm,
-        rig(arm),
-        Instant.parse("2026-01-01T00:00:00Z"),
-        Instant.parse("2026-01-01T01:00:00Z"),
-        true,
-        null,
-        cells);
+    return HalfRuns.half(id, arm, cells);
   }
 
   /** The same half with every cell passed through {@code f}. */
