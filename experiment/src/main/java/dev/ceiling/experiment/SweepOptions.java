@@ -196,7 +196,7 @@ public record SweepOptions(
         warmup,
         connectionsPerTarget,
         identities,
-        publishTimeout,
+        grace,
         drainTimeout,
         twoCommunity,
         journal,

@@ -84,13 +84,13 @@ class ScaleOutIT {
   void aSweepWithTwoGeneratorProcessesMergesTheCellExactly() throws Exception {
     RigDescriptor d = rig.descriptor();
     RelayProfile p = RelayProfile.builtIn("reference");
-    var identity = Identities.of(p, d, List.of(RATE_PER_S), 1.0, 1, null);
     SweepOptions o =
         SweepOptions.defaults(dir.resolve("journal.jsonl"))
             .withWarmup(Duration.ofMillis(200))
             .withDrainTimeout(Duration.ofSeconds(30))
             .withSendLagBound(Duration.ofMillis(25))
             .withGenerators(2);
+    var identity = Identities.of(p, d, List.of(RATE_PER_S), 1.0, 1, null, o.measurement());
     ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     SweepRunner runner =
         new SweepRunner(
