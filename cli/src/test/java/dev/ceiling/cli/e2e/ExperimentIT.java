@@ -82,8 +82,26 @@ class ExperimentIT {
     double predicted = 1000.0 / (6 * (costMs + delayMs));
     WorkerRate w = report.verdict().workerRate();
     assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
-    assertThat(w.lowerPerS()).isGreaterThanOrEqualTo(predicted * 0.85);
-    assertThat(w.upperPerS()).isLessThanOrEqualTo(predicted * 1.15);
+    double maxLoad = maxLoadPerCpu(report);
+    String figures =
+        String.format(
+            java.util.Locale.ROOT,
+            "calibration predicted %.1f/s; worker measured %.1f/s [%s, %s]; highest load per CPU"
+                + " before a cell %.2f",
+            predicted,
+            w.estimatePerS(),
+            w.lowerPerS(),
+            w.upperPerS(),
+            maxLoad);
+    System.out.println(figures);
+    if (maxLoad > 1.0) {
+      // A sleep-based delay overshoots on an oversubscribed machine: the worker runs slower than
+      // any calibration predicts. Recorded, not judged (issue 13 item 10); the verdict still is.
+      System.out.println("NOT CHECKED (machine busy): " + figures);
+    } else {
+      assertThat(w.lowerPerS()).as(figures).isGreaterThanOrEqualTo(predicted * 0.85);
+      assertThat(w.upperPerS()).as(figures).isLessThanOrEqualTo(predicted * 1.15);
+    }
     assertThat(report.verdict().established())
         .as(
             "established; failures %s; excluded %s",
@@ -125,13 +143,7 @@ class ExperimentIT {
             report.treatment().rig().relayInfo().get(Experiment.PREDICTED_CEILING_KEY));
     WorkerRate w = report.verdict().workerRate();
     assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
-    double maxLoad =
-        report.treatment().cells().stream()
-            .map(c -> c.loadPerCpuBefore())
-            .filter(java.util.Objects::nonNull)
-            .mapToDouble(Double::doubleValue)
-            .max()
-            .orElse(Double.NaN);
+    double maxLoad = maxLoadPerCpu(report);
     boolean stable =
         w.lowerPerS() != null
             && (w.upperPerS() - w.lowerPerS()) / 2 <= 0.075 * w.estimatePerS()
@@ -154,6 +166,16 @@ class ExperimentIT {
     assertThat(report.identity().ratesPerS().stream().filter(rate -> rate > w.upperPerS()))
         .as(figures)
         .hasSizeGreaterThanOrEqualTo(2);
+  }
+
+  /** The highest 1-minute load per CPU recorded before any treatment cell; NaN when none was. */
+  private static double maxLoadPerCpu(ExperimentReport report) {
+    return report.treatment().cells().stream()
+        .map(c -> c.loadPerCpuBefore())
+        .filter(java.util.Objects::nonNull)
+        .mapToDouble(Double::doubleValue)
+        .max()
+        .orElse(Double.NaN);
   }
 
   /** Negative control: an audit cost negligible next to the grid does not separate. */
