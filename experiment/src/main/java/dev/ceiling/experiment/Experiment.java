@@ -51,6 +51,14 @@ public final class Experiment {
   private final AtomicReference<RigHandle> currentRig = new AtomicReference<>();
   private final AtomicReference<SweepRunner> currentSweep = new AtomicReference<>();
 
+  /**
+   * Set by Ctrl-C (the shutdown hook): no new arm or cell starts after it. A flag, not only {@link
+   * SweepRunner#interrupt()}, because Ctrl-C can arrive before a sweep exists (during a rig start)
+   * or between the arms.
+   */
+  private final java.util.concurrent.atomic.AtomicBoolean stopRequested =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   private Experiment(Builder b) {
     this.b = b;
   }
@@ -71,10 +79,7 @@ public final class Experiment {
     Thread hook =
         new Thread(
             () -> {
-              SweepRunner s = currentSweep.get();
-              if (s != null) {
-                s.interrupt();
-              }
+              requestStop();
               try {
                 // Let the running cell finish and the report be written, then make sure the
                 // relay is down whatever happened.
@@ -105,8 +110,33 @@ public final class Experiment {
     }
   }
 
+  /** Stops the running sweep after its cell, or the next one before any cell. */
+  private void requestStop() {
+    stopRequested.set(true);
+    SweepRunner s = currentSweep.get();
+    if (s != null) {
+      s.interrupt();
+    }
+  }
+
   private ExperimentResult runArms() throws ExperimentException {
     Path out = b.outDir;
+    List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
+    // Every check of the directory's state comes before anything starts: no relay is launched
+    // for a run that is then refused.
+    Map<String, Journal.Contents> previous = ResumeCheck.journals(out, arms, b.resume);
+    ExperimentIdentity recorded =
+        previous.isEmpty() ? null : previous.values().iterator().next().identity();
+    if (recorded != null) {
+      ResumeCheck.requireSameOptions(
+          out,
+          recorded,
+          b.profile,
+          b.autoRateMultiples == null ? b.rates : null,
+          b.duration.toNanos() / 1e9,
+          b.repeats,
+          b.seed);
+    }
     try {
       Files.createDirectories(out);
     } catch (IOException e) {
@@ -114,20 +144,34 @@ public final class Experiment {
     }
     MetricsScraper scraper =
         new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
-    List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
     Map<String, HalfRun> halves = new LinkedHashMap<>();
     ExperimentIdentity identity = null;
-    List<Double> rates = b.rates;
+    // A resumed run keeps the recorded grid: "auto" would calibrate afresh and never match.
+    List<Double> rates = recorded != null ? recorded.ratesPerS() : b.rates;
     List<String> problems = new ArrayList<>();
     Outcome exit = Outcome.ESTABLISHED;
     for (String arm : arms) {
+      if (stopRequested.get()) {
+        problems.add("interrupted before arm '" + arm + "' started");
+        exit = Outcome.NOT_ESTABLISHED;
+        break;
+      }
       Path half = out.resolve("half-" + arm + ".json");
       Path journal = out.resolve("journal-" + arm + ".jsonl");
+      Journal.Contents before = previous.get(arm);
+      HalfRun finished = before == null ? null : ResumeCheck.finishedHalf(half, before);
+      if (finished != null) {
+        // Already complete on disk: reuse it without starting its relay again.
+        b.progress.warning("arm '" + arm + "' is complete in " + half + "; not measured again");
+        halves.put(arm, finished);
+        identity = recorded;
+        continue;
+      }
       RigDescriptor rig;
       try (RigHandle handle = up(arm, out.resolve("rig-" + arm))) {
         rig = handle.descriptor();
         b.progress.rigUp(arm, rig);
-        if (identity == null && b.autoRateMultiples != null) {
+        if (identity == null && recorded == null && b.autoRateMultiples != null) {
           rates = autoRates(rig);
           b.progress.warning(
               "rates chosen from the relay's own calibration (predicted worker ceiling "
@@ -136,13 +180,34 @@ public final class Experiment {
                   + rates);
         }
         ExperimentIdentity armIdentity = identity(rig, rates);
+        if (recorded != null) {
+          List<String> differ = IdentityCheck.differences(recorded, armIdentity);
+          if (!differ.isEmpty()) {
+            problems.add(
+                "cannot resume arm '"
+                    + arm
+                    + "': the relay now differs from the journals in "
+                    + out
+                    + ": "
+                    + String.join("; ", differ));
+            exit = Outcome.BAD_INPUT;
+            break;
+          }
+          identity = recorded;
+        }
         if (identity == null) {
           identity = armIdentity;
         }
         SweepRunner sweep = new SweepRunner(scraper, b.progress);
         currentSweep.set(sweep);
+        // Set before checking: either this sees the hook's flag or the hook sees this sweep. A
+        // Ctrl-C during the rig start thus stops the sweep before its first cell.
+        if (stopRequested.get()) {
+          sweep.interrupt();
+        }
         SweepRunner.Outcome o =
-            sweep.run(rig, identity, b.sweepOptions.withJournal(journal).withResume(false));
+            sweep.run(
+                rig, identity, b.sweepOptions.withJournal(journal).withResume(before != null));
         currentSweep.set(null);
         Json.write(half, o.half());
         halves.put(arm, o.half());
@@ -279,6 +344,7 @@ public final class Experiment {
     private Path outDir;
     private ExperimentProgress progress = ExperimentProgress.NONE;
     private boolean installShutdownHook = true;
+    private boolean resume;
     private Duration shutdownGrace = Duration.ofSeconds(60);
     private final Map<String, Function<ExperimentReport, String>> renderers = new LinkedHashMap<>();
 
@@ -380,6 +446,21 @@ public final class Experiment {
             "fileName must be a plain file name other than report.json, got '" + fileName + "'");
       }
       renderers.put(fileName, renderer);
+      return this;
+    }
+
+    /**
+     * Continues the experiment in {@link #outDir}: each arm from its journal ({@code
+     * journal-<arm>.jsonl}), without measuring a journalled cell again; an arm whose half-run is
+     * complete on disk is not started at all. Refused, before any relay starts, when the directory
+     * holds no journal or the journals disagree with these options (profile, arms, rates, duration,
+     * repeats, order); refused after the relay is up when it differs from what the journals
+     * recorded (parameters, limiter, queue capacity, versions, digests). With rates left to the
+     * calibration, the journals' rates are used. Without resume, a directory that already holds a
+     * journal is refused before anything starts.
+     */
+    public Builder resume(boolean value) {
+      this.resume = value;
       return this;
     }
 
