@@ -40,7 +40,7 @@ import java.util.function.Function;
  *     .rates(200, 400, 600, 800)
  *     .duration(Duration.ofSeconds(4))
  *     .repeats(3)
- *     .outDir(Path.of("target/ceiling"))
+ *     .outDir(Experiment.newRunDirectory(Path.of("target", "ceiling")))  // default: ceiling-reports/<time>
  *     .run();
  * }</pre>
  *
@@ -283,6 +283,27 @@ public final class Experiment {
     return h;
   }
 
+  /**
+   * A new, empty directory of its own under {@code parent}, named by the UTC time to the
+   * millisecond ({@code 20261201-101500-123}, with {@code -2}, {@code -3}... if taken), created
+   * atomically so two runs never share one. The default {@link Builder#outDir} is one under {@code
+   * ceiling-reports}: a second run of the same build never meets the first one's journals.
+   */
+  public static Path newRunDirectory(Path parent) throws IOException {
+    Files.createDirectories(parent);
+    String stamp =
+        java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)
+            .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    for (int n = 1; ; n++) {
+      Path candidate = parent.resolve(n == 1 ? stamp : stamp + "-" + n);
+      try {
+        return Files.createDirectory(candidate);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        // Another run took this name in the same millisecond: try the next suffix.
+      }
+    }
+  }
+
   /** The relay_info key under which the reference relay reports its calibrated ceiling. */
   public static final String PREDICTED_CEILING_KEY = "predicted_worker_ceiling_per_s";
 
@@ -423,7 +444,11 @@ public final class Experiment {
       return this;
     }
 
-    /** Where reports, half-runs, journals and rig state go (required). */
+    /**
+     * Where reports, half-runs, journals and rig state go. Default: a new directory of this run's
+     * own, {@link #newRunDirectory newRunDirectory(Path.of("ceiling-reports"))}; a fixed path is
+     * refused on the second run (its journals are there) unless {@link #resume} is set.
+     */
     public Builder outDir(Path dir) {
       this.outDir = Objects.requireNonNull(dir, "outDir");
       return this;
@@ -476,9 +501,6 @@ public final class Experiment {
       if (profile == null) {
         problems.add("profile is required");
       }
-      if (outDir == null) {
-        problems.add("out_dir is required");
-      }
       if (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite())) {
         problems.add("rates must be finite numbers > 0, got " + rates);
       }
@@ -490,6 +512,16 @@ public final class Experiment {
       }
       if (!problems.isEmpty()) {
         throw new ExperimentException(String.join("; ", problems), null);
+      }
+      if (outDir == null) {
+        if (resume) {
+          throw new ExperimentException("resume needs the out_dir of the run to continue", null);
+        }
+        try {
+          outDir = newRunDirectory(Path.of("ceiling-reports"));
+        } catch (IOException e) {
+          throw new ExperimentException("cannot create an output directory: " + e, e);
+        }
       }
       return new Experiment(this).run();
     }
