@@ -18,6 +18,7 @@ import dev.ceiling.rig.internal.ProcessInspector;
 import dev.ceiling.rig.internal.ProcessInspector.Identity;
 import dev.ceiling.rig.internal.Provenance;
 import dev.ceiling.rig.internal.Readiness;
+import dev.ceiling.rig.internal.StateDirectory;
 import dev.ceiling.rig.internal.Templates;
 import java.io.File;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -87,11 +89,15 @@ final class Lifecycle {
     RelayProfile p = o.profile();
     Path stateDir = o.stateDir().toAbsolutePath();
     List<String> notes = new ArrayList<>();
+    Optional<String> foreign;
     try {
-      OwnerOnlyFiles.directory(stateDir);
+      foreign = StateDirectory.claim(stateDir);
     } catch (IOException e) {
       throw new RigException(
           RigException.Kind.STATE, "cannot create state directory " + stateDir + ": " + e, e);
+    }
+    if (foreign.isPresent()) {
+      throw new RigException(RigException.Kind.STATE, foreign.get());
     }
     refuseIfRunning(stateDir, notes);
 
@@ -314,6 +320,10 @@ final class Lifecycle {
         deleteTree(dataDir);
       }
       OwnerOnlyFiles.directory(dataDir);
+      // The previous run's log is kept one generation back: it may explain why that run failed.
+      if (Files.exists(log)) {
+        Files.move(log, stateDir.resolve(LOG_FILE + ".1"), StandardCopyOption.REPLACE_EXISTING);
+      }
       OwnerOnlyFiles.emptyFile(log);
     } catch (IOException e) {
       throw new RigException(RigException.Kind.STATE, "cannot prepare " + stateDir + ": " + e, e);
