@@ -518,12 +518,23 @@ final class Lifecycle {
     try {
       rec = PidFile.read(pf);
     } catch (ReportFormatException e) {
-      deleteQuietly(pf);
-      deleteQuietly(descriptor);
-      return new DownResult(
-          DownResult.Outcome.GARBLED,
-          null,
-          "pid file unreadable, removed it and signalled nothing: " + e.getMessage());
+      Optional<PidFile> found = fromDescriptor(readDescriptor(descriptor));
+      if (found.isEmpty()) {
+        // Nothing says which process was ours: whether a relay runs cannot be told, so nothing
+        // is signalled and nothing is removed (the files are the only trace of it).
+        return new DownResult(
+            DownResult.Outcome.UNRESOLVED,
+            null,
+            "pid file unreadable ("
+                + e.getMessage()
+                + ") and no readable descriptor in "
+                + stateDir
+                + " names this rig's relay; signalled nothing and kept every file. Look for a"
+                + " process whose command line carries 'ceiling-rig-' and this directory, stop it,"
+                + " then remove "
+                + pf);
+      }
+      return downGarbled(stateDir, pf, descriptor, found.get(), stopTimeout, e.getMessage());
     }
     // Take the handle once: the JDK binds it to the process's start time and refuses to signal a
     // different process that later reuses the pid, which closes the gap between check and signal.
@@ -551,7 +562,13 @@ final class Lifecycle {
               + mismatch.get()
               + "); removed it, signalled nothing");
     }
-    ProcessHandle h = handle.get();
+    return stop(stateDir, handle.get(), rec, stopTimeout);
+  }
+
+  /** SIGTERM, then SIGKILL after the stop timeout; the files go only once the relay is gone. */
+  private DownResult stop(Path stateDir, ProcessHandle h, PidFile rec, Duration stopTimeout) {
+    Path pf = PidFile.in(stateDir);
+    Path descriptor = stateDir.resolve(DESCRIPTOR_FILE);
     h.destroy();
     if (waitExit(h, stopTimeout)) {
       deleteQuietly(pf);
@@ -576,6 +593,89 @@ final class Lifecycle {
         DownResult.Outcome.STILL_ALIVE,
         rec.pid(),
         "relay pid " + rec.pid() + " survived SIGKILL for " + KILL_WAIT + "; pid file kept");
+  }
+
+  /**
+   * The pid file is unreadable but the descriptor names the relay: its pid, start instant and
+   * command line (which carries the unique rig id). The live process must match all of them and
+   * carry the rig id before it is stopped; a process elsewhere carrying the rig id means the record
+   * is wrong, and then nothing is signalled and every file is kept.
+   */
+  private DownResult downGarbled(
+      Path stateDir, Path pf, Path descriptor, PidFile rec, Duration stopTimeout, String why) {
+    String prefix = "pid file unreadable (" + why + "); the descriptor names rig " + rec.rigId();
+    Optional<ProcessHandle> handle = ProcessHandle.of(rec.pid());
+    Optional<Identity> live =
+        handle.filter(ProcessHandle::isAlive).flatMap(h -> ProcessInspector.identify(rec.pid()));
+    Optional<String> mismatch =
+        live.isEmpty()
+            ? Optional.of("pid " + rec.pid() + " is not running")
+            : ownership.mismatch(rec, live.get());
+    if (mismatch.isEmpty() && live.get().command().contains(rec.rigId())) {
+      DownResult r = stop(stateDir, handle.get(), rec, stopTimeout);
+      return new DownResult(r.outcome(), r.pid(), prefix + ": " + r.message());
+    }
+    List<Long> carriers = carryingRigId(rec.rigId());
+    if (!carriers.isEmpty()) {
+      return new DownResult(
+          DownResult.Outcome.UNRESOLVED,
+          rec.pid(),
+          prefix
+              + " with pid "
+              + rec.pid()
+              + " ("
+              + mismatch.orElse("its command line lacks the rig id")
+              + "), but pid(s) "
+              + carriers
+              + " carry that rig id: signalled nothing and kept every file; stop them by hand");
+    }
+    deleteQuietly(pf);
+    deleteQuietly(descriptor);
+    return new DownResult(
+        DownResult.Outcome.GARBLED,
+        null,
+        prefix
+            + ", whose relay is not running ("
+            + mismatch.orElse("its command line lacks the rig id")
+            + ") and no process carries that rig id; removed the files, signalled nothing");
+  }
+
+  /** What the pid file would have said, rebuilt from a descriptor of a relay this rig started. */
+  private static Optional<PidFile> fromDescriptor(Optional<RigDescriptor> d) {
+    if (d.isEmpty() || !d.get().ownsRelay() || d.get().relayCommand() == null) {
+      return Optional.empty();
+    }
+    RigDescriptor x = d.get();
+    try {
+      return Optional.of(
+          new PidFile(
+              1,
+              x.rigId(),
+              x.profile(),
+              x.relayPid(),
+              x.relayStartInstant(),
+              x.relayCommand(),
+              Map.of(),
+              x.healthUrl() == null ? "unknown" : x.healthUrl(),
+              x.relayLog() == null ? "unknown" : x.relayLog()));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Live processes whose command line carries the rig id, this JVM excluded. */
+  private static List<Long> carryingRigId(String rigId) {
+    long self = ProcessHandle.current().pid();
+    return ProcessHandle.allProcesses()
+        .filter(ProcessHandle::isAlive)
+        .map(ProcessHandle::pid)
+        .filter(pid -> pid != self)
+        .filter(
+            pid ->
+                ProcessInspector.commandLine(pid)
+                    .map(c -> c.stream().anyMatch(a -> a.contains(rigId)))
+                    .orElse(false))
+        .toList();
   }
 
   // ---------------------------------------------------------------- status

@@ -298,6 +298,51 @@ class LifecycleIT {
     }
   }
 
+  /**
+   * Issue 17, defect 8: {@code down} on a garbled pid file exited 0 and forgot a relay that was
+   * still running. It now finds the relay through the descriptor (pid, start instant, command line
+   * with the rig id) and stops it. The doctored partner: a descriptor whose start instant is wrong
+   * cannot prove the process is ours, while a process carries the rig id: nothing is signalled,
+   * every file is kept, and the result is not clean.
+   */
+  @Test
+  void downWithAGarbledPidFileStopsTheRelayTheDescriptorNames() throws Exception {
+    Path state = dir.resolve("garbled");
+    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state);
+    RigHandle h = Fakes.real().up(o);
+    long pid = h.descriptor().relayPid();
+    try {
+      Path descriptor = state.resolve("descriptor.json");
+      String original = Files.readString(descriptor);
+      Files.writeString(PidFile.in(state), "{\"pid\": " + pid + ", torn");
+
+      // Doctored: the descriptor's start instant is a minute off.
+      String instant = h.descriptor().relayStartInstant().toString();
+      String doctored =
+          original.replace(instant, h.descriptor().relayStartInstant().minusSeconds(60).toString());
+      assertThat(doctored).isNotEqualTo(original);
+      Files.writeString(descriptor, doctored);
+      DownResult refused = Fakes.real().down(state, Duration.ofSeconds(5));
+      assertThat(refused.outcome()).as(refused.message()).isEqualTo(DownResult.Outcome.UNRESOLVED);
+      assertThat(refused.clean()).isFalse();
+      assertThat(refused.message()).contains("carry that rig id").contains("kept every file");
+      assertThat(Fakes.alive(pid)).isTrue();
+      assertThat(PidFile.in(state)).exists();
+      assertThat(descriptor).hasContent(doctored);
+
+      Files.writeString(descriptor, original);
+      DownResult r = Fakes.real().down(state, Duration.ofSeconds(5));
+      assertThat(r.outcome()).as(r.message()).isEqualTo(DownResult.Outcome.STOPPED);
+      assertThat(r.clean()).isTrue();
+      assertThat(r.message()).contains("pid file unreadable").contains(h.descriptor().rigId());
+      assertThat(Fakes.alive(pid)).isFalse();
+      assertThat(PidFile.in(state)).doesNotExist();
+      assertThat(descriptor).doesNotExist();
+    } finally {
+      Fakes.kill(pid);
+    }
+  }
+
   @Test
   void aNewStateDirectoryIsCreatedAndMarkedByTheRig() throws Exception {
     Path state = dir.resolve("new").resolve("state");
