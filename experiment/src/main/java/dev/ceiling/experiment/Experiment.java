@@ -254,12 +254,14 @@ public final class Experiment {
     Path json = null;
     List<Path> extra = new ArrayList<>();
     if (report != null) {
-      json = out.resolve("report.json");
+      Path jsonFile = out.resolve("report.json");
       try {
-        Json.write(json, report);
+        Json.write(jsonFile, report);
+        // Listed as written only once it is: a failed write is a problem, not a path to open.
+        json = jsonFile;
         for (Map.Entry<String, Function<ExperimentReport, String>> r : b.renderers.entrySet()) {
           Path file = out.resolve(r.getKey());
-          Files.writeString(file, r.getValue().apply(report));
+          Json.writeText(file, r.getValue().apply(report));
           extra.add(file);
         }
       } catch (IOException e) {

@@ -18,6 +18,7 @@ import dev.ceiling.rig.internal.ProcessInspector;
 import dev.ceiling.rig.internal.ProcessInspector.Identity;
 import dev.ceiling.rig.internal.Provenance;
 import dev.ceiling.rig.internal.Readiness;
+import dev.ceiling.rig.internal.Secrets;
 import dev.ceiling.rig.internal.StateDirectory;
 import dev.ceiling.rig.internal.Templates;
 import java.io.File;
@@ -170,9 +171,14 @@ final class Lifecycle {
     Instant start = null;
     List<String> command = null;
     Map<String, String> relayInfo = new TreeMap<>();
+    // Secret values stay in this process: what is written or printed holds their digest, which
+    // still pins them in the experiment's identity.
+    Map<String, String> secrets = p.secretValues(o.overrides());
     for (Map.Entry<String, String> e : p.parameters().entrySet()) {
+      String value = o.overrides().getOrDefault(e.getKey(), e.getValue());
       relayInfo.put(
-          "parameter." + e.getKey(), o.overrides().getOrDefault(e.getKey(), e.getValue()));
+          "parameter." + e.getKey(),
+          p.isSecret(e.getKey()) ? Secrets.redacted(e.getKey(), value) : value);
     }
     ports.forEach((k, v) -> relayInfo.put("port." + k, Integer.toString(v)));
     if (o.skipRelay()) {
@@ -187,14 +193,20 @@ final class Lifecycle {
       }
       deleteQuietly(PidFile.in(stateDir));
     } else {
-      Launched l = launch(o, vars, rigId, ports, stateDir, dataDir, log, probe);
+      Launched l;
+      try {
+        l = launch(o, vars, rigId, ports, stateDir, dataDir, log, probe);
+      } catch (RigException e) {
+        // Launch messages quote the command line and the log, which may carry a secret.
+        throw new RigException(e.kind(), Secrets.scrub(e.getMessage(), secrets), e.problems(), e);
+      }
       pid = l.identity.pid();
       start = l.identity.startInstant();
-      command = l.identity.command();
+      command = Secrets.scrub(l.identity.command(), secrets);
       if (p.readyLinePrefix() != null) {
         Optional<Map<String, String>> ready = readyLine(log, p.readyLinePrefix());
         if (ready.isPresent()) {
-          relayInfo.putAll(ready.get());
+          ready.get().forEach((k, v) -> relayInfo.put(k, Secrets.scrub(v, secrets)));
         } else {
           notes.add(
               "no log line starting with '"
