@@ -23,8 +23,6 @@ import dev.ceiling.rig.internal.StateDirectory;
 import dev.ceiling.rig.internal.Templates;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -801,25 +799,7 @@ final class Lifecycle {
 
   private static void requireLoopback(String field, String url, RelayProfile p)
       throws RigException {
-    String host;
-    try {
-      host = URI.create(url).getHost();
-    } catch (IllegalArgumentException e) {
-      host = null;
-    }
-    boolean loopback = false;
-    if (host != null) {
-      String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-      if ("localhost".equals(h) || h.endsWith(".localhost")) {
-        loopback = true;
-      } else {
-        try {
-          loopback = InetAddress.getByName(h).isLoopbackAddress();
-        } catch (IOException e) {
-          loopback = false;
-        }
-      }
-    }
+    boolean loopback = Loopback.isLoopback(url);
     if (!loopback) {
       throw new RigException(
           RigException.Kind.BAD_INPUT,
@@ -843,7 +823,8 @@ final class Lifecycle {
 
   /** True when the probe (a health, WebSocket or tcp:// URL; see {@link Readiness}) answers. */
   static boolean healthy(String probe) {
-    return Readiness.answers(probe);
+    // A pid file or descriptor can be edited: never probe anything but loopback.
+    return Loopback.isLoopback(probe) && Readiness.answers(probe);
   }
 
   /**

@@ -80,7 +80,9 @@ class ExperimentIT {
     double predicted = 1000.0 / (6 * (costMs + delayMs));
     WorkerRate w = report.verdict().workerRate();
     assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
-    assertThat(w.lowerPerS()).isGreaterThanOrEqualTo(predicted * 0.85);
+    assertThat(w.lowerPerS())
+        .as("worker-rate lower bound; excluded %s", report.verdict().excluded())
+        .isGreaterThanOrEqualTo(predicted * 0.85);
     assertThat(w.upperPerS()).isLessThanOrEqualTo(predicted * 1.15);
     assertThat(report.verdict().established())
         .as(
