@@ -278,6 +278,19 @@ public final class Experiment {
   }
 
   private RigHandle up(String arm, Path stateDir) throws RigException {
+    if (b.resume) {
+      // A run killed without its teardown (SIGKILL, a power cut) leaves its relay running: stop
+      // it, if and only if the pid file proves it is the one this directory's rig started.
+      dev.ceiling.rig.DownResult left = dev.ceiling.rig.Rig.down(stateDir);
+      if (left.pid() != null) {
+        b.progress.warning("arm '" + arm + "': the interrupted run's relay: " + left.message());
+      }
+      if (!left.clean()) {
+        throw new RigException(
+            RigException.Kind.STATE,
+            "the interrupted run's relay in " + stateDir + " is still there: " + left.message());
+      }
+    }
     UpOptions o =
         UpOptions.of(b.profile, arm, stateDir).withReset(true).withOverrides(b.relayOverrides);
     RigHandle h = dev.ceiling.rig.Rig.up(o);

@@ -163,6 +163,37 @@ class CtrlCIT {
     assertNoRelayLeft();
   }
 
+  /**
+   * SIGKILL mid-sweep: no teardown runs, so the relay (in its own session) is left running and only
+   * the journal holds the cells. {@code experiment --resume} stops that relay (its pid file proves
+   * it is this directory's) and completes the run with every journalled cell.
+   */
+  @Test
+  void sigkillMidSweepLosesNoJournalledCellAndResumeCompletes() throws Exception {
+    child = experiment();
+    Path journal = out().resolve("journal-on.jsonl");
+    assertThat(child.awaitCondition(() -> cellLines(journal) >= 1, Duration.ofMinutes(3)))
+        .as("a first cell was journalled\n%s", child)
+        .isTrue();
+    child.process.destroyForcibly();
+    child.await(Duration.ofMinutes(1));
+    List<dev.ceiling.core.model.Cell> before = Journal.read(journal).cells();
+    assertThat(before).isNotEmpty();
+    assertThat(out().resolve("half-on.json")).doesNotExist();
+
+    Child resumed = experiment("resumed", "--resume", "2");
+    int code = resumed.await(Duration.ofMinutes(5));
+    assertThat(code).as(resumed.toString()).isIn(0, 1);
+    assertThat(resumed.err()).contains("the interrupted run's relay");
+    HalfRun on = Json.read(out().resolve("half-on.json"), HalfRun.class);
+    assertThat(on.complete()).isTrue();
+    assertThat(on.cells()).hasSize(4).containsAll(before);
+    HalfRun off = Json.read(out().resolve("half-off.json"), HalfRun.class);
+    assertThat(off.complete()).isTrue();
+    assertThat(out().resolve("report.json")).exists();
+    assertNoRelayLeft();
+  }
+
   @Test
   void ctrlCDuringTheSecondRigStartKeepsTheFirstArm() throws Exception {
     child = experiment();
