@@ -40,7 +40,7 @@ import java.util.function.Function;
  *     .rates(200, 400, 600, 800)
  *     .duration(Duration.ofSeconds(4))
  *     .repeats(3)
- *     .outDir(Path.of("target/ceiling"))
+ *     .outDir(Experiment.newRunDirectory(Path.of("target", "ceiling")))  // default: ceiling-reports/<time>
  *     .run();
  * }</pre>
  *
@@ -50,6 +50,14 @@ public final class Experiment {
   private final Builder b;
   private final AtomicReference<RigHandle> currentRig = new AtomicReference<>();
   private final AtomicReference<SweepRunner> currentSweep = new AtomicReference<>();
+
+  /**
+   * Set by Ctrl-C (the shutdown hook): no new arm or cell starts after it. A flag, not only {@link
+   * SweepRunner#interrupt()}, because Ctrl-C can arrive before a sweep exists (during a rig start)
+   * or between the arms.
+   */
+  private final java.util.concurrent.atomic.AtomicBoolean stopRequested =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private Experiment(Builder b) {
     this.b = b;
@@ -71,10 +79,7 @@ public final class Experiment {
     Thread hook =
         new Thread(
             () -> {
-              SweepRunner s = currentSweep.get();
-              if (s != null) {
-                s.interrupt();
-              }
+              requestStop();
               try {
                 // Let the running cell finish and the report be written, then make sure the
                 // relay is down whatever happened.
@@ -105,8 +110,33 @@ public final class Experiment {
     }
   }
 
+  /** Stops the running sweep after its cell, or the next one before any cell. */
+  private void requestStop() {
+    stopRequested.set(true);
+    SweepRunner s = currentSweep.get();
+    if (s != null) {
+      s.interrupt();
+    }
+  }
+
   private ExperimentResult runArms() throws ExperimentException {
     Path out = b.outDir;
+    List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
+    // Every check of the directory's state comes before anything starts: no relay is launched
+    // for a run that is then refused.
+    Map<String, Journal.Contents> previous = ResumeCheck.journals(out, arms, b.resume);
+    ExperimentIdentity recorded =
+        previous.isEmpty() ? null : previous.values().iterator().next().identity();
+    if (recorded != null) {
+      ResumeCheck.requireSameOptions(
+          out,
+          recorded,
+          b.profile,
+          b.autoRateMultiples == null ? b.rates : null,
+          b.duration.toNanos() / 1e9,
+          b.repeats,
+          b.seed);
+    }
     try {
       Files.createDirectories(out);
     } catch (IOException e) {
@@ -114,20 +144,34 @@ public final class Experiment {
     }
     MetricsScraper scraper =
         new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
-    List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
     Map<String, HalfRun> halves = new LinkedHashMap<>();
     ExperimentIdentity identity = null;
-    List<Double> rates = b.rates;
+    // A resumed run keeps the recorded grid: "auto" would calibrate afresh and never match.
+    List<Double> rates = recorded != null ? recorded.ratesPerS() : b.rates;
     List<String> problems = new ArrayList<>();
     Outcome exit = Outcome.ESTABLISHED;
     for (String arm : arms) {
+      if (stopRequested.get()) {
+        problems.add("interrupted before arm '" + arm + "' started");
+        exit = Outcome.NOT_ESTABLISHED;
+        break;
+      }
       Path half = out.resolve("half-" + arm + ".json");
       Path journal = out.resolve("journal-" + arm + ".jsonl");
+      Journal.Contents before = previous.get(arm);
+      HalfRun finished = before == null ? null : ResumeCheck.finishedHalf(half, before);
+      if (finished != null) {
+        // Already complete on disk: reuse it without starting its relay again.
+        b.progress.warning("arm '" + arm + "' is complete in " + half + "; not measured again");
+        halves.put(arm, finished);
+        identity = recorded;
+        continue;
+      }
       RigDescriptor rig;
       try (RigHandle handle = up(arm, out.resolve("rig-" + arm))) {
         rig = handle.descriptor();
         b.progress.rigUp(arm, rig);
-        if (identity == null && b.autoRateMultiples != null) {
+        if (identity == null && recorded == null && b.autoRateMultiples != null) {
           rates = autoRates(rig);
           b.progress.warning(
               "rates chosen from the relay's own calibration (predicted worker ceiling "
@@ -136,6 +180,21 @@ public final class Experiment {
                   + rates);
         }
         ExperimentIdentity armIdentity = identity(rig, rates);
+        if (recorded != null) {
+          List<String> differ = IdentityCheck.differences(recorded, armIdentity);
+          if (!differ.isEmpty()) {
+            problems.add(
+                "cannot resume arm '"
+                    + arm
+                    + "': the relay now differs from the journals in "
+                    + out
+                    + ": "
+                    + String.join("; ", differ));
+            exit = Outcome.BAD_INPUT;
+            break;
+          }
+          identity = recorded;
+        }
         if (identity == null) {
           identity = armIdentity;
         } else {
@@ -154,8 +213,14 @@ public final class Experiment {
         }
         SweepRunner sweep = new SweepRunner(scraper, b.progress);
         currentSweep.set(sweep);
+        // Set before checking: either this sees the hook's flag or the hook sees this sweep. A
+        // Ctrl-C during the rig start thus stops the sweep before its first cell.
+        if (stopRequested.get()) {
+          sweep.interrupt();
+        }
         SweepRunner.Outcome o =
-            sweep.run(rig, identity, b.sweepOptions.withJournal(journal).withResume(false));
+            sweep.run(
+                rig, identity, b.sweepOptions.withJournal(journal).withResume(before != null));
         currentSweep.set(null);
         Json.write(half, o.half());
         halves.put(arm, o.half());
@@ -202,12 +267,14 @@ public final class Experiment {
     Path json = null;
     List<Path> extra = new ArrayList<>();
     if (report != null) {
-      json = out.resolve("report.json");
+      Path jsonFile = out.resolve("report.json");
       try {
-        Json.write(json, report);
+        Json.write(jsonFile, report);
+        // Listed as written only once it is: a failed write is a problem, not a path to open.
+        json = jsonFile;
         for (Map.Entry<String, Function<ExperimentReport, String>> r : b.renderers.entrySet()) {
           Path file = out.resolve(r.getKey());
-          Files.writeString(file, r.getValue().apply(report));
+          Json.writeText(file, r.getValue().apply(report));
           extra.add(file);
         }
       } catch (IOException e) {
@@ -224,11 +291,45 @@ public final class Experiment {
   }
 
   private RigHandle up(String arm, Path stateDir) throws RigException {
+    if (b.resume) {
+      // A run killed without its teardown (SIGKILL, a power cut) leaves its relay running: stop
+      // it, if and only if the pid file proves it is the one this directory's rig started.
+      dev.ceiling.rig.DownResult left = dev.ceiling.rig.Rig.down(stateDir);
+      if (left.pid() != null) {
+        b.progress.warning("arm '" + arm + "': the interrupted run's relay: " + left.message());
+      }
+      if (!left.clean()) {
+        throw new RigException(
+            RigException.Kind.STATE,
+            "the interrupted run's relay in " + stateDir + " is still there: " + left.message());
+      }
+    }
     UpOptions o =
         UpOptions.of(b.profile, arm, stateDir).withReset(true).withOverrides(b.relayOverrides);
     RigHandle h = dev.ceiling.rig.Rig.up(o);
     currentRig.set(h);
     return h;
+  }
+
+  /**
+   * A new, empty directory of its own under {@code parent}, named by the UTC time to the
+   * millisecond ({@code 20261201-101500-123}, with {@code -2}, {@code -3}... if taken), created
+   * atomically so two runs never share one. The default {@link Builder#outDir} is one under {@code
+   * ceiling-reports}: a second run of the same build never meets the first one's journals.
+   */
+  public static Path newRunDirectory(Path parent) throws IOException {
+    Files.createDirectories(parent);
+    String stamp =
+        java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)
+            .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    for (int n = 1; ; n++) {
+      Path candidate = parent.resolve(n == 1 ? stamp : stamp + "-" + n);
+      try {
+        return Files.createDirectory(candidate);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        // Another run took this name in the same millisecond: try the next suffix.
+      }
+    }
   }
 
   /** The relay_info key under which the reference relay reports its calibrated ceiling. */
@@ -299,6 +400,7 @@ public final class Experiment {
     private Path outDir;
     private ExperimentProgress progress = ExperimentProgress.NONE;
     private boolean installShutdownHook = true;
+    private boolean resume;
     private Duration shutdownGrace = Duration.ofSeconds(60);
     private final Map<String, Function<ExperimentReport, String>> renderers = new LinkedHashMap<>();
 
@@ -377,7 +479,11 @@ public final class Experiment {
       return this;
     }
 
-    /** Where reports, half-runs, journals and rig state go (required). */
+    /**
+     * Where reports, half-runs, journals and rig state go. Default: a new directory of this run's
+     * own, {@link #newRunDirectory newRunDirectory(Path.of("ceiling-reports"))}; a fixed path is
+     * refused on the second run (its journals are there) unless {@link #resume} is set.
+     */
     public Builder outDir(Path dir) {
       this.outDir = Objects.requireNonNull(dir, "outDir");
       return this;
@@ -403,6 +509,21 @@ public final class Experiment {
       return this;
     }
 
+    /**
+     * Continues the experiment in {@link #outDir}: each arm from its journal ({@code
+     * journal-<arm>.jsonl}), without measuring a journalled cell again; an arm whose half-run is
+     * complete on disk is not started at all. Refused, before any relay starts, when the directory
+     * holds no journal or the journals disagree with these options (profile, arms, rates, duration,
+     * repeats, order); refused after the relay is up when it differs from what the journals
+     * recorded (parameters, limiter, queue capacity, versions, digests). With rates left to the
+     * calibration, the journals' rates are used. Without resume, a directory that already holds a
+     * journal is refused before anything starts.
+     */
+    public Builder resume(boolean value) {
+      this.resume = value;
+      return this;
+    }
+
     /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
     public Builder installShutdownHook(boolean install) {
       this.installShutdownHook = install;
@@ -415,9 +536,6 @@ public final class Experiment {
       if (profile == null) {
         problems.add("profile is required");
       }
-      if (outDir == null) {
-        problems.add("out_dir is required");
-      }
       if (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite())) {
         problems.add("rates must be finite numbers > 0, got " + rates);
       }
@@ -429,6 +547,16 @@ public final class Experiment {
       }
       if (!problems.isEmpty()) {
         throw new ExperimentException(String.join("; ", problems), null);
+      }
+      if (outDir == null) {
+        if (resume) {
+          throw new ExperimentException("resume needs the out_dir of the run to continue", null);
+        }
+        try {
+          outDir = newRunDirectory(Path.of("ceiling-reports"));
+        } catch (IOException e) {
+          throw new ExperimentException("cannot create an output directory: " + e, e);
+        }
       }
       return new Experiment(this).run();
     }

@@ -211,16 +211,20 @@ public final class SweepRunner {
     AtomicReference<Snapshot> before = new AtomicReference<>();
     AtomicReference<Snapshot> after = new AtomicReference<>();
     AtomicReference<MetricsException> scrapeError = new AtomicReference<>();
+    // How long each scrape took: the snapshot is taken somewhere inside it, so a slow scrape moves
+    // the relay-side window away from the generator's by up to its duration.
+    AtomicReference<Double> beforeS = new AtomicReference<>();
+    AtomicReference<Double> afterS = new AtomicReference<>();
     cfg.windowListener(
         new WindowListener() {
           @Override
           public void windowStarted(Instant at) {
-            scrapeInto(metrics, before, scrapeError);
+            beforeS.set(timedScrapeInto(metrics, before, scrapeError));
           }
 
           @Override
           public void windowEnded(Instant at) {
-            scrapeInto(metrics, after, scrapeError);
+            afterS.set(timedScrapeInto(metrics, after, scrapeError));
           }
         });
     GeneratorReport report = offer(cfg.build(), options);
@@ -240,7 +244,10 @@ public final class SweepRunner {
     Double loadAfter = LoadPerCpu.now();
     CellAssembler.Scraped scraped = CellAssembler.scrape(rig, before.get(), after.get());
     return CellAssembler.assemble(
-        planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter);
+            planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter)
+        .toBuilder()
+        .scrapeS(beforeS.get(), afterS.get())
+        .build();
   }
 
   /**
@@ -293,6 +300,14 @@ public final class SweepRunner {
               options.identities()));
     }
     return cfg;
+  }
+
+  /** Scrapes into {@code into} and returns the seconds it took. */
+  private double timedScrapeInto(
+      URI metrics, AtomicReference<Snapshot> into, AtomicReference<MetricsException> error) {
+    long start = System.nanoTime();
+    scrapeInto(metrics, into, error);
+    return (System.nanoTime() - start) / 1e9;
   }
 
   private void scrapeInto(

@@ -21,8 +21,17 @@ public record DownResult(Outcome outcome, Long pid, String message) {
     NO_PID_FILE,
     /** The rig attached to a relay it does not own; nothing signalled. */
     ATTACHED,
-    /** The pid file could not be read; removed, nothing signalled. */
+    /**
+     * The pid file could not be read, the descriptor named the relay, and it is not running (and no
+     * process carries the rig id); files removed, nothing signalled.
+     */
     GARBLED,
+    /**
+     * The pid file could not be read and the relay could not be found or proven ours (no readable
+     * descriptor, or a process carries the rig id but not the recorded pid and start instant):
+     * nothing signalled, every file kept.
+     */
+    UNRESOLVED,
     /** No process has the recorded pid; file removed, nothing signalled. */
     STALE_DEAD,
     /**
@@ -38,8 +47,11 @@ public record DownResult(Outcome outcome, Long pid, String message) {
     STILL_ALIVE
   }
 
-  /** True when nothing is left running that this rig started (every outcome but STILL_ALIVE). */
+  /**
+   * True when nothing is left running that this rig started, as far as the rig can tell: every
+   * outcome but STILL_ALIVE and UNRESOLVED.
+   */
   public boolean clean() {
-    return outcome != Outcome.STILL_ALIVE;
+    return outcome != Outcome.STILL_ALIVE && outcome != Outcome.UNRESOLVED;
   }
 }

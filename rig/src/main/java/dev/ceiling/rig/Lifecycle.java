@@ -18,13 +18,14 @@ import dev.ceiling.rig.internal.ProcessInspector;
 import dev.ceiling.rig.internal.ProcessInspector.Identity;
 import dev.ceiling.rig.internal.Provenance;
 import dev.ceiling.rig.internal.Readiness;
+import dev.ceiling.rig.internal.Secrets;
+import dev.ceiling.rig.internal.StateDirectory;
 import dev.ceiling.rig.internal.Templates;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -87,11 +88,15 @@ final class Lifecycle {
     RelayProfile p = o.profile();
     Path stateDir = o.stateDir().toAbsolutePath();
     List<String> notes = new ArrayList<>();
+    Optional<String> foreign;
     try {
-      OwnerOnlyFiles.directory(stateDir);
+      foreign = StateDirectory.claim(stateDir);
     } catch (IOException e) {
       throw new RigException(
           RigException.Kind.STATE, "cannot create state directory " + stateDir + ": " + e, e);
+    }
+    if (foreign.isPresent()) {
+      throw new RigException(RigException.Kind.STATE, foreign.get());
     }
     refuseIfRunning(stateDir, notes);
 
@@ -164,9 +169,14 @@ final class Lifecycle {
     Instant start = null;
     List<String> command = null;
     Map<String, String> relayInfo = new TreeMap<>();
+    // Secret values stay in this process: what is written or printed holds their digest, which
+    // still pins them in the experiment's identity.
+    Map<String, String> secrets = p.secretValues(o.overrides());
     for (Map.Entry<String, String> e : p.parameters().entrySet()) {
+      String value = o.overrides().getOrDefault(e.getKey(), e.getValue());
       relayInfo.put(
-          "parameter." + e.getKey(), o.overrides().getOrDefault(e.getKey(), e.getValue()));
+          "parameter." + e.getKey(),
+          p.isSecret(e.getKey()) ? Secrets.redacted(e.getKey(), value) : value);
     }
     ports.forEach((k, v) -> relayInfo.put("port." + k, Integer.toString(v)));
     if (o.skipRelay()) {
@@ -181,14 +191,20 @@ final class Lifecycle {
       }
       deleteQuietly(PidFile.in(stateDir));
     } else {
-      Launched l = launch(o, vars, rigId, ports, stateDir, dataDir, log, probe);
+      Launched l;
+      try {
+        l = launch(o, vars, rigId, ports, stateDir, dataDir, log, probe);
+      } catch (RigException e) {
+        // Launch messages quote the command line and the log, which may carry a secret.
+        throw new RigException(e.kind(), Secrets.scrub(e.getMessage(), secrets), e.problems(), e);
+      }
       pid = l.identity.pid();
       start = l.identity.startInstant();
-      command = l.identity.command();
+      command = Secrets.scrub(l.identity.command(), secrets);
       if (p.readyLinePrefix() != null) {
         Optional<Map<String, String>> ready = readyLine(log, p.readyLinePrefix());
         if (ready.isPresent()) {
-          relayInfo.putAll(ready.get());
+          ready.get().forEach((k, v) -> relayInfo.put(k, Secrets.scrub(v, secrets)));
         } else {
           notes.add(
               "no log line starting with '"
@@ -314,6 +330,10 @@ final class Lifecycle {
         deleteTree(dataDir);
       }
       OwnerOnlyFiles.directory(dataDir);
+      // The previous run's log is kept one generation back: it may explain why that run failed.
+      if (Files.exists(log)) {
+        Files.move(log, stateDir.resolve(LOG_FILE + ".1"), StandardCopyOption.REPLACE_EXISTING);
+      }
       OwnerOnlyFiles.emptyFile(log);
     } catch (IOException e) {
       throw new RigException(RigException.Kind.STATE, "cannot prepare " + stateDir + ": " + e, e);
@@ -508,12 +528,23 @@ final class Lifecycle {
     try {
       rec = PidFile.read(pf);
     } catch (ReportFormatException e) {
-      deleteQuietly(pf);
-      deleteQuietly(descriptor);
-      return new DownResult(
-          DownResult.Outcome.GARBLED,
-          null,
-          "pid file unreadable, removed it and signalled nothing: " + e.getMessage());
+      Optional<PidFile> found = fromDescriptor(readDescriptor(descriptor));
+      if (found.isEmpty()) {
+        // Nothing says which process was ours: whether a relay runs cannot be told, so nothing
+        // is signalled and nothing is removed (the files are the only trace of it).
+        return new DownResult(
+            DownResult.Outcome.UNRESOLVED,
+            null,
+            "pid file unreadable ("
+                + e.getMessage()
+                + ") and no readable descriptor in "
+                + stateDir
+                + " names this rig's relay; signalled nothing and kept every file. Look for a"
+                + " process whose command line carries 'ceiling-rig-' and this directory, stop it,"
+                + " then remove "
+                + pf);
+      }
+      return downGarbled(stateDir, pf, descriptor, found.get(), stopTimeout, e.getMessage());
     }
     // Take the handle once: the JDK binds it to the process's start time and refuses to signal a
     // different process that later reuses the pid, which closes the gap between check and signal.
@@ -541,7 +572,13 @@ final class Lifecycle {
               + mismatch.get()
               + "); removed it, signalled nothing");
     }
-    ProcessHandle h = handle.get();
+    return stop(stateDir, handle.get(), rec, stopTimeout);
+  }
+
+  /** SIGTERM, then SIGKILL after the stop timeout; the files go only once the relay is gone. */
+  private DownResult stop(Path stateDir, ProcessHandle h, PidFile rec, Duration stopTimeout) {
+    Path pf = PidFile.in(stateDir);
+    Path descriptor = stateDir.resolve(DESCRIPTOR_FILE);
     h.destroy();
     if (waitExit(h, stopTimeout)) {
       deleteQuietly(pf);
@@ -566,6 +603,89 @@ final class Lifecycle {
         DownResult.Outcome.STILL_ALIVE,
         rec.pid(),
         "relay pid " + rec.pid() + " survived SIGKILL for " + KILL_WAIT + "; pid file kept");
+  }
+
+  /**
+   * The pid file is unreadable but the descriptor names the relay: its pid, start instant and
+   * command line (which carries the unique rig id). The live process must match all of them and
+   * carry the rig id before it is stopped; a process elsewhere carrying the rig id means the record
+   * is wrong, and then nothing is signalled and every file is kept.
+   */
+  private DownResult downGarbled(
+      Path stateDir, Path pf, Path descriptor, PidFile rec, Duration stopTimeout, String why) {
+    String prefix = "pid file unreadable (" + why + "); the descriptor names rig " + rec.rigId();
+    Optional<ProcessHandle> handle = ProcessHandle.of(rec.pid());
+    Optional<Identity> live =
+        handle.filter(ProcessHandle::isAlive).flatMap(h -> ProcessInspector.identify(rec.pid()));
+    Optional<String> mismatch =
+        live.isEmpty()
+            ? Optional.of("pid " + rec.pid() + " is not running")
+            : ownership.mismatch(rec, live.get());
+    if (mismatch.isEmpty() && live.get().command().contains(rec.rigId())) {
+      DownResult r = stop(stateDir, handle.get(), rec, stopTimeout);
+      return new DownResult(r.outcome(), r.pid(), prefix + ": " + r.message());
+    }
+    List<Long> carriers = carryingRigId(rec.rigId());
+    if (!carriers.isEmpty()) {
+      return new DownResult(
+          DownResult.Outcome.UNRESOLVED,
+          rec.pid(),
+          prefix
+              + " with pid "
+              + rec.pid()
+              + " ("
+              + mismatch.orElse("its command line lacks the rig id")
+              + "), but pid(s) "
+              + carriers
+              + " carry that rig id: signalled nothing and kept every file; stop them by hand");
+    }
+    deleteQuietly(pf);
+    deleteQuietly(descriptor);
+    return new DownResult(
+        DownResult.Outcome.GARBLED,
+        null,
+        prefix
+            + ", whose relay is not running ("
+            + mismatch.orElse("its command line lacks the rig id")
+            + ") and no process carries that rig id; removed the files, signalled nothing");
+  }
+
+  /** What the pid file would have said, rebuilt from a descriptor of a relay this rig started. */
+  private static Optional<PidFile> fromDescriptor(Optional<RigDescriptor> d) {
+    if (d.isEmpty() || !d.get().ownsRelay() || d.get().relayCommand() == null) {
+      return Optional.empty();
+    }
+    RigDescriptor x = d.get();
+    try {
+      return Optional.of(
+          new PidFile(
+              1,
+              x.rigId(),
+              x.profile(),
+              x.relayPid(),
+              x.relayStartInstant(),
+              x.relayCommand(),
+              Map.of(),
+              x.healthUrl() == null ? "unknown" : x.healthUrl(),
+              x.relayLog() == null ? "unknown" : x.relayLog()));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Live processes whose command line carries the rig id, this JVM excluded. */
+  private static List<Long> carryingRigId(String rigId) {
+    long self = ProcessHandle.current().pid();
+    return ProcessHandle.allProcesses()
+        .filter(ProcessHandle::isAlive)
+        .map(ProcessHandle::pid)
+        .filter(pid -> pid != self)
+        .filter(
+            pid ->
+                ProcessInspector.commandLine(pid)
+                    .map(c -> c.stream().anyMatch(a -> a.contains(rigId)))
+                    .orElse(false))
+        .toList();
   }
 
   // ---------------------------------------------------------------- status
@@ -679,25 +799,7 @@ final class Lifecycle {
 
   private static void requireLoopback(String field, String url, RelayProfile p)
       throws RigException {
-    String host;
-    try {
-      host = URI.create(url).getHost();
-    } catch (IllegalArgumentException e) {
-      host = null;
-    }
-    boolean loopback = false;
-    if (host != null) {
-      String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-      if ("localhost".equals(h) || h.endsWith(".localhost")) {
-        loopback = true;
-      } else {
-        try {
-          loopback = InetAddress.getByName(h).isLoopbackAddress();
-        } catch (IOException e) {
-          loopback = false;
-        }
-      }
-    }
+    boolean loopback = Loopback.isLoopback(url);
     if (!loopback) {
       throw new RigException(
           RigException.Kind.BAD_INPUT,
@@ -721,7 +823,8 @@ final class Lifecycle {
 
   /** True when the probe (a health, WebSocket or tcp:// URL; see {@link Readiness}) answers. */
   static boolean healthy(String probe) {
-    return Readiness.answers(probe);
+    // A pid file or descriptor can be edited: never probe anything but loopback.
+    return Loopback.isLoopback(probe) && Readiness.answers(probe);
   }
 
   /**

@@ -25,6 +25,9 @@ import java.util.Map;
  * @param ports named ports, each 1..65535; each name is also a placeholder
  * @param parameters named values with defaults that {@link UpOptions#overrides()} may change; each
  *     name is also a placeholder (e.g. {@code exchange_delay_ms})
+ * @param secretParameters names of parameters marked secret in the profile; with every name that
+ *     matches {@link #SECRET_NAME} they are secret ({@link #isSecret}): their values never appear
+ *     in the descriptor, output, journals or reports, only a digest
  * @param healthUrl template of the URL that returns 200 when the relay is ready, or null when
  *     readiness is "websocket" or "tcp:NAME"
  * @param metricsUrl template of the Prometheus text endpoint, or null for a relay without metrics
@@ -57,6 +60,7 @@ public record RelayProfile(
     Map<String, String> environment,
     Map<String, Integer> ports,
     Map<String, String> parameters,
+    java.util.Set<String> secretParameters,
     String healthUrl,
     String metricsUrl,
     String contaminationEvidence,
@@ -76,6 +80,28 @@ public record RelayProfile(
     String origin,
     Path baseDir) {
 
+  /** Parameter names that are secret without being marked: passwords, secrets, tokens. */
+  public static final java.util.regex.Pattern SECRET_NAME =
+      java.util.regex.Pattern.compile(
+          ".*(password|passwd|secret|token).*", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /** True when the parameter's value must never leave the process in clear. */
+  public boolean isSecret(String parameter) {
+    return secretParameters.contains(parameter) || SECRET_NAME.matcher(parameter).matches();
+  }
+
+  /** The secret parameters' effective values (defaults overridden by {@code overrides}). */
+  public Map<String, String> secretValues(Map<String, String> overrides) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    parameters.forEach(
+        (k, v) -> {
+          if (isSecret(k)) {
+            out.put(k, overrides.getOrDefault(k, v));
+          }
+        });
+    return out;
+  }
+
   /** The built-in profiles, by name. */
   public static final List<String> BUILT_IN = List.of("reference");
 
@@ -84,6 +110,7 @@ public record RelayProfile(
     environment = Map.copyOf(environment);
     ports = Map.copyOf(ports);
     parameters = Map.copyOf(parameters);
+    secretParameters = java.util.Set.copyOf(secretParameters);
     arms = Map.copyOf(arms);
     limiter = List.copyOf(limiter);
     metricMapping = Map.copyOf(metricMapping);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.internal.PidFile;
+import dev.ceiling.rig.internal.StateDirectory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -255,18 +256,112 @@ class LifecycleIT {
     assertThat(e.getMessage()).contains("expected GET http://127.0.0.1:").contains("within PT0.3S");
   }
 
+  /**
+   * Issue 17, defect 2: {@code --reset} deleted {@code data/} in any directory passed as the state
+   * directory and made it mode 700. A directory the rig did not create is refused, untouched; the
+   * failing partner is the same directory with the rig's marker planted in it, which the rig then
+   * treats as its own (resets and chmods it), so the marker is what decides.
+   */
   @Test
-  void resetGivesAFreshDataDirectoryAndTellsTheRelay() throws Exception {
+  void aForeignStateDirectoryIsRefusedUntouchedAndOnlyAMarkedOneIsReset() throws Exception {
     Path state = dir.resolve("r");
     Files.createDirectories(state.resolve("data"));
     Files.writeString(state.resolve("data/old.db"), "rows");
+    Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-xr-x"));
     UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state).withReset(true);
+    RigException e = catchRig(() -> Fakes.real().up(o));
+    assertThat(e.kind()).isEqualTo(RigException.Kind.STATE);
+    assertThat(e.getMessage())
+        .contains("state directory " + state.toAbsolutePath())
+        .contains("not created by the rig");
+    assertThat(state.resolve("data/old.db")).hasContent("rows");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+        .isEqualTo("rwxr-xr-x");
+    assertThat(state).isDirectoryNotContaining("glob:**/relay.*");
+
+    // The doctored partner: the marker makes it the rig's own.
+    Files.writeString(state.resolve(StateDirectory.MARKER), "planted by the test");
+    Files.writeString(state.resolve("relay.log"), "the previous run's log");
     try (RigHandle h = Fakes.real().up(o)) {
       try {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+            .isEqualTo("rwx------");
+        assertThat(state.resolve("relay.log.1")).hasContent("the previous run's log");
         assertThat(state.resolve("data")).isEmptyDirectory();
         assertThat(h.descriptor().relayCommand()).contains("--reset");
         assertThat(h.descriptor().databaseReset()).isTrue();
         assertThat(h.descriptor().relayInfo()).containsEntry("reset", "True");
+      } finally {
+        h.stop();
+        Fakes.kill(h.descriptor().relayPid());
+      }
+    }
+  }
+
+  /**
+   * Issue 17, defect 8: {@code down} on a garbled pid file exited 0 and forgot a relay that was
+   * still running. It now finds the relay through the descriptor (pid, start instant, command line
+   * with the rig id) and stops it. The doctored partner: a descriptor whose start instant is wrong
+   * cannot prove the process is ours, while a process carries the rig id: nothing is signalled,
+   * every file is kept, and the result is not clean.
+   */
+  @Test
+  void downWithAGarbledPidFileStopsTheRelayTheDescriptorNames() throws Exception {
+    Path state = dir.resolve("garbled");
+    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state);
+    RigHandle h = Fakes.real().up(o);
+    long pid = h.descriptor().relayPid();
+    try {
+      Path descriptor = state.resolve("descriptor.json");
+      String original = Files.readString(descriptor);
+      Files.writeString(PidFile.in(state), "{\"pid\": " + pid + ", torn");
+
+      // Doctored: the descriptor's start instant is a minute off.
+      String instant = h.descriptor().relayStartInstant().toString();
+      String doctored =
+          original.replace(instant, h.descriptor().relayStartInstant().minusSeconds(60).toString());
+      assertThat(doctored).isNotEqualTo(original);
+      Files.writeString(descriptor, doctored);
+      DownResult refused = Fakes.real().down(state, Duration.ofSeconds(5));
+      assertThat(refused.outcome()).as(refused.message()).isEqualTo(DownResult.Outcome.UNRESOLVED);
+      assertThat(refused.clean()).isFalse();
+      assertThat(refused.message()).contains("carry that rig id").contains("kept every file");
+      assertThat(Fakes.alive(pid)).isTrue();
+      assertThat(PidFile.in(state)).exists();
+      assertThat(descriptor).hasContent(doctored);
+
+      Files.writeString(descriptor, original);
+      DownResult r = Fakes.real().down(state, Duration.ofSeconds(5));
+      assertThat(r.outcome()).as(r.message()).isEqualTo(DownResult.Outcome.STOPPED);
+      assertThat(r.clean()).isTrue();
+      assertThat(r.message()).contains("pid file unreadable").contains(h.descriptor().rigId());
+      assertThat(Fakes.alive(pid)).isFalse();
+      assertThat(PidFile.in(state)).doesNotExist();
+      assertThat(descriptor).doesNotExist();
+    } finally {
+      Fakes.kill(pid);
+    }
+  }
+
+  @Test
+  void aNewStateDirectoryIsCreatedAndMarkedByTheRig() throws Exception {
+    Path state = dir.resolve("new").resolve("state");
+    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state).withReset(true);
+    try (RigHandle h = Fakes.real().up(o)) {
+      try {
+        assertThat(state.resolve(StateDirectory.MARKER)).isRegularFile();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+            .isEqualTo("rwx------");
+      } finally {
+        h.stop();
+        Fakes.kill(h.descriptor().relayPid());
+      }
+    }
+    // Its own directory again: accepted, the data reset.
+    Files.writeString(state.resolve("data/left.db"), "rows");
+    try (RigHandle h = Fakes.real().up(o)) {
+      try {
+        assertThat(state.resolve("data")).isEmptyDirectory();
       } finally {
         h.stop();
         Fakes.kill(h.descriptor().relayPid());

@@ -127,15 +127,17 @@ class PidOwnershipIT {
   }
 
   @Test
-  void garbledPidFileIsReportedAndRemoved() throws IOException {
+  void garbledPidFileWithoutADescriptorIsRefusedAndKept() throws IOException {
     Path state = Files.createTempDirectory(dir, "state");
     Files.writeString(PidFile.in(state), "{\"pid\": 1, oops");
     assertThat(Rig.status(state).state()).isEqualTo(StatusResult.State.GARBLED);
     DownResult r = Rig.down(state, STOP);
-    assertThat(r.outcome()).isEqualTo(DownResult.Outcome.GARBLED);
+    // Nothing says which process was the relay: not clean (the CLI exits 3), nothing removed.
+    assertThat(r.outcome()).isEqualTo(DownResult.Outcome.UNRESOLVED);
+    assertThat(r.clean()).isFalse();
     assertThat(r.pid()).isNull();
     assertThat(r.message()).contains(PidFile.FILE_NAME).contains("signalled nothing");
-    assertThat(PidFile.in(state)).doesNotExist();
+    assertThat(PidFile.in(state)).hasContent("{\"pid\": 1, oops");
   }
 
   @Test

@@ -24,6 +24,67 @@ public final class CellProblems {
   private CellProblems() {}
 
   /**
+   * A scrape bracketing the window may take at most this fraction of the window: the snapshot is
+   * taken somewhere inside the scrape, so the relay-side window can be shifted by its duration.
+   */
+  public static final double SLOW_SCRAPE_FRACTION = 0.10;
+
+  /**
+   * The relay's accepted counter and the generator's accepted-in-window count may differ by this
+   * fraction of the larger (or {@link #ACCEPTED_TOLERANCE_EVENTS}, whichever is more): events in
+   * flight at the window's edges and a scrape within {@link #SLOW_SCRAPE_FRACTION} account for
+   * less.
+   */
+  public static final double ACCEPTED_TOLERANCE_FRACTION = 0.25;
+
+  /** The absolute floor of that tolerance, events: a few in-flight events at small rates. */
+  public static final long ACCEPTED_TOLERANCE_EVENTS = 10;
+
+  /**
+   * Whether the relay's window is the generator's: each scrape fast enough, and the relay's
+   * accepted count close to the generator's. Either failing excludes the cell, with its own reason.
+   */
+  private static void windowAlignment(Cell c, List<CellProblem> out) {
+    double limitS = SLOW_SCRAPE_FRACTION * c.durationRequestedS();
+    Double startS = c.scrapeStartS();
+    Double endS = c.scrapeEndS();
+    if ((startS != null && startS > limitS) || (endS != null && endS > limitS)) {
+      out.add(
+          exclude(
+              ProblemKind.SLOW_SCRAPE,
+              "the metrics scrapes took "
+                  + Fmt.num(startS == null ? 0 : startS)
+                  + " s at the window's start and "
+                  + Fmt.num(endS == null ? 0 : endS)
+                  + " s at its end, more than "
+                  + Fmt.num(limitS)
+                  + " s ("
+                  + Fmt.num(SLOW_SCRAPE_FRACTION * 100)
+                  + "% of the window): the relay's counters cover a shifted window"));
+    }
+    Double relay = c.delta(MetricRole.EVENTS_ACCEPTED);
+    if (relay != null) {
+      double generator = c.acceptedInWindow();
+      double tolerance =
+          Math.max(
+              ACCEPTED_TOLERANCE_EVENTS,
+              ACCEPTED_TOLERANCE_FRACTION * Math.max(Math.abs(relay), generator));
+      if (Math.abs(relay - generator) > tolerance) {
+        out.add(
+            exclude(
+                ProblemKind.ACCEPTED_DISAGREES,
+                "the relay's accepted counter moved by "
+                    + Fmt.num(relay)
+                    + " while the generator saw "
+                    + c.acceptedInWindow()
+                    + " accepted in the window (tolerance "
+                    + Fmt.num(tolerance)
+                    + "): they did not measure the same window"));
+      }
+    }
+  }
+
+  /**
    * Every problem with {@code c}, in a fixed order. Never throws for a valid cell.
    *
    * @param c the cell
@@ -164,6 +225,7 @@ public final class CellProblems {
                   + "x"));
     }
     steadiness(c, id, cfg, out);
+    windowAlignment(c, out);
     if (!onGrid(c.offeredPerS(), id.ratesPerS())) {
       out.add(
           exclude(

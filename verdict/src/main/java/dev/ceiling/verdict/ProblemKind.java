@@ -45,6 +45,18 @@ public enum ProblemKind {
   HEADROOM_UNKNOWN(false),
   /** |outstanding_delta| exceeded the tolerance: the queue banked or drained credit. */
   NOT_STEADY(false),
+  /**
+   * A metrics scrape bracketing the window took longer than {@link
+   * CellProblems#SLOW_SCRAPE_FRACTION} of the window: the relay-side window is shifted from the
+   * generator's by up to that long.
+   */
+  SLOW_SCRAPE(false),
+  /**
+   * The relay's accepted counter moved by a different amount than the generator's accepted count
+   * over the window, beyond {@link CellProblems#ACCEPTED_TOLERANCE_FRACTION}: the two are not
+   * measuring the same window (or the counter is not the one the mapping claims).
+   */
+  ACCEPTED_DISAGREES(false),
   /** The cell's offered rate is not on the experiment's rate grid. */
   OFF_GRID(false),
   /** The cell's requested duration differs from the experiment's. */

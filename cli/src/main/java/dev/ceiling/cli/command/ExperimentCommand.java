@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -140,6 +142,16 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Mixin ThresholdOptions thresholds = new ThresholdOptions();
 
   @Option(
+      names = "--resume",
+      paramLabel = "DIR",
+      description = {
+        "Continue the interrupted experiment in DIR (its --out): each arm from its journal,",
+        "no journalled cell measured again. Pass the options the run was started with; any",
+        "difference is refused before a relay starts."
+      })
+  Path resume;
+
+  @Option(
       names = "--verbose",
       description = "Echo the generator's progress lines and the libraries' info lines.")
   boolean verbose;
@@ -168,6 +180,12 @@ public final class ExperimentCommand implements Callable<Integer> {
       }
     }
     VerdictConfig verdictConfig = thresholds.config(checks);
+    if (resume != null && out != null) {
+      checks.add("--resume DIR continues the run in DIR; it cannot be combined with --out");
+    }
+    if (resume != null && !java.nio.file.Files.isDirectory(resume)) {
+      checks.add("--resume: " + resume + " is not a directory");
+    }
     checks.orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter err = spec.commandLine().getErr();
@@ -189,12 +207,14 @@ public final class ExperimentCommand implements Callable<Integer> {
       throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
     }
     Path dir =
-        out != null
-            ? out
-            : Path.of(
-                "ceiling-reports",
-                LocalDateTime.now(java.time.ZoneOffset.UTC)
-                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        resume != null
+            ? resume
+            : out != null
+                ? out
+                : Path.of(
+                    "ceiling-reports",
+                    LocalDateTime.now(java.time.ZoneOffset.UTC)
+                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Experiment.Builder b =
         Experiment.builder()
             .profile(p)
@@ -208,6 +228,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .withGenerators(generators))
             .outDir(dir)
             .verdictConfig(verdictConfig)
+            .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(err, verbose));
     if (seed != null) {
@@ -218,15 +239,45 @@ public final class ExperimentCommand implements Callable<Integer> {
     } else {
       b.rates(fixedRates);
     }
-    ExperimentResult r;
+    // On Ctrl-C the JVM exits once every shutdown hook has returned. The experiment's own hook
+    // returns when run() does; this one holds the exit until the summary and the "written to"
+    // lines are printed and flushed, so an interrupted run still says what it wrote.
+    CountDownLatch printed = new CountDownLatch(1);
+    Thread holdExit =
+        new Thread(
+            () -> {
+              try {
+                printed.await(PRINT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "ceiling-print-before-exit");
+    Runtime.getRuntime().addShutdownHook(holdExit);
     try {
-      r = b.run();
-    } catch (ExperimentException e) {
-      CommandLines.error(err, e.getMessage());
-      return ExitCode.USAGE;
+      ExperimentResult r;
+      try {
+        r = b.run();
+      } catch (ExperimentException e) {
+        CommandLines.error(err, e.getMessage());
+        return ExitCode.USAGE;
+      }
+      int code = Reports.print(r, spec.commandLine().getOut(), err);
+      spec.commandLine().getOut().flush();
+      err.flush();
+      return code;
+    } finally {
+      printed.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(holdExit);
+      } catch (IllegalStateException e) {
+        // Shutting down (Ctrl-C): the hook has been released above and returns at once.
+      }
     }
-    return Reports.print(r, spec.commandLine().getOut(), err);
   }
+
+  /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */
+  static final Duration PRINT_GRACE = Duration.ofSeconds(90);
 
   /** Comma-separated finite numbers; IllegalArgumentException on anything else. */
   static List<Double> parse(String csv) {

@@ -118,7 +118,12 @@ public final class RigCommand {
       name = "down",
       mixinStandardHelpOptions = true,
       header = "Stop what this rig started.",
-      description = {"Exit codes: 0 stopped (or nothing ran), 3 not stopped cleanly.", ""})
+      description = {
+        "Exit codes: 0 stopped (or nothing ran); 3 not stopped cleanly: the relay survived"
+            + " SIGKILL, or the pid file is unreadable and the relay could not be found through"
+            + " the descriptor (every file kept).",
+        ""
+      })
   static final class Down extends StateDir implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -131,13 +136,29 @@ public final class RigCommand {
   @Command(
       name = "status",
       mixinStandardHelpOptions = true,
-      header = "Say what runs, whether it is ours, its ports and health.")
+      header = "Say what runs, whether it is ours, its ports and health.",
+      description = {
+        "Exit codes: 0 our relay (or the attached one) runs and answers its health probe; 1 no"
+            + " relay of this rig runs (NONE, STALE); 3 it runs but does not answer, or the pid"
+            + " file is unreadable so it cannot be told (GARBLED); 2 bad usage.",
+        ""
+      })
   static final class Status extends StateDir implements Callable<Integer> {
     @Override
     public Integer call() {
       StatusResult s = Rig.status(stateDir);
       spec.commandLine().getOut().println(s.state() + ": " + s.message());
-      return ExitCode.ESTABLISHED;
+      return exitCode(s);
+    }
+
+    /** Distinct per state, so a script can tell "up", "nothing" and "look at it" apart. */
+    static int exitCode(StatusResult s) {
+      return switch (s.state()) {
+        case RUNNING_OURS, ATTACHED ->
+            Boolean.TRUE.equals(s.healthy()) ? ExitCode.ESTABLISHED : ExitCode.INFRASTRUCTURE;
+        case NONE, STALE -> ExitCode.NOT_ESTABLISHED;
+        case GARBLED -> ExitCode.INFRASTRUCTURE;
+      };
     }
   }
 }

@@ -136,6 +136,12 @@ public final class SweepCommand implements Callable<Integer> {
     ExperimentIdentity identity;
     try {
       rig = Json.read(rigFile, RigDescriptor.class);
+      // The same rule as 'rig up': a descriptor is a file anyone can edit.
+      List<String> notLoopback = dev.ceiling.rig.Loopback.problems(rig);
+      if (!notLoopback.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--rig " + rigFile + ": " + String.join("; ", notLoopback));
+      }
       p = RelayProfile.resolve(profile != null ? profile : rig.profile());
       if (!"ascending".equals(order) && !"shuffled".equals(order)) {
         throw new IllegalArgumentException(

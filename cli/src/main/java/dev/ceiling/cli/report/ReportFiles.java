@@ -3,7 +3,6 @@ package dev.ceiling.cli.report;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.verdict.ExperimentReport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes an experiment report's files: the one place that does, for every command. */
@@ -25,7 +24,8 @@ public final class ReportFiles {
     }
     if (html != null) {
       try {
-        Files.writeString(html, HtmlReport.render(report));
+        // Owner-only like every file Ceiling writes: the report holds the relay's descriptor.
+        Json.writeText(html, HtmlReport.render(report));
       } catch (IOException e) {
         throw new IOException("cannot write " + html + ": " + e.getMessage(), e);
       }

@@ -86,6 +86,8 @@ class UsageContractTest {
     assertUsageError(run("experiment", "--param", "colour=red"), "--param");
     assertUsageError(run("experiment", "--param", "port=99999"), "--param");
     assertUsageError(run("experiment", "--profile", "nosuch"), "--profile");
+    assertUsageError(run("experiment", "--resume", "/nonexistent/run"), "--resume");
+    assertUsageError(run("experiment", "--resume", ".", "--out", "x"), "--resume");
   }
 
   @Test

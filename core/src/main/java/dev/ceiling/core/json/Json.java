@@ -174,6 +174,15 @@ public final class Json {
    * crash never leaves half a report where a whole one was.
    */
   public static void write(Path file, Object value) throws IOException {
+    writeText(file, write(value));
+  }
+
+  /**
+   * Writes text the way {@link #write(Path, Object)} writes JSON: atomically (a sibling temporary
+   * file, then a rename) and owner-only ({@code rw-------}, the temporary file's mode from its
+   * creation), so a report never shows a half-written state or a secret to other users.
+   */
+  public static void writeText(Path file, String text) throws IOException {
     Path abs = file.toAbsolutePath();
     Path dir = abs.getParent();
     if (dir != null) {
@@ -181,7 +190,7 @@ public final class Json {
     }
     Path tmp = Files.createTempFile(dir, abs.getFileName().toString(), ".tmp");
     try {
-      Files.writeString(tmp, write(value), StandardCharsets.UTF_8);
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
       try {
         Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {

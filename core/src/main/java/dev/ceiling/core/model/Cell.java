@@ -241,4 +241,12 @@ public record Cell(
   public Double loadPerCpuAfter() {
     return environment.loadPerCpuAfter();
   }
+
+  public Double scrapeStartS() {
+    return environment.scrapeStartS();
+  }
+
+  public Double scrapeEndS() {
+    return environment.scrapeEndS();
+  }
 }

@@ -53,6 +53,8 @@ public final class CellBuilder {
   private double drainWaitS;
   private Double loadPerCpuBefore;
   private Double loadPerCpuAfter;
+  private Double scrapeStartS;
+  private Double scrapeEndS;
 
   CellBuilder() {}
 
@@ -95,6 +97,8 @@ public final class CellBuilder {
     this.drainWaitS = c.drainWaitS();
     this.loadPerCpuBefore = c.loadPerCpuBefore();
     this.loadPerCpuAfter = c.loadPerCpuAfter();
+    this.scrapeStartS = c.scrapeStartS();
+    this.scrapeEndS = c.scrapeEndS();
   }
 
   public CellBuilder arm(String arm) {
@@ -284,6 +288,13 @@ public final class CellBuilder {
     return this;
   }
 
+  /** Seconds the scrapes at the window's start and end took; null when not scraped. */
+  public CellBuilder scrapeS(Double startS, Double endS) {
+    this.scrapeStartS = startS;
+    this.scrapeEndS = endS;
+    return this;
+  }
+
   public CellBuilder loadPerCpuAfter(Double loadPerCpuAfter) {
     this.loadPerCpuAfter = loadPerCpuAfter;
     return this;
@@ -329,6 +340,8 @@ public final class CellBuilder {
             headroom,
             drainWaitS,
             loadPerCpuBefore,
-            loadPerCpuAfter));
+            loadPerCpuAfter,
+            scrapeStartS,
+            scrapeEndS));
   }
 }

@@ -17,6 +17,10 @@ import java.util.Objects;
  * @param drainWaitS seconds waited before the cell for the relay's backlog to drain
  * @param loadPerCpuBefore 1-minute load average / CPUs before the cell, or null if unreadable
  * @param loadPerCpuAfter the same after the cell
+ * @param scrapeStartS how long the metrics scrape at the window's start took, seconds, or null when
+ *     the relay was not scraped (no metrics, or a file written before it was recorded)
+ * @param scrapeEndS the same for the scrape at the window's end; a slow scrape shifts the
+ *     relay-side window away from the generator's
  */
 public record CellEnvironment(
     Instant startedAt,
@@ -27,7 +31,9 @@ public record CellEnvironment(
     Double headroom,
     double drainWaitS,
     Double loadPerCpuBefore,
-    Double loadPerCpuAfter) {
+    Double loadPerCpuAfter,
+    Double scrapeStartS,
+    Double scrapeEndS) {
 
   public CellEnvironment {
     Objects.requireNonNull(startedAt, "started_at must not be null");
@@ -44,5 +50,7 @@ public record CellEnvironment(
     Checks.nonNegativeFinite("drain_wait_s", drainWaitS);
     Checks.nonNegativeOrNull("load_per_cpu_before", loadPerCpuBefore);
     Checks.nonNegativeOrNull("load_per_cpu_after", loadPerCpuAfter);
+    Checks.nonNegativeOrNull("scrape_start_s", scrapeStartS);
+    Checks.nonNegativeOrNull("scrape_end_s", scrapeEndS);
   }
 }

@@ -157,6 +157,10 @@ public final class SchemaVersion1 {
         if ("unacknowledged".equals(field)) {
           g.set("unknown_ok_ids", NullNode.getInstance());
         }
+        if ("load_per_cpu_after".equals(field)) {
+          g.set("scrape_start_s", NullNode.getInstance());
+          g.set("scrape_end_s", NullNode.getInstance());
+        }
       }
     }
     // Whatever is left was not a version 1 field: keep it where it was, so the strict reader

@@ -49,6 +49,7 @@ public final class ProfileReader {
           "environment",
           "ports",
           "parameters",
+          "secret_parameters",
           "health_url",
           "metrics_url",
           "contamination_evidence",
@@ -122,6 +123,18 @@ public final class ProfileReader {
     }
     for (String n : parameters.keySet()) {
       definePlaceholder(n, "$.parameters." + n);
+    }
+    List<String> secret = stringList(root, "$", "secret_parameters", false);
+    for (int i = 0; i < secret.size(); i++) {
+      if (!parameters.containsKey(secret.get(i))) {
+        problems.add(
+            "$.secret_parameters["
+                + i
+                + "]: '"
+                + secret.get(i)
+                + "' is not a parameter; parameters: "
+                + parameters.keySet());
+      }
     }
     List<String> command = stringList(root, "$", "command", true);
     if (root.has("command") && command.isEmpty()) {
@@ -253,6 +266,7 @@ public final class ProfileReader {
         env,
         ports,
         parameters,
+        new java.util.TreeSet<>(secret),
         health,
         metrics,
         evidence,

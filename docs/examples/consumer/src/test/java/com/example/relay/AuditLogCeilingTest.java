@@ -29,7 +29,10 @@ class AuditLogCeilingTest {
 
   @Test
   void theAuditLogLimitsIngest() throws Exception {
-    Path out = Path.of("target", "ceiling-experiment");
+    // A directory of this run's own (target/ceiling-reports/<UTC time>): the next `mvn verify`
+    // starts afresh instead of meeting this run's journals. Without outDir(...) the default is
+    // the same under ceiling-reports/.
+    Path out = Experiment.newRunDirectory(Path.of("target", "ceiling-reports"));
     int[] ports = freePorts(2);
     ExperimentResult result =
         Experiment.builder()
@@ -45,6 +48,7 @@ class AuditLogCeilingTest {
             .duration(Duration.ofSeconds(2))
             .repeats(3)
             .sweepOptions(
+                // The journal path here is replaced by one per arm in the output directory.
                 SweepOptions.defaults(out.resolve("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(1500))
                     // A shared, busy CI box's scheduler must not flag cells generator-bound here:

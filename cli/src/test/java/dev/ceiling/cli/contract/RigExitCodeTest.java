@@ -1,0 +1,36 @@
+package dev.ceiling.cli.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rig status} exits per state (it used to exit 0 always), and {@code rig down} on a garbled
+ * pid file with nothing to find the relay by exits 3 keeping the file (it used to exit 0 and delete
+ * it). The running, healthy case (exit 0) is LauncherIT's.
+ */
+class RigExitCodeTest {
+  @TempDir Path dir;
+
+  @Test
+  void statusOfNothingIsOneAndOfAGarbledPidFileIsThree() throws Exception {
+    Path none = dir.resolve("none");
+    Cli.Outcome empty = Cli.run("rig", "status", "--state-dir", none.toString());
+    assertThat(empty.code()).as(empty.toString()).isEqualTo(1);
+    assertThat(empty.out()).startsWith("NONE: ");
+
+    Path garbled = Files.createDirectories(dir.resolve("garbled"));
+    Files.writeString(garbled.resolve("relay.pid.json"), "{\"pid\": 12, torn");
+    Cli.Outcome status = Cli.run("rig", "status", "--state-dir", garbled.toString());
+    assertThat(status.code()).as(status.toString()).isEqualTo(3);
+    assertThat(status.out()).startsWith("GARBLED: ");
+
+    Cli.Outcome down = Cli.run("rig", "down", "--state-dir", garbled.toString());
+    assertThat(down.code()).as(down.toString()).isEqualTo(3);
+    assertThat(down.out()).contains("kept every file");
+    assertThat(garbled.resolve("relay.pid.json")).hasContent("{\"pid\": 12, torn");
+  }
+}

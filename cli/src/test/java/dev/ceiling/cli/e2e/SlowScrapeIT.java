@@ -1,0 +1,146 @@
+package dev.ceiling.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.experiment.Identities;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.experiment.SweepProgress;
+import dev.ceiling.experiment.SweepRunner;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import dev.ceiling.verdict.CellProblem;
+import dev.ceiling.verdict.CellProblems;
+import dev.ceiling.verdict.ProblemKind;
+import dev.ceiling.verdict.VerdictConfig;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 17, defect 4: a /metrics that answers in 2 s (under the scraper's 5 s timeout) shifted the
+ * relay-side window silently and the cells counted as evidence. The real reference relay's metrics
+ * are served through a real HTTP endpoint that waits before it reads them (so the snapshot is taken
+ * late, as a slow relay's would be): each scrape's duration is in the cell, and the cell is
+ * excluded as SLOW_SCRAPE and, since the relay counted a window 2 s late, ACCEPTED_DISAGREES. The
+ * partner is the same endpoint without the wait: neither reason.
+ */
+class SlowScrapeIT {
+  static final double WINDOW_S = 5;
+
+  @TempDir Path dir;
+
+  /** The identity of the last sweep, for judging its cell. */
+  ExperimentIdentity identity;
+
+  @Test
+  void aSlowScrapeExcludesTheCellWithItsOwnReasons() throws Exception {
+    Cell slow = measureThroughMetricsDelayedBy(Duration.ofSeconds(2), "slow");
+    assertThat(slow.scrapeStartS()).isGreaterThanOrEqualTo(2.0);
+    assertThat(slow.scrapeEndS()).isGreaterThanOrEqualTo(2.0);
+    assertThat(kinds(slow)).contains(ProblemKind.SLOW_SCRAPE, ProblemKind.ACCEPTED_DISAGREES);
+  }
+
+  @Test
+  void theSameEndpointWithoutTheWaitIsNeither() throws Exception {
+    Cell fast = measureThroughMetricsDelayedBy(Duration.ZERO, "fast");
+    assertThat(fast.scrapeStartS()).isNotNull().isLessThan(2.0);
+    assertThat(kinds(fast)).doesNotContain(ProblemKind.SLOW_SCRAPE, ProblemKind.ACCEPTED_DISAGREES);
+  }
+
+  private Cell measureThroughMetricsDelayedBy(Duration delay, String name) throws Exception {
+    Map<String, String> overrides = Relays.freePorts(Map.of("exchange_delay_ms", "0"));
+    String upstream = "http://127.0.0.1:" + overrides.get("port") + "/metrics";
+    HttpClient client = HttpClient.newHttpClient();
+    HttpServer proxy =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+    proxy.createContext(
+        "/metrics",
+        ex -> {
+          try (ex) {
+            // Wait first, then read: the snapshot is as late as the answer.
+            Thread.sleep(delay.toMillis());
+            HttpResponse<byte[]> r =
+                client.send(
+                    HttpRequest.newBuilder(URI.create(upstream)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            ex.getResponseHeaders()
+                .add("Content-Type", r.headers().firstValue("Content-Type").orElse("text/plain"));
+            ex.sendResponseHeaders(r.statusCode(), r.body().length);
+            try (OutputStream out = ex.getResponseBody()) {
+              out.write(r.body());
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    proxy.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    proxy.start();
+    try {
+      RelayProfile p = metricsAt(proxy.getAddress().getPort(), name);
+      UpOptions up =
+          UpOptions.of(p, "on", dir.resolve("rig-" + name))
+              .withReset(true)
+              .withOverrides(overrides);
+      try (RigHandle rig = Rig.up(up)) {
+        SweepOptions options =
+            SweepOptions.defaults(dir.resolve("journal-" + name + ".jsonl"))
+                .withWarmup(Duration.ofMillis(500));
+        ExperimentIdentity id =
+            Identities.of(
+                p, rig.descriptor(), List.of(30.0), WINDOW_S, 1, null, options.measurement());
+        SweepRunner.Outcome o =
+            new SweepRunner(
+                    new MetricsScraper(
+                        Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
+                    new SweepProgress() {})
+                .run(rig.descriptor(), id, options);
+        assertThat(o.failure()).isNull();
+        assertThat(o.half().cells()).hasSize(1);
+        identity = o.half().identity();
+        return o.half().cells().get(0);
+      }
+    } finally {
+      proxy.stop(0);
+    }
+  }
+
+  private List<ProblemKind> kinds(Cell c) {
+    return CellProblems.of(c, identity, VerdictConfig.defaults()).stream()
+        .map(CellProblem::kind)
+        .toList();
+  }
+
+  /** The built-in reference profile with its metrics URL on the given port. */
+  private RelayProfile metricsAt(int port, String name) throws Exception {
+    ObjectNode root;
+    try (InputStream in =
+        RelayProfile.class.getResourceAsStream("/dev/ceiling/rig/profiles/reference.json")) {
+      root = (ObjectNode) Json.mapper().readTree(in);
+    }
+    root.put("metrics_url", "http://127.0.0.1:" + port + "/metrics");
+    Path f = dir.resolve("reference-" + name + ".json");
+    Files.writeString(f, Json.mapper().writeValueAsString(root), StandardCharsets.UTF_8);
+    return RelayProfile.load(f);
+  }
+}
