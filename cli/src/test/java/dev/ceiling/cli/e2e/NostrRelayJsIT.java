@@ -14,6 +14,7 @@ import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.CombinedRun;
 import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.RateRow;
 import dev.ceiling.verdict.Verdict;
 import dev.ceiling.verdict.VerdictReport;
 import java.io.IOException;
@@ -38,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * through docs/profiles/nostr-relay-js exactly as a user runs it, with client-side contamination
  * evidence (the relay has no metrics). After every cell the relay's stored rows are checked against
  * the generator's counts; the verdict must separate, because the treatment's synchronous audit
- * write (an fsync'd INSERT per event) is the bottleneck at the high rate.
+ * write (an fsync'd INSERT plus a known blocking audit_delay_ms per event) is the bottleneck at the
+ * high rate.
  *
  * <p>Needs Node and {@code npm ci} in the profile's directory ({@code .ci/run} does both). Where
  * either is missing the test says so on stderr and is skipped, never passed.
@@ -71,26 +73,26 @@ class NostrRelayJsIT {
     }
   }
 
-  // Disabled, not deleted: on a quiet machine the relay's start-up calibration of the audit write
-  // placed the grid at 168/s in one run and 738/s in the next (fsync cost varies), so at 1.5x the
-  // treatment's cells ranged 0.24-0.83 (p = 0.10) in one run and both arms saturated in the other.
-  // The grid must come from a measured ceiling of the running relay, not from one start-up loop;
-  // until then this test would fail CI by chance. Issue 15 stays open for it.
-  @org.junit.jupiter.api.Disabled(
-      "grid from the relay's start-up calibration is not reproducible (168/s vs 738/s on one"
-          + " quiet machine); issue 15 open")
   @Test
   void theAuditWriteSeparatesAndTheRelaysRowsMatchTheGenerator() throws Exception {
+    RelayProfile profile = RelayProfile.load(PROFILE_DIR.resolve("profile.json"));
+    // The grid comes from the treatment's known cost, not from a start-up calibration of the fsync
+    // (which moved 168/s -> 738/s between two quiet runs): each audited event blocks the relay for
+    // audit_delay_ms, so the treatment's ceiling is at most 1000/D events/s whatever the disk and
+    // the load do (a loaded machine only oversleeps). At 0.4x that bound both arms keep up; at 2x
+    // the treatment can accept at most half of what is offered, while the control, whose ceiling
+    // is hundreds per second on a quiet machine, has several-fold room at 50/s even with two busy
+    // loops and a build beside it. Low rates also keep the generator far below its own limits.
+    double boundPerS = 1000 / Double.parseDouble(profile.parameters().get("audit_delay_ms"));
+    double low = Math.round(0.4 * boundPerS);
+    double high = Math.round(2.0 * boundPerS);
     RowCheck rows = new RowCheck();
     ExperimentResult r =
         Experiment.builder()
-            .profile(RelayProfile.load(PROFILE_DIR.resolve("profile.json")))
+            .profile(profile)
             .relayOverrides(Map.of("port", Integer.toString(Relays.freePort())))
-            // Multiples of the ceiling one fsync'd audit INSERT per event allows (the relay's own
-            // start-up calibration): well below it both arms keep up; above it the treatment
-            // saturates first, since its per-event cost is the control's plus the audit write.
-            .ratesFromCalibration(0.25, 1.5)
-            .duration(Duration.ofMillis(2000))
+            .rates(low, high)
+            .duration(Duration.ofMillis(3000))
             .repeats(3)
             .sweepOptions(
                 // No warm-up, so every event sent is counted and the row check is exact.
@@ -124,6 +126,13 @@ class NostrRelayJsIT {
     assertThat(v.notes())
         .contains(Verdict.CLIENT_EVIDENCE_NOTE, Verdict.CLIENT_NO_WORKER_RATE_NOTE);
     assertThat(v.workerRate()).isNull();
+    // Separated where the audit write is the bottleneck: at 2x its bound the treatment cannot
+    // accept more than half, while the control keeps up.
+    RateRow top =
+        v.rates().stream().filter(row -> row.offeredPerS() == high).findFirst().orElseThrow();
+    assertThat(top.separated()).as("separated at %s/s: %s", high, top).isTrue();
+    assertThat(top.treatment().mean()).isLessThan(0.6);
+    assertThat(top.control().mean()).isGreaterThan(0.9);
     assertThat(Files.readString(r.extraFiles().get(0))).contains(VerdictReport.CLIENT_SIDE_PASS);
 
     // Mutant: the audit write taken out of the data (the treatment's cells replaced by the
