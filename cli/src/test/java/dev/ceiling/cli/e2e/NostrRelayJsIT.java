@@ -110,7 +110,7 @@ class NostrRelayJsIT {
             .alsoRender("report.html", HtmlReport::render)
             .installShutdownHook(false)
             .run();
-    assertThat(r.problems()).isEmpty();
+    assertThat(r.problems()).as("problems; relay logs:%n%s", rows.relayLogTails()).isEmpty();
     assertThat(rows.problems).as("row checks").isEmpty();
     assertThat(rows.checked).as("cells checked against the relay's rows").isEqualTo(12);
 
@@ -177,7 +177,26 @@ class NostrRelayJsIT {
     final List<String> problems = new ArrayList<>();
     int checked;
     private final Map<String, Path> dataDirs = new ConcurrentHashMap<>();
+    private final Map<String, Path> relayLogs = new ConcurrentHashMap<>();
     private final Map<String, Long> before = new ConcurrentHashMap<>();
+
+    /** The last lines of each arm's relay log, for a failure's message. */
+    String relayLogTails() {
+      StringBuilder b = new StringBuilder();
+      relayLogs.forEach(
+          (arm, log) -> {
+            b.append("--- ").append(arm).append(": ").append(log).append('\n');
+            try {
+              List<String> lines = Files.readAllLines(log);
+              lines
+                  .subList(Math.max(0, lines.size() - 20), lines.size())
+                  .forEach(l -> b.append(l).append('\n'));
+            } catch (IOException e) {
+              b.append("(unreadable: ").append(e).append(")\n");
+            }
+          });
+      return b.toString();
+    }
 
     static boolean within(long accepted, long unacknowledged, long rows) {
       return accepted <= rows && rows <= accepted + unacknowledged;
@@ -186,7 +205,9 @@ class NostrRelayJsIT {
     @Override
     public void rigUp(String arm, RigDescriptor rig) {
       dataDirs.put(arm, Path.of(rig.relayLog()).getParent().resolve("data"));
+      relayLogs.put(arm, Path.of(rig.relayLog()));
       before.put(arm, 0L);
+      System.err.println(java.time.Instant.now() + " rig up: " + arm + " " + rig.relayInfo());
     }
 
     @Override
@@ -226,11 +247,14 @@ class NostrRelayJsIT {
     }
 
     @Override
-    public void generatorLine(String line) {}
+    public void generatorLine(String line) {
+      // Timestamped, so a slow step on a loaded machine shows where the time went.
+      System.err.println(java.time.Instant.now() + " generator: " + line);
+    }
 
     @Override
     public void warning(String message) {
-      System.err.println("warning: " + message);
+      System.err.println(java.time.Instant.now() + " warning: " + message);
     }
 
     private static long rows(Path dataDir) throws IOException, InterruptedException {
