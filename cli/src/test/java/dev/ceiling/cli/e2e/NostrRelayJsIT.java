@@ -92,12 +92,17 @@ class NostrRelayJsIT {
             .profile(profile)
             .relayOverrides(Map.of("port", Integer.toString(Relays.freePort())))
             .rates(low, high)
-            .duration(Duration.ofMillis(3000))
-            .repeats(3)
+            .duration(Duration.ofMillis(2000))
+            // Four, not three: on a loaded machine a cell or two per arm may be excluded as
+            // generator-bound (the in-process generator starved of CPU), and the verdict needs
+            // two evidence cells per arm and rate.
+            .repeats(4)
             .sweepOptions(
-                // No warm-up, so every event sent is counted and the row check is exact.
+                // A short warm-up takes the cold start (JIT, Jetty's first upgrades, which took
+                // 2.4 s of send lag in a first cell on a loaded machine) out of the window; the row
+                // check allows for the warm-up's events (Cell.warmupSlotsSent).
                 SweepOptions.defaults(dir.resolve("journal.jsonl"))
-                    .withWarmup(Duration.ZERO)
+                    .withWarmup(Duration.ofMillis(500))
                     .withGrace(Duration.ofSeconds(1))
                     .withDrainTimeout(Duration.ofSeconds(30))
                     // Generous: at these low rates a late send barely moves the offer, and the
@@ -112,7 +117,7 @@ class NostrRelayJsIT {
             .run();
     assertThat(r.problems()).as("problems; relay logs:%n%s", rows.relayLogTails()).isEmpty();
     assertThat(rows.problems).as("row checks").isEmpty();
-    assertThat(rows.checked).as("cells checked against the relay's rows").isEqualTo(12);
+    assertThat(rows.checked).as("cells checked against the relay's rows").isEqualTo(16);
 
     ExperimentReport report = r.report();
     VerdictReport v = report.verdict();
@@ -161,10 +166,12 @@ class NostrRelayJsIT {
 
   @Test
   void theRowCheckRejectsCountsOutsideItsBounds() {
-    assertThat(RowCheck.within(100, 5, 100)).isTrue();
-    assertThat(RowCheck.within(100, 5, 105)).isTrue();
-    assertThat(RowCheck.within(100, 5, 99)).isFalse();
-    assertThat(RowCheck.within(100, 5, 106)).isFalse();
+    assertThat(RowCheck.within(100, 5, 0, 100)).isTrue();
+    assertThat(RowCheck.within(100, 5, 0, 105)).isTrue();
+    assertThat(RowCheck.within(100, 5, 0, 99)).isFalse();
+    assertThat(RowCheck.within(100, 5, 0, 106)).isFalse();
+    assertThat(RowCheck.within(100, 5, 3, 108)).isTrue();
+    assertThat(RowCheck.within(100, 5, 3, 109)).isFalse();
   }
 
   /**
@@ -198,8 +205,12 @@ class NostrRelayJsIT {
       return b.toString();
     }
 
-    static boolean within(long accepted, long unacknowledged, long rows) {
-      return accepted <= rows && rows <= accepted + unacknowledged;
+    /**
+     * accepted &lt;= rows &lt;= accepted + unacknowledged + warm-up events: the warm-up's events
+     * are stored too but counted by no window.
+     */
+    static boolean within(long accepted, long unacknowledged, long warmupSent, long rows) {
+      return accepted <= rows && rows <= accepted + unacknowledged + warmupSent;
     }
 
     @Override
@@ -220,26 +231,30 @@ class NostrRelayJsIT {
         long grew = rows - before.get(cell.arm());
         before.put(cell.arm(), rows);
         checked++;
+        long warmup = cell.warmupSlotsSent() == null ? 0 : cell.warmupSlotsSent();
         System.err.printf(
-            "cell %s @ %.0f/s #%d: accepted/offered %.3f, accepted %d, unacknowledged %d, rows +%d%n",
+            "cell %s @ %.0f/s #%d: accepted/offered %.3f, accepted %d, unacknowledged %d,"
+                + " warm-up %d, rows +%d%n",
             cell.arm(),
             cell.offeredPerS(),
             cell.repeat(),
             cell.acceptedOverOffered(),
             cell.accepted(),
             cell.unacknowledged(),
+            warmup,
             grew);
-        if (!within(cell.accepted(), cell.unacknowledged(), grew)) {
+        if (!within(cell.accepted(), cell.unacknowledged(), warmup, grew)) {
           problems.add(
               String.format(
-                  "%s @ %.0f/s #%d: rows grew by %d, generator saw %d accepted and %d"
-                      + " unacknowledged",
+                  "%s @ %.0f/s #%d: rows grew by %d, generator saw %d accepted, %d"
+                      + " unacknowledged and sent %d in the warm-up",
                   cell.arm(),
                   cell.offeredPerS(),
                   cell.repeat(),
                   grew,
                   cell.accepted(),
-                  cell.unacknowledged()));
+                  cell.unacknowledged(),
+                  warmup));
         }
       } catch (IOException | InterruptedException e) {
         problems.add("cannot count rows after " + cell.arm() + " cell: " + e);
