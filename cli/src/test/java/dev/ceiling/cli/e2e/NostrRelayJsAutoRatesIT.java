@@ -3,6 +3,7 @@ package dev.ceiling.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.Main;
+import dev.ceiling.verdict.Verdict;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -64,7 +65,11 @@ class NostrRelayJsAutoRatesIT {
     // both arms swept, both reports written; never bad input (2) or infrastructure (3).
     assertThat(r.code()).as(r.toString()).isIn(0, 1);
     assertThat(r.err()).as(r.toString()).contains("rates chosen from the relay's own calibration");
-    assertThat(r.out()).as(r.toString()).contains("verdict: ").contains("evidence: ");
+    assertThat(r.out())
+        .as(r.toString())
+        .contains("verdict: ")
+        .contains("note: " + Verdict.CLIENT_EVIDENCE_NOTE)
+        .contains("note: " + Verdict.CLIENT_NO_WORKER_RATE_NOTE);
     assertThat(dir.resolve("out/report.json")).exists();
     assertThat(dir.resolve("out/report.html")).exists();
     assertThat(Files.readString(dir.resolve("out/report.json")))
