@@ -3,11 +3,22 @@
 // the rig gives, with the package's own SQLite event repository. The treatment arm registers
 // AuditPlugin through the relay's own plugin interface; the control arm does not.
 //
-//   node relay.js --port N --data-dir DIR --audit on|off --rig-id ID
+//   node relay.js --port N --data-dir DIR --audit on|off --audit-delay-ms D --rig-id ID
+//
+// The treatment under test is a synchronous audit write on a slow disk: per accepted event, an
+// INSERT into its own SQLite file with synchronous=FULL, then a blocking wait of D ms (the profile's
+// audit_delay_ms, default 40), both on the OK path. The wait is what makes the A/B reproducible:
+// an fsync alone cost 1.4 ms in one quiet run and 6 ms in the next on the same machine, so a grid
+// placed from it landed above the control's ceiling in one run and barely above the treatment's in
+// the other. With the wait, the treatment's ceiling is at most 1000/D events/s whatever the disk
+// and the load do (a loaded machine only oversleeps, which lowers it further), far below the
+// control's (hundreds per second), so a rate between them saturates one arm and not the other.
+// D = 0 measures the bare fsync'd INSERT.
 //
 // Prints one line "READY port=.. audit=.. audit_write_ms=.." once it listens, which the rig reads
-// into relay_info. audit_write_ms is the mean of a few audit inserts into a scratch file at start:
-// the treatment arm's per-event cost, from which a test picks rates around the audit ceiling.
+// into relay_info. audit_write_ms is the mean of a few audit inserts into a scratch file at start;
+// predicted_worker_ceiling_per_s = 1000 / (D + audit_write_ms) places `ceiling experiment`'s auto
+// grid, and audit_ceiling_bound_per_s = 1000 / D is the bound no measurement can exceed.
 'use strict';
 
 const fs = require('fs');
@@ -29,7 +40,7 @@ function parseArgs(argv) {
     }
     out[key.slice(2)] = value;
   }
-  for (const required of ['port', 'data-dir', 'audit', 'rig-id']) {
+  for (const required of ['port', 'data-dir', 'audit', 'audit-delay-ms', 'rig-id']) {
     if (out[required] === undefined) {
       fail(`missing --${required}`);
     }
@@ -42,6 +53,11 @@ function parseArgs(argv) {
     fail(`--port must be an integer in [1, 65535], got '${out.port}'`);
   }
   out.port = port;
+  const delayMs = Number(out['audit-delay-ms']);
+  if (!Number.isFinite(delayMs) || delayMs < 0 || delayMs > 10000) {
+    fail(`--audit-delay-ms must be a number in [0, 10000], got '${out['audit-delay-ms']}'`);
+  }
+  out['audit-delay-ms'] = delayMs;
   return out;
 }
 
@@ -65,6 +81,16 @@ function openAudit(file) {
   return db;
 }
 
+// Atomics.wait on a private buffer: a blocking sleep that holds the event loop like a synchronous
+// write does, without burning a core (a busy-wait would slow the generator beside it).
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+function blockFor(ms) {
+  if (ms > 0) {
+    Atomics.wait(SLEEPER, 0, 0, ms);
+  }
+}
+
 /**
  * The treatment: a BroadcastPlugin (see @nostr-relay/common plugin.interface.d.ts). The relay's
  * EventService calls broadcast() for every accepted, non-duplicate event after storing it and
@@ -73,7 +99,8 @@ function openAudit(file) {
  * event loop for the fsync).
  */
 class AuditPlugin {
-  constructor(db) {
+  constructor(db, delayMs) {
+    this.delayMs = delayMs;
     this.insert = db.prepare(
       'INSERT INTO audit (event_id, pubkey, kind, audited_at_ms) VALUES (?, ?, ?, ?)',
     );
@@ -81,6 +108,7 @@ class AuditPlugin {
 
   async broadcast(event, next) {
     this.insert.run(event.id, event.pubkey, event.kind, Date.now());
+    blockFor(this.delayMs); // the slow disk: see the header
     return next();
   }
 }
@@ -89,7 +117,7 @@ function calibrate(dataDir) {
   const file = path.join(dataDir, 'audit-calibration.sqlite');
   fs.rmSync(file, { force: true });
   const db = openAudit(file);
-  const plugin = new AuditPlugin(db);
+  const plugin = new AuditPlugin(db, 0);
   const runs = 20;
   const start = process.hrtime.bigint();
   for (let i = 0; i < runs; i++) {
@@ -111,7 +139,7 @@ async function main() {
   let auditDb = null;
   if (args.audit === 'on') {
     auditDb = openAudit(path.join(args['data-dir'], 'audit.sqlite'));
-    relay.register(new AuditPlugin(auditDb));
+    relay.register(new AuditPlugin(auditDb, args['audit-delay-ms']));
   }
   const validator = new Validator();
   const wss = new WebSocketServer({ host: '127.0.0.1', port: args.port });
@@ -140,9 +168,13 @@ async function main() {
   wss.on('listening', () => {
     // predicted_worker_ceiling_per_s: the most events/s one synchronous audit write per event
     // allows (the treatment's ceiling can only be lower), for rates chosen from it.
+    const delayMs = args['audit-delay-ms'];
+    const bound = delayMs > 0 ? ` audit_ceiling_bound_per_s=${(1000 / delayMs).toFixed(1)}` : '';
     process.stdout.write(
       `READY port=${args.port} audit=${args.audit} audit_write_ms=${auditWriteMs.toFixed(3)}` +
-        ` predicted_worker_ceiling_per_s=${(1000 / auditWriteMs).toFixed(1)}` +
+        ` audit_delay_ms=${delayMs}` +
+        ` predicted_worker_ceiling_per_s=${(1000 / (delayMs + auditWriteMs)).toFixed(1)}` +
+        bound +
         ` relay=@nostr-relay/core@0.0.40 node=${process.version}\n`,
     );
   });

@@ -57,7 +57,15 @@ public record GeneratorConfig(
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  /**
+   * Generous because the clock does not start until every connection is up, so a long wait costs
+   * the measurement nothing; it only delays the report of a relay that never answers. 10 s failed
+   * the first cell of NostrRelayJsIT with two busy loops beside it: the cold, starved JVM took 20 s
+   * to pre-sign 30 events and did not finish Jetty's upgrades within 10 s.
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(60);
+
   public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
   public static final int DEFAULT_SENDER_THREADS = 2;
   public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(1);

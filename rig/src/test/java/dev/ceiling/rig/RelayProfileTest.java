@@ -139,6 +139,9 @@ class RelayProfileTest {
     assertThat(p.command()).contains("${profile_dir}/relay.js");
     assertThat(p.arms().get("on").args()).containsExactly("--audit", "on");
     assertThat(p.arms().get("off").args()).containsExactly("--audit", "off");
+    // The treatment's known slow write, from which NostrRelayJsIT places its grid.
+    assertThat(p.parameters()).containsEntry("audit_delay_ms", "40");
+    assertThat(p.command()).containsSequence("--audit-delay-ms", "${audit_delay_ms}");
   }
 
   private static RigException invalid(String json) {

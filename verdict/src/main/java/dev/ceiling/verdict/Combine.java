@@ -22,7 +22,8 @@ public final class Combine {
    *     queue capacity, generator identity, relay source revision and digests, profile, arm names,
    *     measurement settings: warm-up, grace period, send-lag bound), a half measured on a rig
    *     running the other arm, or a half whose rig's queue capacity or limiter settings disagree
-   *     with its identity
+   *     with its identity, or halves whose contamination evidence differs (one from the relay's
+   *     counters, the other from the generator alone)
    */
   public static CombinedRun combine(HalfRun a, HalfRun b) throws CombineException {
     Objects.requireNonNull(a, "first half must not be null");
@@ -92,6 +93,24 @@ public final class Combine {
                 + " but its identity says "
                 + h.identity().limiterSettings());
       }
+    }
+    // Each half's cells were excluded (or kept) by its own evidence: counters in one, only what the
+    // generator saw in the other. A cell the metrics half would exclude for a silent admission
+    // rejection passes unseen in the client half, so the two cannot be compared; and the verdict
+    // could not say which label its pass deserves.
+    String ea = a.rig().contaminationEvidence();
+    String eb = b.rig().contaminationEvidence();
+    if (!Objects.equals(ea, eb)) {
+      problems.add(
+          "contamination_evidence differs: '"
+              + a.arm()
+              + "' half "
+              + ea
+              + " vs '"
+              + b.arm()
+              + "' half "
+              + eb
+              + " (the halves' cells were excluded by different evidence)");
     }
     if (!problems.isEmpty()) {
       throw new CombineException(problems);

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.core.model.RigDescriptor;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -188,6 +189,75 @@ class CombineTest {
             CombineException.class, () -> Combine.combine(half(id(10), ON), mislabelled));
     assertThat(e.mismatches())
         .containsExactly("the 'off' half was measured on a rig running arm 'on'");
+  }
+
+  /** {@code h} re-labelled as measured without metrics: the generator's evidence alone. */
+  private static HalfRun clientSide(HalfRun h) {
+    RigDescriptor m = h.rig();
+    RigDescriptor client =
+        new RigDescriptor(
+            m.schemaVersion(),
+            m.rigId(),
+            m.profile(),
+            m.arm(),
+            m.relayPid(),
+            m.relayStartInstant(),
+            m.relayCommand(),
+            m.relayLog(),
+            m.healthUrl(),
+            null,
+            RigDescriptor.EVIDENCE_CLIENT,
+            m.targets(),
+            m.limiterSettings(),
+            m.queueCapacity(),
+            m.databaseReset(),
+            Map.of(),
+            m.positiveControlled(),
+            m.relayInfo(),
+            m.relaySourceRevision(),
+            m.relaySourceDiffDigest(),
+            m.relayBinaryDigest(),
+            m.generatorVersion(),
+            m.generatorJarDigest());
+    return new HalfRun(
+        h.schemaVersion(),
+        h.identity(),
+        h.arm(),
+        client,
+        h.startedAt(),
+        h.finishedAt(),
+        h.complete(),
+        h.incompleteReason(),
+        h.cells());
+  }
+
+  @Test
+  void halvesWithDifferentContaminationEvidenceAreRefused() throws CombineException {
+    HalfRun on = half(id(10), ON);
+    HalfRun off = half(id(10), OFF);
+    // Both client-side, or both metrics: combined.
+    assertThat(
+            Combine.combine(clientSide(on), clientSide(off)).treatment().rig().clientSideEvidence())
+        .isTrue();
+    assertThat(Combine.combine(on, off).treatment().rig().clientSideEvidence()).isFalse();
+
+    // Mutant: one half from the counters, the other from the generator alone.
+    CombineException e =
+        catchThrowableOfType(CombineException.class, () -> Combine.combine(on, clientSide(off)));
+    assertThat(e).as("a metrics half with a client-side half must be refused").isNotNull();
+    assertThat(e.mismatches())
+        .containsExactly(
+            "contamination_evidence differs: 'on' half metrics vs 'off' half client (the"
+                + " halves' cells were excluded by different evidence)");
+
+    // Listed beside every other mismatch, not instead of them.
+    CombineException both =
+        catchThrowableOfType(
+            CombineException.class,
+            () -> Combine.combine(clientSide(on), Fixtures.half(id(20), OFF, List.of())));
+    assertThat(both.mismatches())
+        .extracting(m -> m.substring(0, m.indexOf(' ')))
+        .containsExactly("duration_s", "contamination_evidence");
   }
 
   @Test

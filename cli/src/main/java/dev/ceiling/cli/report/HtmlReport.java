@@ -11,6 +11,7 @@ import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.Failure;
 import dev.ceiling.verdict.FatalProblem;
 import dev.ceiling.verdict.RateRow;
+import dev.ceiling.verdict.Verdict;
 import dev.ceiling.verdict.VerdictReport;
 import dev.ceiling.verdict.WorkerRate;
 import java.util.ArrayList;
@@ -53,6 +54,10 @@ public final class HtmlReport {
         .append(v.established() ? "pass\">" : "fail\">")
         .append(esc(v.label()))
         .append("</p>\n");
+    if (v.clientSideEvidence()) {
+      // Under the headline, not only among the notes: what a client-side pass cannot see.
+      h.append("<p>").append(esc(Verdict.CLIENT_EVIDENCE_NOTE)).append("</p>\n");
+    }
     if (!v.failures().isEmpty()) {
       h.append("<ul>");
       for (Failure f : v.failures()) {
@@ -80,6 +85,8 @@ public final class HtmlReport {
               w.level(),
               w.cellsUsed().size(),
               esc(w.note())));
+    } else if (v.clientSideEvidence()) {
+      h.append("<p>").append(esc(capitalized(Verdict.CLIENT_NO_WORKER_RATE_NOTE))).append("</p>\n");
     } else {
       h.append("<p>No worker-rate estimate: no evidence cell was steady and busy.</p>\n");
     }
@@ -361,6 +368,10 @@ public final class HtmlReport {
 
   private static String f(double v, int decimals) {
     return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
+  private static String capitalized(String s) {
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   static String esc(String s) {
