@@ -22,7 +22,13 @@ public final class NullRelay {
     server.addConnector(c);
     server.setHandler(
         WebSocketUpgradeHandler.from(
-            server, container -> container.addMapping("/*", (rq, rs, cb) -> new Endpoint())));
+            server,
+            container -> {
+              // Generator processes connect, then wait for a shared start instant (15 s or more
+              // with --generators N): Jetty's default idle timeout (30 s) must not close them.
+              container.setIdleTimeout(java.time.Duration.ofMinutes(10));
+              container.addMapping("/*", (rq, rs, cb) -> new Endpoint());
+            }));
     server.start();
     System.out.println(c.getLocalPort());
     System.out.flush();
