@@ -25,7 +25,7 @@ class GeneratorConfigTest {
     assertThat(c.describe())
         .isEqualTo(
             "generate 10.0 s, segment 0/1, cap 10000/conn, grace period 10.0 s after the last"
-                + " send, connect timeout 10.0 s, loopback only, max frame 1048576 B, 2 sender"
+                + " send, connect timeout 60.0 s, loopback only, max frame 1048576 B, 2 sender"
                 + " threads, send-lag p99 bound 1.0 ms (max of 1.0 ms and 10% of the slot"
                 + " interval): a@ws://127.0.0.1:7777/(host a.localhost:7777) 250/s over 4 conns, 8"
                 + " ids, kind 1, tags [[h, bench]], 64 B");
