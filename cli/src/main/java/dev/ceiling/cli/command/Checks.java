@@ -34,11 +34,11 @@ final class Checks {
       problems.add(
           String.format(
               Locale.ROOT,
-              "%s must be in [%s, %s] %s, got %s",
+              "%s must be in [%s, %s]%s, got %s",
               option,
               n(min),
               n(max),
-              unit,
+              unit.isEmpty() ? "" : " " + unit,
               n(v)));
     }
     return this;
