@@ -126,15 +126,7 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
   boolean twoCommunity;
 
-  @Option(
-      names = "--generators",
-      paramLabel = "N",
-      defaultValue = "1",
-      description =
-          "Give each cell's load to N local generator processes (a JVM each) running segments"
-              + " 0/N..N-1/N from one start instant, their reports merged exactly; 1 keeps the"
-              + " generator in this process (default: ${DEFAULT-VALUE}). See docs/SCALE_OUT.md.")
-  int generators;
+  @Mixin GeneratorsOption generators = new GeneratorsOption();
 
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
@@ -163,7 +155,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
             .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
             .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
-            .between("--generators", generators, 1, SweepOptions.MAX_GENERATORS, "");
+            .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
@@ -225,7 +217,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 SweepOptions.defaults(dir.resolve("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity)
-                    .withGenerators(generators))
+                    .withGenerators(generators.generators))
             .outDir(dir)
             .verdictConfig(verdictConfig)
             .resume(resume != null)

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -100,15 +101,7 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--resume", description = "Continue this journal without repeating its cells.")
   Path resume;
 
-  @Option(
-      names = "--generators",
-      paramLabel = "N",
-      defaultValue = "1",
-      description =
-          "Give each cell's load to N local generator processes (a JVM each) running segments"
-              + " 0/N..N-1/N from one start instant, their reports merged exactly; 1 keeps the"
-              + " generator in this process (default: ${DEFAULT-VALUE}). See docs/SCALE_OUT.md.")
-  int generators;
+  @Mixin GeneratorsOption generators = new GeneratorsOption();
 
   @Option(names = "--verbose", description = "Echo the generator's progress lines.")
   boolean verbose;
@@ -126,7 +119,7 @@ public final class SweepCommand implements Callable<Integer> {
         .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
         .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
         .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
-        .between("--generators", generators, 1, SweepOptions.MAX_GENERATORS, "")
+        .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "")
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter out = spec.commandLine().getOut();
@@ -175,7 +168,7 @@ public final class SweepCommand implements Callable<Integer> {
             .withJournal(journalFile)
             .withTwoCommunity(twoCommunity)
             .withResume(resume != null)
-            .withGenerators(generators);
+            .withGenerators(generators.generators);
     SweepRunner runner =
         new SweepRunner(
             new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
