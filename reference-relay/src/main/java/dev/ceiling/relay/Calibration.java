@@ -6,18 +6,34 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The known answer: times N runs of the same six exchanges against the scratch table {@code
- * audit_calibration} (never the audit log) with no injected delay, and predicts the audit worker's
- * ceiling for a given delay as {@code 1 / (6 x (delay + exchange cost))}.
+ * The known answer: times runs of the same six exchanges against the scratch table {@code
+ * audit_calibration} (never the audit log) and predicts the audit worker's ceiling as {@code 1 / (6
+ * x (delay + exchange cost))}, for two exchange costs that bound what the worker pays.
  *
- * @param runs runs timed
- * @param exchangeCostSeconds mean cost of one exchange, seconds
- * @param stepCostSeconds mean cost of each of the six steps (lock, begin, head, insert, commit,
- *     unlock), seconds
- * @param delaySeconds the injected delay the prediction uses, seconds
+ * <p>Why two: the cost of an exchange depends on whether the database server's thread (and, on a
+ * virtual machine, its virtual CPU) was asleep. Timed back to back with no delay ("hot"), it never
+ * is; timed with the injected delay between exchanges ("cold", as the worker runs them on a machine
+ * with nothing else to do), it always is, and each exchange pays a wake-up of tens to hundreds of
+ * µs. A worker in a sweep pays something in between, depending on what else keeps the CPUs awake.
+ * Timed hot only, the prediction was 40.8/s where a CI machine's worker measured 35.2/s (4 ms
+ * delay, load 0.48 per CPU); timed cold only, it was 217.9/s where a busy sweep measured 251/s (0.5
+ * ms). With no delay the two are one loop.
+ *
+ * @param runs runs timed cold (with the delay)
+ * @param exchangeCostSeconds mean cost of one exchange beyond its injected delay, timed cold,
+ *     seconds: the prediction {@link #predictedCeilingPerSecond()} uses it
+ * @param hotExchangeCostSeconds mean cost of one exchange timed back to back, seconds: {@link
+ *     #predictedHotCeilingPerSecond()} uses it
+ * @param stepCostSeconds mean duration of each of the six steps (lock, begin, head, insert, commit,
+ *     unlock) timed cold, including its delay, seconds
+ * @param delaySeconds the injected delay, seconds
  */
 public record Calibration(
-    int runs, double exchangeCostSeconds, List<Double> stepCostSeconds, double delaySeconds) {
+    int runs,
+    double exchangeCostSeconds,
+    double hotExchangeCostSeconds,
+    List<Double> stepCostSeconds,
+    double delaySeconds) {
 
   private static final String[] STEPS = {"lock", "begin", "head", "insert", "commit", "unlock"};
 
@@ -29,6 +45,10 @@ public record Calibration(
       throw new IllegalArgumentException(
           "exchangeCostSeconds must be > 0 s, got " + exchangeCostSeconds);
     }
+    if (!(hotExchangeCostSeconds > 0)) {
+      throw new IllegalArgumentException(
+          "hotExchangeCostSeconds must be > 0 s, got " + hotExchangeCostSeconds);
+    }
     if (stepCostSeconds == null || stepCostSeconds.size() != AuditWriter.EXCHANGES) {
       throw new IllegalArgumentException(
           "stepCostSeconds must have 6 entries, got " + stepCostSeconds);
@@ -39,9 +59,24 @@ public record Calibration(
     }
   }
 
-  /** 1 / (6 x (delay + exchange cost)), entries per second. */
+  /** 1 / (6 x (delay + cold exchange cost)), entries per second: the lower prediction. */
   public double predictedCeilingPerSecond() {
     return 1.0 / (AuditWriter.EXCHANGES * (delaySeconds + exchangeCostSeconds));
+  }
+
+  /** 1 / (6 x (delay + hot exchange cost)), entries per second: the upper prediction. */
+  public double predictedHotCeilingPerSecond() {
+    return 1.0 / (AuditWriter.EXCHANGES * (delaySeconds + hotExchangeCostSeconds));
+  }
+
+  /** The hot per-exchange cost in ms, formatted for the ready line (3 decimals, Locale.ROOT). */
+  public String hotExchangeCostMillisText() {
+    return String.format(Locale.ROOT, "%.3f", hotExchangeCostSeconds * 1e3);
+  }
+
+  /** The upper prediction formatted for the ready line (1 decimal, Locale.ROOT). */
+  public String predictedHotCeilingText() {
+    return String.format(Locale.ROOT, "%.1f", predictedHotCeilingPerSecond());
   }
 
   /** The per-exchange cost in ms, formatted for the ready line (3 decimals, Locale.ROOT). */
@@ -59,10 +94,17 @@ public record Calibration(
     StringBuilder b = new StringBuilder("{");
     b.append(String.format(Locale.ROOT, "\"runs\":%d,", runs));
     b.append(String.format(Locale.ROOT, "\"exchange_cost_ms\":%.4f,", exchangeCostSeconds * 1e3));
+    b.append(
+        String.format(Locale.ROOT, "\"exchange_cost_hot_ms\":%.4f,", hotExchangeCostSeconds * 1e3));
     b.append(String.format(Locale.ROOT, "\"delay_ms\":%.4f,", delaySeconds * 1e3));
     b.append(
         String.format(
             Locale.ROOT, "\"predicted_worker_ceiling_per_s\":%.2f,", predictedCeilingPerSecond()));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "\"predicted_worker_ceiling_hot_per_s\":%.2f,",
+            predictedHotCeilingPerSecond()));
     b.append("\"step_cost_ms\":{");
     for (int i = 0; i < STEPS.length; i++) {
       b.append(
@@ -77,8 +119,19 @@ public record Calibration(
   }
 
   /**
-   * Runs the calibration: untimed runs until the JIT has settled ({@link WarmUp}), then {@code
-   * runs} timed runs of the six exchanges on the scratch table, which is emptied afterwards.
+   * Longest timed loop, ns. With a large delay, {@code runs} runs would hold the relay's start for
+   * runs x 6 x delay (200 runs at 40 ms: 48 s); the loop stops after this long, having timed at
+   * least {@link #MIN_TIMED_RUNS} runs, and the result says how many it timed.
+   */
+  static final long MAX_TIMED_NANOS = 3_000_000_000L;
+
+  /** Fewest runs timed, whatever the delay. */
+  static final int MIN_TIMED_RUNS = 20;
+
+  /**
+   * Runs the calibration: untimed runs without the delay until the JIT has settled ({@link
+   * WarmUp}), then {@code runs} timed runs back to back (hot) and, with a delay, up to {@code runs}
+   * timed runs with it (cold); the scratch table is emptied afterwards.
    */
   static Calibration run(AuditDatabase db, int runs, double delayMillis) throws SQLException {
     try (AuditWriter w =
@@ -90,20 +143,45 @@ public record Calibration(
       // Warm, not cold: the timed loop measures compiled code, as the worker runs in a sweep.
       WarmUp.until(() -> w.write(e, 0, null, false), System::nanoTime);
       w.truncate("audit_calibration");
-      long[] steps = new long[AuditWriter.EXCHANGES];
-      long t0 = System.nanoTime();
-      for (int i = 0; i < runs; i++) {
-        w.write(e, 0, steps, false);
-      }
-      long total = System.nanoTime() - t0;
+      long delayNanos = Math.round(delayMillis * 1e6);
+      long[] hotSteps = new long[AuditWriter.EXCHANGES];
+      Timed hot = timed(w, e, 0, runs, hotSteps);
       w.truncate("audit_calibration");
+      long[] coldSteps = new long[AuditWriter.EXCHANGES];
+      Timed cold = delayNanos == 0 ? hot : timed(w, e, delayNanos, runs, coldSteps);
+      w.truncate("audit_calibration");
+      long[] steps = delayNanos == 0 ? hotSteps : coldSteps;
       List<Double> stepSeconds = new ArrayList<>();
       for (long s : steps) {
-        stepSeconds.add(s / 1e9 / runs);
+        stepSeconds.add(s / 1e9 / cold.runs());
       }
-      double perExchange = total / 1e9 / runs / AuditWriter.EXCHANGES;
-      return new Calibration(runs, perExchange, stepSeconds, delayMillis / 1e3);
+      return new Calibration(
+          cold.runs(),
+          cold.exchangeCostSeconds(delayNanos),
+          hot.exchangeCostSeconds(0),
+          stepSeconds,
+          delayNanos / 1e9);
     }
+  }
+
+  /** A timed loop: how many runs, how long in all. */
+  private record Timed(int runs, long totalNanos) {
+    /** Mean time per exchange beyond the delay; a coarse clock cannot make it zero or less. */
+    double exchangeCostSeconds(long delayNanos) {
+      double perExchange = totalNanos / 1e9 / runs / AuditWriter.EXCHANGES - delayNanos / 1e9;
+      return Math.max(perExchange, 1e-9);
+    }
+  }
+
+  private static Timed timed(AuditWriter w, AuditEntry e, long delayNanos, int runs, long[] steps)
+      throws SQLException {
+    long t0 = System.nanoTime();
+    int done = 0;
+    while (done < runs && (done < MIN_TIMED_RUNS || System.nanoTime() - t0 < MAX_TIMED_NANOS)) {
+      w.write(e, delayNanos, steps, false);
+      done++;
+    }
+    return new Timed(done, System.nanoTime() - t0);
   }
 
   @Override

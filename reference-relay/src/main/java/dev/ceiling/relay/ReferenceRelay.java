@@ -275,7 +275,10 @@ public final class ReferenceRelay implements AutoCloseable {
 
   /**
    * The one ready line: {@code READY port=<p> db_port=<d> audit=<on|off> exchange_cost_ms=<c>
-   * predicted_worker_ceiling_per_s=<x>}; db_port is {@code NA} with an external database.
+   * predicted_worker_ceiling_per_s=<x> exchange_cost_hot_ms=<h>
+   * predicted_worker_ceiling_hot_per_s=<y>}; db_port is {@code NA} with an external database. The
+   * plain keys are the cold calibration (with the delay), the hot ones back to back ({@link
+   * Calibration}).
    */
   public String readyLine() {
     Calibration c = calibration;
@@ -288,7 +291,11 @@ public final class ReferenceRelay implements AutoCloseable {
         + " exchange_cost_ms="
         + (c == null ? "NA" : c.exchangeCostMillisText())
         + " predicted_worker_ceiling_per_s="
-        + (c == null ? "NA" : c.predictedCeilingText());
+        + (c == null ? "NA" : c.predictedCeilingText())
+        + " exchange_cost_hot_ms="
+        + (c == null ? "NA" : c.hotExchangeCostMillisText())
+        + " predicted_worker_ceiling_hot_per_s="
+        + (c == null ? "NA" : c.predictedHotCeilingText());
   }
 
   /** Stops accepting, closes connections, stops the worker and the database. Idempotent. */

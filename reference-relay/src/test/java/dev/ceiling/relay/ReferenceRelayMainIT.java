@@ -23,7 +23,9 @@ class ReferenceRelayMainIT {
   static final Pattern READY =
       Pattern.compile(
           "READY port=(\\d+) db_port=(\\d+|NA) audit=(on|off) exchange_cost_ms=(\\d+\\.\\d+|NA)"
-              + " predicted_worker_ceiling_per_s=(\\d+\\.\\d+|NA)");
+              + " predicted_worker_ceiling_per_s=(\\d+\\.\\d+|NA)"
+              + " exchange_cost_hot_ms=(\\d+\\.\\d+|NA)"
+              + " predicted_worker_ceiling_hot_per_s=(\\d+\\.\\d+|NA)");
 
   /** Parses the ready line; throws when it is not exactly the documented format. */
   static Matcher parseReady(String line) {
@@ -177,7 +179,8 @@ class ReferenceRelayMainIT {
   @Test
   void readyLineFormatCheckRejectsAMutantLine() {
     parseReady(
-        "READY port=1 db_port=2 audit=off exchange_cost_ms=0.123 predicted_worker_ceiling_per_s=1.0");
+        "READY port=1 db_port=2 audit=off exchange_cost_ms=0.123 predicted_worker_ceiling_per_s=1.0"
+            + " exchange_cost_hot_ms=0.100 predicted_worker_ceiling_hot_per_s=1.1");
     assertThatThrownBy(() -> parseReady("READY port=1 audit=off exchange_cost_ms=0.1"))
         .isInstanceOf(AssertionError.class);
     assertThatThrownBy(

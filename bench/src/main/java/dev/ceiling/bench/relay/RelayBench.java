@@ -44,7 +44,7 @@ public final class RelayBench {
   private static final Pattern READY =
       Pattern.compile(
           "READY port=(\\d+) db_port=(\\S+) audit=(on|off) exchange_cost_ms=(\\S+)"
-              + " predicted_worker_ceiling_per_s=(\\S+)");
+              + " predicted_worker_ceiling_per_s=(\\S+)(?: .*)?");
 
   private RelayBench() {}
 
