@@ -6,6 +6,7 @@ import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
@@ -150,6 +151,7 @@ public final class Experiment {
     List<Double> rates = recorded != null ? recorded.ratesPerS() : b.rates;
     List<String> problems = new ArrayList<>();
     Outcome exit = Outcome.ESTABLISHED;
+    boolean leftRunning = false;
     for (String arm : arms) {
       if (stopRequested.get()) {
         problems.add("interrupted before arm '" + arm + "' started");
@@ -247,7 +249,24 @@ public final class Experiment {
         exit = Outcome.INFRASTRUCTURE;
         break;
       } finally {
-        currentRig.set(null);
+        // The try closed the rig; what its stop found is said, not dropped: a relay this run
+        // started and could not stop (still alive after SIGKILL, or no longer provably ours) is
+        // the user's to end, and a next arm or run on its port would measure it too.
+        RigHandle h = currentRig.getAndSet(null);
+        if (h != null) {
+          DownResult down = h.stop();
+          if (!down.clean()) {
+            problems.add("the relay of arm '" + arm + "' was not stopped: " + down.message());
+            leftRunning = true;
+            if (exit == Outcome.ESTABLISHED) {
+              exit = Outcome.INFRASTRUCTURE;
+            }
+          }
+        }
+      }
+      if (leftRunning) {
+        // The next arm would share the machine (and perhaps the port) with this relay.
+        break;
       }
     }
     ExperimentReport report = null;
@@ -294,7 +313,7 @@ public final class Experiment {
     if (b.resume) {
       // A run killed without its teardown (SIGKILL, a power cut) leaves its relay running: stop
       // it, if and only if the pid file proves it is the one this directory's rig started.
-      dev.ceiling.rig.DownResult left = dev.ceiling.rig.Rig.down(stateDir);
+      DownResult left = dev.ceiling.rig.Rig.down(stateDir);
       if (left.pid() != null) {
         b.progress.warning("arm '" + arm + "': the interrupted run's relay: " + left.message());
       }

@@ -60,6 +60,7 @@ public final class GeneratorBench {
             NullRelay.class.getName()));
     Process relay =
         new ProcessBuilder(relayCommand).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    relayProcess = relay.toHandle();
     try {
       BufferedReader r =
           new BufferedReader(new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8));
@@ -75,14 +76,21 @@ public final class GeneratorBench {
     }
   }
 
+  /**
+   * The null relay's process, whose CPU per event is printed beside the generator's: on a shared
+   * 2-core machine the two together decide whether the senders get a core when a slot is due.
+   */
+  private static ProcessHandle relayProcess;
+
   private static void sweep(String url, String[] args) throws Exception {
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 10;
     int conns = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     String rates = args.length > 2 ? args[2] : "1000,5000,10000,20000,30000,50000";
     System.out.println(
         "| offered/s | planned | sent | accepted | send lag p50 / p99 / max ms | bound |"
-            + " sender CPU µs/event | process CPU µs/event | on schedule | load before -> after |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+            + " sender CPU µs/event | process CPU µs/event | relay CPU µs/event | on schedule |"
+            + " load before -> after |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     // One throwaway cell so the JIT has compiled the send path before anything is measured.
     cell(url, 2000, 2, conns, new Marks());
     double best = 0;
@@ -100,7 +108,7 @@ public final class GeneratorBench {
       System.out.println(
           String.format(
               Locale.ROOT,
-              "| %.0f | %d | %d | %d | %s / %s / %s | %s | %s | %.1f | %s | %s -> %s |",
+              "| %.0f | %d | %d | %d | %s / %s / %s | %s | %s | %.1f | %.1f | %s | %s -> %s |",
               rate,
               a.slotsPlanned(),
               a.attempted(),
@@ -113,6 +121,7 @@ public final class GeneratorBench {
                   ? "-"
                   : String.format(Locale.ROOT, "%.1f", rep.senderCpuS() * 1e6 / sent),
               m.processCpuNanos() / 1000.0 / sent,
+              m.relayCpuNanos() / 1000.0 / sent,
               kept ? "yes" : "no",
               before,
               loadAverage()));
@@ -173,9 +182,16 @@ public final class GeneratorBench {
     Runnable atEnd = () -> {};
     private long cpuStart;
     private long cpuEnd;
+    private long relayCpuStart;
+    private long relayCpuEnd;
 
     long processCpuNanos() {
       return cpuEnd - cpuStart;
+    }
+
+    /** The null relay's CPU over the same span (/proc's clock ticks: 10 ms resolution). */
+    long relayCpuNanos() {
+      return relayCpuEnd - relayCpuStart;
     }
   }
 
@@ -203,11 +219,19 @@ public final class GeneratorBench {
             m.atStart.run();
           } else if (line.startsWith("clock starts")) {
             m.cpuStart = os.getProcessCpuTime();
+            m.relayCpuStart = relayCpuNanos();
           } else if (line.startsWith("done:")) {
             m.cpuEnd = os.getProcessCpuTime();
+            m.relayCpuEnd = relayCpuNanos();
             m.atEnd.run();
           }
         });
+  }
+
+  private static long relayCpuNanos() {
+    return relayProcess == null
+        ? 0
+        : relayProcess.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 
   private static String loadAverage() {
