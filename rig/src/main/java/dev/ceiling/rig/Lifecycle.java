@@ -482,9 +482,19 @@ final class Lifecycle {
     try {
       rec = PidFile.read(pf);
     } catch (ReportFormatException e) {
-      notes.add("removed an unreadable pid file: " + e.getMessage());
-      deleteQuietly(pf);
-      return;
+      // Deleting it would forget a relay this rig may have started and that may still run (and
+      // hold the port): down can find it through the descriptor, or refuses and keeps the files.
+      throw new RigException(
+          RigException.Kind.STATE,
+          "the pid file in "
+              + stateDir
+              + " is unreadable ("
+              + e.getMessage()
+              + "), so a relay this rig started may still be running; run 'ceiling rig down"
+              + " --state-dir "
+              + stateDir
+              + "' first (it finds the relay through the descriptor, or refuses and keeps every"
+              + " file)");
     }
     Optional<Identity> live = ProcessInspector.identify(rec.pid());
     if (live.isPresent() && ownership.mismatch(rec, live.get()).isEmpty()) {

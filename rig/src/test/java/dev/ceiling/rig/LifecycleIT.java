@@ -343,6 +343,42 @@ class LifecycleIT {
     }
   }
 
+  /**
+   * {@code up} over a garbled pid file used to delete it and start a second relay, forgetting the
+   * first, which still ran. It now refuses, names the file and points at {@code down}; the relay is
+   * untouched and the file kept. The partner: after {@code down} (which finds the relay through the
+   * descriptor and stops it), the same {@code up} starts.
+   */
+  @Test
+  void upOverAGarbledPidFileRefusesAndForgetsNothing() throws Exception {
+    Path state = dir.resolve("garbled-up");
+    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state);
+    RigHandle h = Fakes.real().up(o);
+    long pid = h.descriptor().relayPid();
+    try {
+      Files.writeString(PidFile.in(state), "{\"pid\": " + pid + ", torn");
+      assertThatThrownBy(() -> Fakes.real().up(o))
+          .isInstanceOf(RigException.class)
+          .hasMessageContaining("unreadable")
+          .hasMessageContaining("rig down --state-dir " + state);
+      assertThat(Fakes.alive(pid)).isTrue();
+      assertThat(PidFile.in(state)).hasContent("{\"pid\": " + pid + ", torn");
+
+      DownResult down = Fakes.real().down(state, Duration.ofSeconds(5));
+      assertThat(down.outcome()).as(down.message()).isEqualTo(DownResult.Outcome.STOPPED);
+      try (RigHandle again = Fakes.real().up(o)) {
+        try {
+          assertThat(Fakes.alive(again.descriptor().relayPid())).isTrue();
+        } finally {
+          again.stop();
+          Fakes.kill(again.descriptor().relayPid());
+        }
+      }
+    } finally {
+      Fakes.kill(pid);
+    }
+  }
+
   @Test
   void aNewStateDirectoryIsCreatedAndMarkedByTheRig() throws Exception {
     Path state = dir.resolve("new").resolve("state");
