@@ -33,4 +33,20 @@ class RigExitCodeTest {
     assertThat(down.out()).contains("kept every file");
     assertThat(garbled.resolve("relay.pid.json")).hasContent("{\"pid\": 12, torn");
   }
+
+  /**
+   * {@code rig up} over the rig's own directory with a garbled pid file exits 3 before launching
+   * anything, naming the file and {@code rig down}, and keeps the file (it used to delete it and
+   * start a second relay). LifecycleIT holds the partner: after {@code down}, the same up starts.
+   */
+  @Test
+  void upOverAGarbledPidFileExitsThreeAndKeepsIt() throws Exception {
+    Path state = Files.createDirectories(dir.resolve("own"));
+    Files.writeString(state.resolve(".ceiling-rig-state"), "");
+    Files.writeString(state.resolve("relay.pid.json"), "{\"pid\": 12, torn");
+    Cli.Outcome up = Cli.run("rig", "up", "--state-dir", state.toString());
+    assertThat(up.code()).as(up.toString()).isEqualTo(3);
+    assertThat(up.err()).contains("unreadable").contains("rig down --state-dir");
+    assertThat(state.resolve("relay.pid.json")).hasContent("{\"pid\": 12, torn");
+  }
 }
