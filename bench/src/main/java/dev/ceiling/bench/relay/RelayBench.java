@@ -59,6 +59,7 @@ public final class RelayBench {
       double predictedAtStart,
       double costMillisWarm,
       double predictedWarm,
+      double predictedWarmHot,
       double relayCpuMicrosPerEvent,
       double clientCpuMicrosPerEvent,
       long rejected) {}
@@ -85,14 +86,15 @@ public final class RelayBench {
     }
     System.out.println(
         "| arm | delay ms | accepted/s | rows/s | mean entry service ms | cost ms (start) |"
-            + " predicted/s (start) | cost ms (warm) | predicted/s (warm) |"
-            + " rows/s / predicted (warm) | relay CPU µs/event | client CPU µs/event | rejected |");
+            + " predicted/s (start) | cost ms (warm) | predicted/s (warm, cold-hot) |"
+            + " rows/s / predicted (warm, cold-hot) | relay CPU µs/event | client CPU µs/event |"
+            + " rejected |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       System.out.println(
           String.format(
               Locale.ROOT,
-              "| %s | %.1f | %.0f | %s | %s | %.3f | %.0f | %.3f | %.0f | %s | %.0f | %.0f | %d |",
+              "| %s | %.1f | %.0f | %s | %s | %.3f | %.0f | %.3f | %.0f-%.0f | %s | %.0f | %.0f | %d |",
               r.arm(),
               r.delayMillis(),
               r.acceptedPerSecond(),
@@ -102,9 +104,14 @@ public final class RelayBench {
               r.predictedAtStart(),
               r.costMillisWarm(),
               r.predictedWarm(),
+              r.predictedWarmHot(),
               r.arm().equals("off")
                   ? "-"
-                  : String.format(Locale.ROOT, "%.2f", r.rowsPerSecond() / r.predictedWarm()),
+                  : String.format(
+                      Locale.ROOT,
+                      "%.2f-%.2f",
+                      r.rowsPerSecond() / r.predictedWarm(),
+                      r.rowsPerSecond() / r.predictedWarmHot()),
               r.relayCpuMicrosPerEvent(),
               r.clientCpuMicrosPerEvent(),
               r.rejected()));
@@ -228,6 +235,7 @@ public final class RelayBench {
                 - metric(m0, "refrelay_audit_log_seconds_sum");
         double costWarm = Double.NaN;
         double predWarm = Double.NaN;
+        double predWarmHot = Double.NaN;
         // Stop the load and let the queue drain, then calibrate warm and uncontended: a
         // calibration that runs beside the busy worker measures contention, not exchange cost.
         next.set(frames.size());
@@ -240,6 +248,7 @@ public final class RelayBench {
           String cal = get(port, "/calibrate");
           costWarm = jsonNumber(cal, "exchange_cost_ms");
           predWarm = jsonNumber(cal, "predicted_worker_ceiling_per_s");
+          predWarmHot = jsonNumber(cal, "predicted_worker_ceiling_hot_per_s");
         }
         Result r =
             new Result(
@@ -252,6 +261,7 @@ public final class RelayBench {
                 predStart,
                 costWarm,
                 predWarm,
+                predWarmHot,
                 relayCpuMicrosPerEvent,
                 clientCpuMicrosPerEvent,
                 rejected.get());
@@ -344,11 +354,12 @@ public final class RelayBench {
     throw new IllegalStateException("no metric " + name);
   }
 
-  private static double jsonNumber(String json, String field) {
-    Matcher m = Pattern.compile("\"" + field + "\":([0-9.eE+-]+)").matcher(json);
-    if (!m.find()) {
-      throw new IllegalStateException("no " + field + " in " + json);
+  private static double jsonNumber(String json, String field) throws IOException {
+    com.fasterxml.jackson.databind.JsonNode v =
+        dev.ceiling.core.json.Json.mapper().readTree(json).get(field);
+    if (v == null || !v.isNumber()) {
+      throw new IllegalStateException("no number " + field + " in " + json);
     }
-    return Double.parseDouble(m.group(1));
+    return v.asDouble();
   }
 }
