@@ -59,12 +59,12 @@ public record Calibration(
     }
   }
 
-  /** 1 / (6 x (delay + cold exchange cost)), entries per second: the lower prediction. */
+  /** 1 / (6 x (delay + cold exchange cost)), entries per second. */
   public double predictedCeilingPerSecond() {
     return 1.0 / (AuditWriter.EXCHANGES * (delaySeconds + exchangeCostSeconds));
   }
 
-  /** 1 / (6 x (delay + hot exchange cost)), entries per second: the upper prediction. */
+  /** 1 / (6 x (delay + hot exchange cost)), entries per second. */
   public double predictedHotCeilingPerSecond() {
     return 1.0 / (AuditWriter.EXCHANGES * (delaySeconds + hotExchangeCostSeconds));
   }
@@ -74,7 +74,7 @@ public record Calibration(
     return String.format(Locale.ROOT, "%.3f", hotExchangeCostSeconds * 1e3);
   }
 
-  /** The upper prediction formatted for the ready line (1 decimal, Locale.ROOT). */
+  /** The hot prediction formatted for the ready line (1 decimal, Locale.ROOT). */
   public String predictedHotCeilingText() {
     return String.format(Locale.ROOT, "%.1f", predictedHotCeilingPerSecond());
   }

@@ -50,9 +50,9 @@ class ExperimentIT {
   /**
    * Known answer: with an injected exchange delay d, the worker-rate interval lies within 15% of
    * the range 1 / (6 (c + d)) that the relay's own calibration loops predict (not the sweep): c
-   * timed with the delay between exchanges (cold: the database's thread asleep between them, the
-   * lower end) and back to back (hot: the upper end). A worker in a sweep pays a wake-up cost in
-   * between, set by what else keeps the machine's CPUs awake; see docs/REFERENCE_RELAY.md.
+   * timed with the delay between exchanges (cold: the database's thread asleep between them) and
+   * back to back (hot). A worker in a sweep pays a cost between the two, set by what else keeps the
+   * machine's CPUs awake; see docs/REFERENCE_RELAY.md.
    */
   @Test
   void workerRateMatchesTheIndependentPredictionAndTheArmsSeparate() throws Exception {
@@ -86,15 +86,18 @@ class ExperimentIT {
     Map<String, String> info = report.treatment().rig().relayInfo();
     double coldCostMs = Double.parseDouble(info.get("exchange_cost_ms"));
     double hotCostMs = Double.parseDouble(info.get("exchange_cost_hot_ms"));
-    double predictedLow = 1000.0 / (6 * (coldCostMs + delayMs));
-    double predictedHigh = 1000.0 / (6 * (hotCostMs + delayMs));
+    // Usually the cold end is the lower; on a quiet, warm machine it was sometimes the higher.
+    double cold = 1000.0 / (6 * (coldCostMs + delayMs));
+    double hot = 1000.0 / (6 * (hotCostMs + delayMs));
+    double predictedLow = Math.min(cold, hot);
+    double predictedHigh = Math.max(cold, hot);
     WorkerRate w = report.verdict().workerRate();
     assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
     double maxLoad = maxLoadPerCpu(report);
     String figures =
         String.format(
             java.util.Locale.ROOT,
-            "calibration predicted %.1f-%.1f/s (cold-hot); worker measured %.1f/s [%s, %s];"
+            "calibration predicted %.1f-%.1f/s; worker measured %.1f/s [%s, %s];"
                 + " highest load per CPU before a cell %.2f",
             predictedLow,
             predictedHigh,
@@ -163,7 +166,7 @@ class ExperimentIT {
     String figures =
         String.format(
             java.util.Locale.ROOT,
-            "warm calibration predicted %.1f-%.1f/s (cold-hot); worker measured %.1f/s [%s, %s]"
+            "warm calibration predicted %.1f/s cold, %.1f/s hot; worker measured %.1f/s [%s, %s]"
                 + " (predicted/measured %.3f); grid %s; highest load per CPU before a cell %.2f",
             predicted,
             predictedHot,
@@ -175,7 +178,10 @@ class ExperimentIT {
             maxLoad);
     System.out.println(figures);
     Assumptions.assumeTrue(stable, "the machine gave no stable figure; recorded only: " + figures);
-    assertThat(w.estimatePerS()).as(figures).isBetween(predicted * 0.85, predictedHot * 1.15);
+    assertThat(w.estimatePerS())
+        .as(figures)
+        .isBetween(
+            Math.min(predicted, predictedHot) * 0.85, Math.max(predicted, predictedHot) * 1.15);
     assertThat(report.identity().ratesPerS().stream().filter(rate -> rate > w.upperPerS()))
         .as(figures)
         .hasSizeGreaterThanOrEqualTo(2);
