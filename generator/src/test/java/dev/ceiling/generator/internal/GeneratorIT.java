@@ -505,6 +505,15 @@ class GeneratorIT {
         }
       };
 
+  /**
+   * The NOTICE test's grace period. Every NOTICE must arrive within it to be counted, and on a cold
+   * JVM in CI's first build (empty Maven repository, load 1.5) the last event's 20 NOTICEs missed a
+   * 0.5 s grace once (980 of 1,000 counted). The grace is waited in full here (a relay that sends
+   * only NOTICEs never answers), so it is short next to the 15 s stall bound, and long next to any
+   * pause a busy machine gives a connection.
+   */
+  static final Duration NOTICE_GRACE = Duration.ofSeconds(4);
+
   /** The check: every slot sent, nothing waited on past the grace period. */
   static void assertNoticesDoNotStall(GeneratorReport r, long wallNanos) {
     GeneratorReport.Result a = r.aggregate();
@@ -512,7 +521,7 @@ class GeneratorIT {
     assertThat(a.notices()).isEqualTo(20 * a.attempted());
     assertThat(a.firstNotice()).isEqualTo("rate-limited: slow down 1");
     assertThat(a.unacknowledged()).isEqualTo(a.attempted());
-    assertThat(r.graceWaitedS()).isLessThan(1.0);
+    assertThat(r.graceWaitedS()).isLessThan(NOTICE_GRACE.toMillis() / 1000.0 + 2.0);
     // A stall is unbounded (the seed's client waited for every OK); 15 s for a 1.5 s run leaves a
     // busy CI machine's connection set-up and close all the room it needs.
     assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(15));
@@ -522,12 +531,7 @@ class GeneratorIT {
   void noticesAreCountedAndNeverWaitedOnAndAnOkWaitingMutantIsCaught() throws Exception {
     try (TestRelay relay = new TestRelay(NOTICES_ONLY)) {
       GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 50, 1),
-              Duration.ofSeconds(1),
-              Duration.ofMillis(500),
-              1000,
-              1 << 20);
+          cfg(load(relay.url(), null, 50, 1), Duration.ofSeconds(1), NOTICE_GRACE, 1000, 1 << 20);
       long t0 = System.nanoTime();
       GeneratorReport r = run(c, Hooks.NONE);
       assertNoticesDoNotStall(r, System.nanoTime() - t0);
