@@ -40,6 +40,12 @@ public final class GeneratorBench {
   /** The on-schedule criterion of issue 12: send-lag p99 at most this, every slot sent. */
   static final double ON_SCHEDULE_P99_MS = 1.0;
 
+  private static final double WARM_UP_PER_S = 10_000;
+  private static final double WARM_UP_S = 5;
+
+  /** Sender threads per cell; {@code -Dceiling.bench.senders=N} to measure another count. */
+  private static final int SENDERS = Integer.getInteger("ceiling.bench.senders", 2);
+
   private GeneratorBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -57,7 +63,9 @@ public final class GeneratorBench {
             ProcessHandle.current().info().command().orElse("java"),
             "-cp",
             System.getProperty("java.class.path"),
-            NullRelay.class.getName()));
+            "jetty".equals(System.getProperty("ceiling.bench.nullRelay"))
+                ? JettyNullRelay.class.getName()
+                : NullRelay.class.getName()));
     Process relay =
         new ProcessBuilder(relayCommand).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     relayProcess = relay.toHandle();
@@ -91,8 +99,10 @@ public final class GeneratorBench {
             + " sender CPU µs/event | process CPU µs/event | relay CPU µs/event | on schedule |"
             + " load before -> after |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-    // One throwaway cell so the JIT has compiled the send path before anything is measured.
-    cell(url, 2000, 2, conns, new Marks());
+    // One throwaway cell so the JIT has compiled the send and receive paths (and the null relay's)
+    // before anything is measured: 2 s at 2,000/s left C2 compiling through the 20,000/s cell
+    // (10% of the machine's CPU samples in a perf profile, 1 Dec 2026).
+    cell(url, WARM_UP_PER_S, WARM_UP_S, conns, new Marks());
     double best = 0;
     for (String rs : rates.split(",", -1)) {
       double rate = Double.parseDouble(rs);
@@ -202,6 +212,7 @@ public final class GeneratorBench {
         GeneratorConfig.builder()
             .load(new TargetLoad(t, rate, conns, 16))
             .duration(Duration.ofMillis((long) (seconds * 1000)))
+            .senderThreads(SENDERS)
             .publishTimeout(Duration.ofSeconds(5))
             // Under valgrind a cold JVM takes tens of seconds to load Jetty's upgrade path.
             .connectTimeout(Duration.ofMinutes(3))
