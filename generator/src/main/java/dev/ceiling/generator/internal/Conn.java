@@ -100,6 +100,26 @@ public final class Conn implements Session.Listener.AutoDemanding {
   }
 
   private void handle(String message, long now) {
+    // One OK per event: read it without a tree (OkFrame); everything else is rare.
+    OkFrame ok = OkFrame.read(message);
+    switch (ok.kind()) {
+      case OK -> {
+        target.onOk(
+            this, ok.id(), ok.accepted(), ok.message(), now, clock.startNanos(), clock.hooks());
+        return;
+      }
+      case MALFORMED -> {
+        target.onTransportError("protocol", describe() + ": malformed OK: " + abbreviate(message));
+        return;
+      }
+      case INVALID_JSON -> {
+        target.onTransportError("protocol", describe() + ": invalid JSON: " + abbreviate(message));
+        return;
+      }
+      case NOT_OK -> {
+        // read below
+      }
+    }
     JsonNode n;
     try {
       n = PARSER.readTree(message);
@@ -113,22 +133,6 @@ public final class Conn implements Session.Listener.AutoDemanding {
       return;
     }
     switch (n.get(0).asText()) {
-      case "OK" -> {
-        if (n.size() < 3 || !n.get(1).isTextual() || !n.get(2).isBoolean()) {
-          target.onTransportError(
-              "protocol", describe() + ": malformed OK: " + abbreviate(message));
-          return;
-        }
-        String msg = n.size() > 3 && n.get(3).isTextual() ? n.get(3).asText() : "";
-        target.onOk(
-            this,
-            n.get(1).asText(),
-            n.get(2).asBoolean(),
-            msg,
-            now,
-            clock.startNanos(),
-            clock.hooks());
-      }
       case "NOTICE" -> target.onNotice(n.size() > 1 ? n.get(1).asText() : "");
       case "AUTH" -> {
         if (n.size() < 2 || !n.get(1).isTextual()) {

@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
@@ -27,7 +29,9 @@ final class Connector {
 
   /** A started client whose idle timeout outlasts the whole run. */
   static WebSocketClient startClient(GeneratorConfig cfg) throws GeneratorException {
-    WebSocketClient client = new WebSocketClient();
+    WebSocketClient client =
+        new WebSocketClient(
+            new HttpClient(new HttpClientTransportOverHTTP(new SelectorThreadReads())));
     client.setMaxTextMessageSize(cfg.maxFrameBytes());
     client.setIdleTimeout(
         cfg.duration()
