@@ -7,7 +7,6 @@ import dev.ceiling.generator.TargetLoad;
 import dev.ceiling.nostr.EventSigner;
 import dev.ceiling.nostr.Keys;
 import dev.ceiling.nostr.NostrEvent;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -16,12 +15,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.eclipse.jetty.websocket.core.Frame;
-import org.eclipse.jetty.websocket.core.OpCode;
 
 /**
  * Signs and encodes every event of a run before the clock starts, so no signing, JSON or UTF-8
- * encoding ever lands on a slot: each slot's frame is a ready TEXT {@link Frame} over its bytes.
+ * encoding ever lands on a slot: each slot's {@code ["EVENT",...]} text is ready UTF-8 bytes.
  */
 final class Presigner {
   private Presigner() {}
@@ -70,7 +67,7 @@ final class Presigner {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = Keys.generate();
     }
-    Frame[] frames = new Frame[n];
+    byte[][] payloads = new byte[n][];
     String[] ids = new String[n];
     try {
       IntStream.range(0, n)
@@ -86,8 +83,7 @@ final class Presigner {
                         load.target().tags(),
                         content);
                 ids[j] = e.id();
-                byte[] text = ("[\"EVENT\"," + e.toJson() + "]").getBytes(StandardCharsets.UTF_8);
-                frames[j] = new Frame(OpCode.TEXT, true, ByteBuffer.wrap(text));
+                payloads[j] = ("[\"EVENT\"," + e.toJson() + "]").getBytes(StandardCharsets.UTF_8);
               });
     } catch (RuntimeException e) {
       throw new GeneratorException(
@@ -104,7 +100,7 @@ final class Presigner {
     while (firstMeasured < n && s.ownedDueOffsetNanos(firstMeasured) < warmupNanos) {
       firstMeasured++;
     }
-    return new TargetRun(ti, load, s, keys, frames, byId, firstMeasured);
+    return new TargetRun(ti, load, s, keys, payloads, byId, firstMeasured);
   }
 
   /** Content: nonce, target and slot (so every event is unique), padded with '.' to size. */

@@ -22,10 +22,11 @@ public final class TargetRun {
   final Keys[] keys;
 
   /**
-   * Every owned slot's EVENT frame, encoded as UTF-8 before the clock. Each is sent once; Jetty
-   * masks it into its batch buffer with a fresh key, so the same bytes are never sent twice.
+   * Every owned slot's EVENT text, encoded as UTF-8 before the clock. Each is sent once, in a
+   * {@link Frame} made at the send (see {@link Sender}); Jetty masks it into its batch buffer with
+   * a fresh key.
    */
-  final Frame[] frames;
+  final byte[][] payloads;
 
   final Map<String, Integer> slotById;
   final AtomicLongArray sentAtNanos;
@@ -63,7 +64,7 @@ public final class TargetRun {
       TargetLoad load,
       Schedule schedule,
       Keys[] keys,
-      Frame[] frames,
+      byte[][] payloads,
       Map<String, Integer> slotById,
       int firstMeasured) {
     this.index = index;
@@ -71,10 +72,10 @@ public final class TargetRun {
     this.load = load;
     this.schedule = schedule;
     this.keys = keys;
-    this.frames = frames;
+    this.payloads = payloads;
     this.slotById = slotById;
-    this.sentAtNanos = new AtomicLongArray(frames.length);
-    this.answered = new BitSet(frames.length);
+    this.sentAtNanos = new AtomicLongArray(payloads.length);
+    this.answered = new BitSet(payloads.length);
     this.conns = new Conn[load.connections()];
   }
 
@@ -100,7 +101,7 @@ public final class TargetRun {
       okFrames++;
       if (!hooks.matchOksById()) {
         int oldest = answered.nextClearBit(0);
-        j = oldest < frames.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
+        j = oldest < payloads.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
       }
       if (j == null) {
         if (!conn.authIds.remove(id) && counting) {
@@ -180,7 +181,7 @@ public final class TargetRun {
   /** The receive-side counts of the measured slots with the senders' {@code sends} folded in. */
   synchronized Tally tally(SendTally sends) {
     return new Tally(
-        frames.length - firstMeasured,
+        payloads.length - firstMeasured,
         sends.sent,
         sends.unsentLate,
         sends.unsentDead,
