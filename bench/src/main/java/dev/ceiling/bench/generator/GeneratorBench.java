@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The generator's capacity against {@link NullRelay} in a child JVM on 127.0.0.1. Two modes:
@@ -95,7 +97,7 @@ public final class GeneratorBench {
     int conns = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     String rates = args.length > 2 ? args[2] : "1000,5000,10000,20000,30000,50000";
     System.out.println(
-        "| offered/s | planned | sent | accepted | send lag p50 / p99 / max ms | bound |"
+        "| offered/s | planned | sent | accepted | send lag p50 / p90 / p99 / p99.9 / max ms | bound |"
             + " sender CPU µs/event | process CPU µs/event | relay CPU µs/event | on schedule |"
             + " load before -> after |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
@@ -103,7 +105,7 @@ public final class GeneratorBench {
     // before anything is measured: 2 s at 2,000/s left C2 compiling through the 20,000/s cell
     // (10% of the machine's CPU samples in a perf profile, 1 Dec 2026).
     cell(url, WARM_UP_PER_S, WARM_UP_S, conns, new Marks());
-    double best = 0;
+    SortedMap<Double, Boolean> keptByRate = new TreeMap<>();
     for (String rs : rates.split(",", -1)) {
       double rate = Double.parseDouble(rs);
       String before = loadAverage();
@@ -111,20 +113,20 @@ public final class GeneratorBench {
       GeneratorReport rep = cell(url, rate, seconds, conns, m);
       GeneratorReport.Result a = rep.aggregate();
       boolean kept = onSchedule(a);
-      if (kept) {
-        best = Math.max(best, rate);
-      }
+      keptByRate.merge(rate, kept, Boolean::logicalAnd);
       double sent = Math.max(1, a.attempted());
       System.out.println(
           String.format(
               Locale.ROOT,
-              "| %.0f | %d | %d | %d | %s / %s / %s | %s | %s | %.1f | %.1f | %s | %s -> %s |",
+              "| %.0f | %d | %d | %d | %s / %s / %s / %s / %s | %s | %s | %.1f | %.1f | %s | %s -> %s |",
               rate,
               a.slotsPlanned(),
               a.attempted(),
               a.accepted(),
               a.sendLag().p50Ms(),
+              a.sendLag().p90Ms(),
               a.sendLag().p99Ms(),
+              a.sendLag().p999Ms(),
               a.sendLag().maxMs(),
               rep.generatorBound() ? "BOUND" : "no",
               rep.senderCpuS() == null
@@ -140,7 +142,24 @@ public final class GeneratorBench {
       }
     }
     System.out.println();
-    System.out.println(String.format(Locale.ROOT, "max_on_schedule_per_s: %.0f", best));
+    System.out.println(
+        String.format(Locale.ROOT, "max_on_schedule_per_s: %.0f", maxOnSchedule(keptByRate)));
+  }
+
+  /**
+   * The highest offered rate at and below which every measured cell kept its schedule: a rate is
+   * not "kept" if a lower one was missed (one sweep on 1 Dec 2026 kept 20,000/s and 50,000/s but
+   * missed 1,000-10,000/s at p99 1.2-2.2 ms; the headline must not skip over that).
+   */
+  static double maxOnSchedule(SortedMap<Double, Boolean> keptByRate) {
+    double best = 0;
+    for (var e : keptByRate.entrySet()) {
+      if (!e.getValue()) {
+        break;
+      }
+      best = e.getKey();
+    }
+    return best;
   }
 
   /** Every slot sent, none late past the deadline, send-lag p99 within the criterion. */
