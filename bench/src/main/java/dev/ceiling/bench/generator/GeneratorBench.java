@@ -98,9 +98,9 @@ public final class GeneratorBench {
     String rates = args.length > 2 ? args[2] : "1000,5000,10000,20000,30000,50000";
     System.out.println(
         "| offered/s | planned | sent | accepted | send lag p50 / p90 / p99 / p99.9 / max ms | bound |"
-            + " sender CPU µs/event | process CPU µs/event | relay CPU µs/event | on schedule |"
+            + " sender CPU µs/event | process CPU µs/event | relay CPU µs/event | on schedule | steal |"
             + " load before -> after |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     // One throwaway cell so the JIT has compiled the send and receive paths (and the null relay's)
     // before anything is measured: 2 s at 2,000/s left C2 compiling through the 20,000/s cell
     // (10% of the machine's CPU samples in a perf profile, 1 Dec 2026).
@@ -109,6 +109,7 @@ public final class GeneratorBench {
     for (String rs : rates.split(",", -1)) {
       double rate = Double.parseDouble(rs);
       String before = loadAverage();
+      CpuSteal stealBefore = CpuSteal.now();
       Marks m = new Marks();
       GeneratorReport rep = cell(url, rate, seconds, conns, m);
       GeneratorReport.Result a = rep.aggregate();
@@ -118,7 +119,7 @@ public final class GeneratorBench {
       System.out.println(
           String.format(
               Locale.ROOT,
-              "| %.0f | %d | %d | %d | %s / %s / %s / %s / %s | %s | %s | %.1f | %.1f | %s | %s -> %s |",
+              "| %.0f | %d | %d | %d | %s / %s / %s / %s / %s | %s | %s | %.1f | %.1f | %s | %s | %s -> %s |",
               rate,
               a.slotsPlanned(),
               a.attempted(),
@@ -135,6 +136,7 @@ public final class GeneratorBench {
               m.processCpuNanos() / 1000.0 / sent,
               m.relayCpuNanos() / 1000.0 / sent,
               kept ? "yes" : "no",
+              CpuSteal.now().percentSince(stealBefore),
               before,
               loadAverage()));
       if (rep.generatorBound()) {
@@ -264,7 +266,7 @@ public final class GeneratorBench {
         : relayProcess.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ", -1);
       return f[0];

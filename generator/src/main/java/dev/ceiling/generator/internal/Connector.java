@@ -141,7 +141,7 @@ final class Connector {
     }
     // Load HdrHistogram's recording path and the wait loop before slot 0, for the same reason.
     LatencySummary.newHistogram().recordValue(1);
-    Sender.waitUntil(System.nanoTime() + 1_000);
+    PacedWait.until(System.nanoTime() + 1_000);
   }
 
   /** Closes every connection we opened and stops the client; a failure is only a warning. */

@@ -223,9 +223,9 @@ public final class Engine {
     Thread th =
         new Thread(
             () -> {
-              Sender.waitUntil(startNanos);
+              PacedWait.until(startNanos);
               cfg.windowListener().windowStarted(start);
-              Sender.waitUntil(endNanos);
+              PacedWait.until(endNanos);
               cfg.windowListener().windowEnded(end);
             },
             "ceiling-window");

@@ -20,23 +20,6 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * <p>State is confined to the thread until {@link Thread#join()}, after which the engine reads it.
  */
 final class Sender implements Runnable {
-  /**
-   * A wait shorter than this is not parked: {@code parkNanos} returns 50-60 µs late on Linux (the
-   * default timer slack), so parking a shorter gap costs more than the gap. Longer gaps are parked
-   * whole, and whatever fell due during the park's overshoot goes out in the same batch; waking
-   * early to spin would burn the core the relay and Jetty's I/O threads need on a 2-core box.
-   * Override with {@code -Dceiling.generator.parkCostNanos=N} to measure (docs/PERFORMANCE.md).
-   */
-  static final long PARK_COST_NANOS = Long.getLong("ceiling.generator.parkCostNanos", 50_000L);
-
-  /**
-   * Inside the park cost: true yields the core between checks, false spins ({@code onSpinWait}).
-   * Yield by default: it gives way to a runnable Jetty or relay thread, and costs a spin when none
-   * is. Override with {@code -Dceiling.generator.shortWait=spin} to measure.
-   */
-  static final boolean YIELD_SHORT_WAITS =
-      !"spin".equals(System.getProperty("ceiling.generator.shortWait", "yield"));
-
   private static final long CAP_POLL_NANOS = 20_000;
 
   /** A lane of the planner bound to its connection. */
@@ -128,7 +111,7 @@ final class Sender implements Runnable {
     SlotPlanner planner = new SlotPlanner(lanes, hooks.dueRule());
     prevEnd = startNanos;
     while (!planner.done() && !stopped) {
-      waitUntil(planner.nextDue());
+      PacedWait.until(planner.nextDue());
       long now = System.nanoTime();
       if (now > sendDeadlineNanos) {
         break;
@@ -271,28 +254,6 @@ final class Sender implements Runnable {
       tallies[t.index].unsentLate += n;
       long lastJ = from + (n - 1) * stride;
       lastDueNanos = Math.max(lastDueNanos, startNanos + lane.offsetNanos(lastJ));
-    }
-  }
-
-  /**
-   * Returns at or after the absolute instant {@code due}: parks a wait longer than the park cost
-   * whole (never waking early to spin), and yields or spins a shorter one.
-   */
-  // Thread.yield is the point here: measured against spinning, see PARK_COST_NANOS.
-  @SuppressWarnings("ThreadPriorityCheck")
-  static void waitUntil(long due) {
-    while (true) {
-      long left = due - System.nanoTime();
-      if (left <= 0) {
-        return;
-      }
-      if (left > PARK_COST_NANOS) {
-        LockSupport.parkNanos(left);
-      } else if (YIELD_SHORT_WAITS) {
-        Thread.yield();
-      } else {
-        Thread.onSpinWait();
-      }
     }
   }
 }
