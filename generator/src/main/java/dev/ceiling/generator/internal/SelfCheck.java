@@ -79,10 +79,20 @@ public final class SelfCheck {
   }
 
   /**
+   * On a CPU plus waiting for one below this share of their run, the senders were mostly asleep:
+   * neither their own cost nor a crowded run queue explains the lag.
+   */
+  static final double ASLEEP_BELOW = 1.0 / 3;
+
+  /**
    * Why a bound sender fell behind, from its threads' scheduler figures over their run: "sender
-   * saturated" when they spent at least as long on a CPU as waiting for one (the generator's own
-   * cost: spread the load over more processes), else "sender runnable but not scheduled" (other
-   * work took the cores: quiet the machine or move the generator to another one).
+   * mostly asleep" when time on a CPU and waiting for one together are under a third of the run
+   * (the lateness is in the wake-ups themselves: timer slack, or on a VM a halted vCPU the
+   * hypervisor ran late; on this project's 2-core VM a bare 1 ms wait is late p99 0.3-1.5 ms, see
+   * WakeLatencyBench); else "sender saturated" when they spent at least as long on a CPU as waiting
+   * for one (the generator's own cost: spread the load over more processes), else "sender runnable
+   * but not scheduled" (other work took the cores: quiet the machine or move the generator to
+   * another one).
    *
    * @param cpuNanos sender threads' time on a CPU
    * @param runQueueWaitNanos their time runnable but waiting for a CPU, or null when unknown
@@ -94,6 +104,14 @@ public final class SelfCheck {
       return "sender CPU " + cpu + " of its run; run-queue wait unknown (no /proc schedstat)";
     }
     String wait = percent(runQueueWaitNanos, runNanos);
+    if (runNanos > 0 && cpuNanos + runQueueWaitNanos < ASLEEP_BELOW * runNanos) {
+      return "sender mostly asleep: CPU "
+          + cpu
+          + ", run-queue wait "
+          + wait
+          + " of its run (its wake-ups came late: timer slack, or a vCPU the hypervisor woke"
+          + " late; time this machine's bare wait with WakeLatencyBench)";
+    }
     if (runQueueWaitNanos > cpuNanos) {
       return "sender runnable but not scheduled: run-queue wait "
           + wait

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** The self-check tells a saturated sender from a starved one, from the scheduler's figures. */
+/**
+ * The self-check tells a saturated sender from a starved one and from one that was mostly asleep,
+ * from the scheduler's figures.
+ */
 class SelfCheckCauseTest {
 
   /** The check, applied to any classifier of (cpu, run-queue wait, run) in ns. */
@@ -16,6 +19,9 @@ class SelfCheckCauseTest {
     // Busy 10%, runnable but waiting 60%: other work had the cores.
     assertThat(cause.apply(new long[] {100, 600, 1000}))
         .startsWith("sender runnable but not scheduled: run-queue wait 60% vs CPU 10%");
+    // On a CPU 4%, waiting 2%: asleep most of the run, so neither is why it was late.
+    assertThat(cause.apply(new long[] {40, 20, 1000}))
+        .startsWith("sender mostly asleep: CPU 4%, run-queue wait 2%");
   }
 
   @Test
@@ -24,6 +30,12 @@ class SelfCheckCauseTest {
     assertThat(SelfCheck.cause(100, null, 1000)).contains("run-queue wait unknown");
     // Mutant: a rule that blames the sender whenever it is bound, whatever the scheduler says.
     assertThatThrownBy(() -> assertTellsThemApart(f -> SelfCheck.cause(f[0], 0L, f[2])))
+        .isInstanceOf(AssertionError.class);
+    // Mutant: the two-way rule before the asleep case, which called 4% CPU "saturated".
+    assertThatThrownBy(
+            () ->
+                assertTellsThemApart(
+                    f -> f[1] > f[0] ? "sender runnable but not scheduled" : "sender saturated"))
         .isInstanceOf(AssertionError.class);
   }
 
