@@ -298,6 +298,23 @@ class LifecycleIT {
     }
   }
 
+  /** A fake relay brought up in {@code dir/name}, whose pid file was then torn mid-write. */
+  private record Garbled(Path state, UpOptions options, RigHandle handle, long pid) {}
+
+  private Garbled upThenGarblePidFile(String name) throws Exception {
+    Path state = dir.resolve(name);
+    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state);
+    RigHandle h = Fakes.real().up(o);
+    long pid = h.descriptor().relayPid();
+    try {
+      Files.writeString(PidFile.in(state), "{\"pid\": " + pid + ", torn");
+    } catch (IOException | RuntimeException e) {
+      Fakes.kill(pid);
+      throw e;
+    }
+    return new Garbled(state, o, h, pid);
+  }
+
   /**
    * Issue 17, defect 8: {@code down} on a garbled pid file exited 0 and forgot a relay that was
    * still running. It now finds the relay through the descriptor (pid, start instant, command line
@@ -307,14 +324,13 @@ class LifecycleIT {
    */
   @Test
   void downWithAGarbledPidFileStopsTheRelayTheDescriptorNames() throws Exception {
-    Path state = dir.resolve("garbled");
-    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state);
-    RigHandle h = Fakes.real().up(o);
-    long pid = h.descriptor().relayPid();
+    Garbled g = upThenGarblePidFile("garbled");
+    Path state = g.state();
+    RigHandle h = g.handle();
+    long pid = g.pid();
     try {
       Path descriptor = state.resolve("descriptor.json");
       String original = Files.readString(descriptor);
-      Files.writeString(PidFile.in(state), "{\"pid\": " + pid + ", torn");
 
       // Doctored: the descriptor's start instant is a minute off.
       String instant = h.descriptor().relayStartInstant().toString();
@@ -351,12 +367,11 @@ class LifecycleIT {
    */
   @Test
   void upOverAGarbledPidFileRefusesAndForgetsNothing() throws Exception {
-    Path state = dir.resolve("garbled-up");
-    UpOptions o = Fakes.options(Fakes.profile("ready", Fakes.freePort()), state);
-    RigHandle h = Fakes.real().up(o);
-    long pid = h.descriptor().relayPid();
+    Garbled g = upThenGarblePidFile("garbled-up");
+    Path state = g.state();
+    UpOptions o = g.options();
+    long pid = g.pid();
     try {
-      Files.writeString(PidFile.in(state), "{\"pid\": " + pid + ", torn");
       assertThatThrownBy(() -> Fakes.real().up(o))
           .isInstanceOf(RigException.class)
           .hasMessageContaining("unreadable")

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The machine's CPU time from /proc/stat's first line, so a benchmark can say what share of it the
@@ -32,7 +33,6 @@ record CpuSteal(long totalTicks, long stealTicks) {
     long total = totalTicks - before.totalTicks;
     return total <= 0
         ? "?"
-        : String.format(
-            java.util.Locale.ROOT, "%.1f%%", 100.0 * (stealTicks - before.stealTicks) / total);
+        : String.format(Locale.ROOT, "%.1f%%", 100.0 * (stealTicks - before.stealTicks) / total);
   }
 }
