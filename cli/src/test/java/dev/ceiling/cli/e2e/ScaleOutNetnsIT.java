@@ -300,6 +300,13 @@ class ScaleOutNetnsIT {
         .start();
   }
 
+  /**
+   * Generous: the relay is usually READY within seconds, but one CI-like run (1 Dec 2026, load
+   * about 1) saw it print READY only after the old 120 s deadline, inside its namespace, for a
+   * reason not found; the test prints the wait when it is long and the relay's threads if it fails.
+   */
+  private static final long READY_TIMEOUT_S = 300;
+
   /** The port from the relay's READY line; fails with its output if it never comes. */
   static String awaitReady(Process relay) throws Exception {
     StringBuilder seen = new StringBuilder();
@@ -338,14 +345,30 @@ class ScaleOutNetnsIT {
                 return null;
               }
             });
+    long t0 = System.nanoTime();
     String p;
+    String threads = "";
     try {
-      p = port.get(120, TimeUnit.SECONDS);
+      p = port.get(READY_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (java.util.concurrent.TimeoutException e) {
       p = null;
+      // What the relay was doing when the deadline passed, to find the stall next time.
+      try {
+        threads = sh("jcmd", Long.toString(relay.pid()), "Thread.print").out();
+      } catch (IOException | RuntimeException jcmdFailed) {
+        threads = "(jcmd failed: " + jcmdFailed + ")";
+      }
+    }
+    long waitedS = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+    if (waitedS > 30) {
+      System.err.println("ScaleOutNetnsIT: the relay took " + waitedS + " s to print READY");
     }
     synchronized (seen) {
-      assertThat(p).as("relay READY line; its output:%n%s", seen).isNotNull();
+      assertThat(p)
+          .as(
+              "relay READY line within %d s; its output:%n%s%nits threads:%n%s",
+              READY_TIMEOUT_S, seen, threads)
+          .isNotNull();
     }
     return p;
   }
