@@ -46,7 +46,11 @@ class AuditLogCeilingTest {
             // Half and twice the worker ceiling the relay predicts from its own calibration.
             .ratesFromCalibration(0.5, 2.0)
             .duration(Duration.ofSeconds(3)) // a scrape may take 10% of it
-            .repeats(3)
+            // Four, not three: saturated, the treatment accepts what a clock-like worker completes
+            // in the window, often the same integer count; when every repeat of both arms is
+            // exactly constant the verdict refuses by design (no estimate of sampling error). With
+            // three repeats that happened in 1 of 16 runs (1 Dec 2026).
+            .repeats(4)
             .sweepOptions(
                 // The journal path here is replaced by one per arm in the output directory.
                 SweepOptions.defaults(out.resolve("journal.jsonl"))
