@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,16 +47,28 @@ class ExperimentIT {
   }
 
   /**
-   * Known answer: with an injected exchange delay d, the worker-rate interval lies within 15% of
-   * the range 1 / (6 (c + d)) that the relay's own calibration loops predict (not the sweep): c
-   * timed with the delay between exchanges (cold: the database's thread asleep between them) and
-   * back to back (hot). A worker in a sweep pays a cost between the two, set by what else keeps the
-   * machine's CPUs awake; see docs/REFERENCE_RELAY.md.
+   * The known-answer plan, fixed before any cell: every treatment cell runs above the ceiling (six
+   * or eight of them), and at least five must be busy, steady evidence, so the interval's t
+   * quantile has four or more degrees of freedom and one wobbling or excluded cell cannot make it
+   * meaningless; judged at up to six runnable tasks per CPU (both known answers held at 4.3 and
+   * 3.1, with three other builds beside the test on two cores; a machine past six cannot honour a
+   * sleep-based delay); an interval half-width of at most 10% of the estimate, well inside the 15%
+   * tolerance.
+   */
+  private static final WorkerRateKnownAnswer KNOWN_ANSWER =
+      new WorkerRateKnownAnswer(5, 6.0, 0.10, 0.15);
+
+  /**
+   * Known answer: with an injected exchange delay d, the worker rate lies within 15% of the range 1
+   * / (6 (c + d)) that the relay's own calibration loops predict (not the sweep): c timed with the
+   * delay between exchanges (cold: the database's thread asleep between them) and back to back
+   * (hot). A worker in a sweep pays a cost between the two, set by what else keeps the machine's
+   * CPUs awake; see docs/REFERENCE_RELAY.md. The arms must also separate at the saturated rates.
    */
   @Test
   void workerRateMatchesTheIndependentPredictionAndTheArmsSeparate() throws Exception {
-    // A delay large next to the exchange cost, so the calibration's cold-start error in c moves
-    // the prediction by a few percent, not by the whole tolerance.
+    // A delay large next to the exchange cost, so the calibration's cold-start error in c, and a
+    // busy machine's late wake-ups, move the prediction by a few percent, not by the tolerance.
     double delayMs = 4.0;
     ExperimentResult r =
         Experiment.builder()
@@ -71,11 +82,15 @@ class ExperimentIT {
                         "15",
                         "calibration_runs",
                         "400")))
-            // Enough events per window that saturated counts are not identical integers in every
-            // repeat: two exactly constant arms are degenerate and never separate (by design).
-            .ratesFromCalibration(0.5, 2.0)
+            // Two rates above the ceiling, the worker rate's evidence (the small queue fills
+            // within the warm-up at both), and where the arms must separate. Enough events per
+            // window that saturated counts are not identical integers in every repeat: two
+            // exactly constant arms are degenerate and never separate (by design).
+            .ratesFromCalibration(1.6, 2.2)
             .duration(Duration.ofSeconds(3))
-            .repeats(3)
+            // Four: each rate can separate alone, so both must be exactly constant in every
+            // repeat (a clock-like worker) to leave the arms unseparated.
+            .repeats(4)
             .sweepOptions(quick(dir))
             .outDir(dir)
             .alsoRender("report.html", HtmlReport::render)
@@ -89,31 +104,7 @@ class ExperimentIT {
     // Usually the cold end is the lower; on a quiet, warm machine it was sometimes the higher.
     double cold = 1000.0 / (6 * (coldCostMs + delayMs));
     double hot = 1000.0 / (6 * (hotCostMs + delayMs));
-    double predictedLow = Math.min(cold, hot);
-    double predictedHigh = Math.max(cold, hot);
-    WorkerRate w = report.verdict().workerRate();
-    assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
-    double maxLoad = maxLoadPerCpu(report);
-    String figures =
-        String.format(
-            java.util.Locale.ROOT,
-            "calibration predicted %.1f-%.1f/s; worker measured %.1f/s [%s, %s];"
-                + " highest load per CPU before a cell %.2f",
-            predictedLow,
-            predictedHigh,
-            w.estimatePerS(),
-            w.lowerPerS(),
-            w.upperPerS(),
-            maxLoad);
-    System.out.println(figures);
-    if (maxLoad > 1.0) {
-      // A sleep-based delay overshoots on an oversubscribed machine: the worker runs slower than
-      // any calibration predicts. Recorded, not judged (issue 13 item 10); the verdict still is.
-      System.out.println("NOT CHECKED (machine busy): " + figures);
-    } else {
-      assertThat(w.lowerPerS()).as(figures).isGreaterThanOrEqualTo(predictedLow * 0.85);
-      assertThat(w.upperPerS()).as(figures).isLessThanOrEqualTo(predictedHigh * 1.15);
-    }
+    assertKnownAnswer(report, Math.min(cold, hot), Math.max(cold, hot));
     assertThat(report.verdict().established())
         .as(
             "established; failures %s; excluded %s",
@@ -128,73 +119,57 @@ class ExperimentIT {
   }
 
   /**
-   * Known answer with the defaults of {@code ceiling experiment} (issue 13 item 10): the worker
-   * rate the sweep measures lies within 15% of the warm calibration's predicted range (cold to hot,
-   * as in the test above), and the automatic grid puts at least two rates above that measured
-   * ceiling, so the knee is bracketed. On a busy machine the figure is not stable (a wide
-   * worker-rate interval, or load above one runnable task per CPU); then both figures are printed
-   * and the assertion is skipped with that reason rather than decided by the machine's load.
+   * Known answer with the relay settings of {@code ceiling experiment}: the worker rate lies within
+   * 15% of the warm calibration's predicted range (cold to hot, as above), and both rates of the
+   * automatic grid above the predicted ceiling (1.3x and 1.8x) lie above the measured one, so the
+   * main job's grid brackets the knee. Only the top rate runs, eight repeats (the worker's rate
+   * varied by about 7% from cell to cell at a load of three per CPU, and the first cell may still
+   * be warming up): at these settings the worker's rate falls as the offer (and so the relay's CPU)
+   * grows, so cells pooled over two offers measure two rates and widen the interval by
+   * construction; and at 1.3x the queue may still be filling when the measured ceiling lies near
+   * the hot prediction. The main job's own run covers the whole grid. The warm-up is the main job's
+   * (2 s).
    */
   @Test
   void theWarmCalibrationPredictsTheMeasuredWorkerRateAndTheGridBracketsIt() throws Exception {
+    double[] above =
+        java.util.Arrays.stream(ExperimentCommand.autoMultiples()).filter(m -> m > 1).toArray();
+    assertThat(above).as("plan: the automatic grid's multiples above the ceiling").hasSize(2);
+    double top = java.util.Arrays.stream(above).max().orElseThrow();
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.reference())
             .relayOverrides(Relays.freePorts(ExperimentCommand.REFERENCE_DEFAULTS))
-            .ratesFromCalibration(ExperimentCommand.autoMultiples())
+            .ratesFromCalibration(top)
             .duration(Duration.ofSeconds(3))
-            .repeats(2)
-            .sweepOptions(quick(dir))
+            .repeats(8)
+            .sweepOptions(quick(dir).withWarmup(Duration.ofSeconds(2)))
             .outDir(dir)
             .installShutdownHook(false)
             .run();
     ExperimentReport report = r.report();
     assertThat(report).as("problems %s", r.problems()).isNotNull();
-    double predicted =
-        Double.parseDouble(
-            report.treatment().rig().relayInfo().get(Experiment.PREDICTED_CEILING_KEY));
-    double predictedHot =
-        Double.parseDouble(
-            report.treatment().rig().relayInfo().get("predicted_worker_ceiling_hot_per_s"));
-    WorkerRate w = report.verdict().workerRate();
-    assertThat(w).as("worker-rate estimate; verdict: %s", report.verdict().failures()).isNotNull();
-    double maxLoad = maxLoadPerCpu(report);
-    boolean stable =
-        w.lowerPerS() != null
-            && (w.upperPerS() - w.lowerPerS()) / 2 <= 0.075 * w.estimatePerS()
-            && !(maxLoad > 1.0);
-    String figures =
-        String.format(
-            java.util.Locale.ROOT,
-            "warm calibration predicted %.1f/s cold, %.1f/s hot; worker measured %.1f/s [%s, %s]"
-                + " (predicted/measured %.3f); grid %s; highest load per CPU before a cell %.2f",
-            predicted,
-            predictedHot,
-            w.estimatePerS(),
-            w.lowerPerS(),
-            w.upperPerS(),
-            predicted / w.estimatePerS(),
-            report.identity().ratesPerS(),
-            maxLoad);
-    System.out.println(figures);
-    Assumptions.assumeTrue(stable, "the machine gave no stable figure; recorded only: " + figures);
-    assertThat(w.estimatePerS())
-        .as(figures)
-        .isBetween(
-            Math.min(predicted, predictedHot) * 0.85, Math.max(predicted, predictedHot) * 1.15);
-    assertThat(report.identity().ratesPerS().stream().filter(rate -> rate > w.upperPerS()))
-        .as(figures)
-        .hasSizeGreaterThanOrEqualTo(2);
+    Map<String, String> info = report.treatment().rig().relayInfo();
+    double predicted = Double.parseDouble(info.get(Experiment.PREDICTED_CEILING_KEY));
+    double predictedHot = Double.parseDouble(info.get("predicted_worker_ceiling_hot_per_s"));
+    WorkerRate w =
+        assertKnownAnswer(
+            report, Math.min(predicted, predictedHot), Math.max(predicted, predictedHot));
+    // The automatic grid places its rates on the cold prediction, as Experiment does.
+    for (double m : above) {
+      assertThat((double) Math.round(predicted * m))
+          .as("the automatic grid's %sx rate against the measured ceiling %s", m, w)
+          .isGreaterThan(w.estimatePerS());
+    }
   }
 
-  /** The highest 1-minute load per CPU recorded before any treatment cell; NaN when none was. */
-  private static double maxLoadPerCpu(ExperimentReport report) {
-    return report.treatment().cells().stream()
-        .map(c -> c.loadPerCpuBefore())
-        .filter(java.util.Objects::nonNull)
-        .mapToDouble(Double::doubleValue)
-        .max()
-        .orElse(Double.NaN);
+  /** Judges the known answer, printing its figures whatever the outcome. */
+  private static WorkerRate assertKnownAnswer(ExperimentReport report, double low, double high) {
+    WorkerRateKnownAnswer.Outcome o =
+        KNOWN_ANSWER.judge(report.verdict(), report.treatment(), low, high);
+    System.out.println(o.figures());
+    assertThat(o.failure()).as("known answer failed at %s%n%s", o.failure(), o.figures()).isNull();
+    return report.verdict().workerRate();
   }
 
   /** Negative control: an audit cost negligible next to the grid does not separate. */
