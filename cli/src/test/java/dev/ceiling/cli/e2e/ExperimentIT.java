@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.cli.command.ExperimentCommand;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.json.Json;
-import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.Outcome;
-import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.verdict.ExperimentReport;
-import dev.ceiling.verdict.ProblemKind;
 import dev.ceiling.verdict.WorkerRate;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,25 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ExperimentIT {
   @TempDir Path dir;
-
-  /**
-   * Windows of 3 s in the known-answer tests: a metrics scrape may take 10% of the window
-   * (SLOW_SCRAPE), and at 1.5 s that was 150 ms, which a busy CI machine's scrapes exceeded in 5 of
-   * 12 cells (load average 6). The scrape rule stays Ceiling's; the windows grew.
-   *
-   * <p>Short cells. The send-lag bound is 250 ms (a tenth of a window): these tests check the
-   * verdict on real data, and GeneratorIT checks the generator's self-check; a shared CI machine's
-   * scheduler must not decide them. At 25 ms, a full build beside the test (load average 13 on two
-   * cores) flagged 7 of 12 cells at 100-200/s generator-bound and the known answer never ran. A
-   * late send moves an event by at most the bound; the warm-up runs on the same unbroken schedule,
-   * so lateness shifts as many answers into the window as out of it.
-   */
-  private static SweepOptions quick(Path dir) {
-    return SweepOptions.defaults(dir.resolve("journal.jsonl"))
-        .withWarmup(Duration.ofMillis(1500))
-        .withGrace(Duration.ofSeconds(1))
-        .withSendLagBound(Duration.ofMillis(250));
-  }
 
   /**
    * The known-answer plan, fixed before any cell: every treatment cell runs above the ceiling (six
@@ -82,16 +60,19 @@ class ExperimentIT {
                         "15",
                         "calibration_runs",
                         "400")))
-            // Two rates above the ceiling, the worker rate's evidence (the small queue fills
-            // within the warm-up at both), and where the arms must separate. Enough events per
-            // window that saturated counts are not identical integers in every repeat: two
+            // Two rates far above the ceiling, the worker rate's evidence, and where the arms must
+            // separate. Far: a loaded machine's cold calibration was seen predicting 0.77 of the
+            // rate the worker then ran at, and at 1.6x that prediction the small queue was still
+            // filling in the window (not steady, so no worker-rate evidence); at 2x the offer is
+            // still 1.5x the worker's rate and fills the queue within the warm-up. Enough events
+            // per window that saturated counts are not identical integers in every repeat: two
             // exactly constant arms are degenerate and never separate (by design).
-            .ratesFromCalibration(1.6, 2.2)
+            .ratesFromCalibration(2.0, 2.8)
             .duration(Duration.ofSeconds(3))
             // Four: each rate can separate alone, so both must be exactly constant in every
             // repeat (a clock-like worker) to leave the arms unseparated.
             .repeats(4)
-            .sweepOptions(quick(dir))
+            .sweepOptions(Relays.quickSweep(dir).withWarmup(Duration.ofSeconds(2)))
             .outDir(dir)
             .alsoRender("report.html", HtmlReport::render)
             .installShutdownHook(false)
@@ -143,7 +124,7 @@ class ExperimentIT {
             .ratesFromCalibration(top)
             .duration(Duration.ofSeconds(3))
             .repeats(8)
-            .sweepOptions(quick(dir).withWarmup(Duration.ofSeconds(2)))
+            .sweepOptions(Relays.quickSweep(dir).withWarmup(Duration.ofSeconds(2)))
             .outDir(dir)
             .installShutdownHook(false)
             .run();
@@ -170,65 +151,5 @@ class ExperimentIT {
     System.out.println(o.figures());
     assertThat(o.failure()).as("known answer failed at %s%n%s", o.failure(), o.figures()).isNull();
     return report.verdict().workerRate();
-  }
-
-  /** Negative control: an audit cost negligible next to the grid does not separate. */
-  @Test
-  void negligibleAuditCostIsNotShownToLimitIngest() throws Exception {
-    ExperimentResult r =
-        Experiment.builder()
-            .profile(Relays.reference())
-            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
-            .rates(100, 200)
-            .duration(Duration.ofSeconds(3))
-            .repeats(3)
-            .sweepOptions(quick(dir).withWarmup(Duration.ofMillis(500)))
-            .outDir(dir)
-            .installShutdownHook(false)
-            .run();
-    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
-    assertThat(r.report().verdict().failureLines())
-        .anySatisfy(l -> assertThat(l).startsWith("NOT ESTABLISHED: not shown to limit ingest"));
-  }
-
-  /**
-   * Contamination: with the limiter at its defaults the rejection counter moves, those cells are
-   * excluded, and the run does not pass on them.
-   */
-  @Test
-  void defaultLimitsContaminateAndAreExcluded() throws Exception {
-    ExperimentResult r =
-        Experiment.builder()
-            .profile(Relays.referenceWithDefaultLimits(dir))
-            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
-            .rates(300)
-            .duration(Duration.ofSeconds(2))
-            .repeats(2)
-            .sweepOptions(quick(dir).withWarmup(Duration.ofMillis(500)))
-            .outDir(dir)
-            .installShutdownHook(false)
-            .run();
-    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
-    assertThat(r.report().verdict().established()).isFalse();
-    assertThat(r.report().verdict().excluded())
-        .isNotEmpty()
-        // Each cell is excluded as contaminated by the limiter: by the relay's quota counter, or
-        // by the NOTICEs the generator saw (on a loaded machine a late scrape can leave one
-        // cell's counter delta at 0 while the generator still counts every NOTICE).
-        .allSatisfy(
-            e ->
-                assertThat(e.reasons())
-                    .anySatisfy(
-                        p ->
-                            assertThat(p.kind())
-                                .isIn(ProblemKind.ADMISSION_QUOTA, ProblemKind.NOTICES)));
-    // And the counter did move in the arm as a whole: the mapping reads the real limiter.
-    HalfRun treatment = r.report().treatment();
-    assertThat(
-            treatment.cells().stream()
-                .mapToDouble(
-                    c -> c.delta(dev.ceiling.core.model.MetricRole.ADMISSION_REJECTIONS_QUOTA))
-                .sum())
-        .isGreaterThan(0.0);
   }
 }
