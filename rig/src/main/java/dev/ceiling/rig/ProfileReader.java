@@ -1,4 +1,4 @@
-package dev.ceiling.rig.internal;
+package dev.ceiling.rig;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -7,17 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.Target;
-import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
-import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.internal.JsonFields;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,8 +63,10 @@ public final class ProfileReader {
           "source_dir",
           "binary_path");
 
-  private final List<String> problems = new ArrayList<>();
+  private final JsonFields f = new JsonFields();
+  private final List<String> problems = f.problems();
   private final Set<String> known = new TreeSet<>(BUILT_IN_PLACEHOLDERS);
+  private final ProfileSections sections = new ProfileSections(f, known);
 
   private ProfileReader() {}
 
@@ -113,18 +111,84 @@ public final class ProfileReader {
   }
 
   private RelayProfile profile(JsonNode root, String source, Path baseDir) {
-    unknownFields(root, "$", FIELDS);
-    String name = string(root, "$", "name", true);
-    String description = string(root, "$", "description", false);
+    f.unknownFields(root, "$", FIELDS);
+    String name = f.string(root, "$", "name", true);
+    String description = f.string(root, "$", "description", false);
     Map<String, Integer> ports = ports(root.get("ports"), "$.ports");
-    Map<String, String> parameters = stringMap(root, "$", "parameters", false);
+    Map<String, String> parameters = f.stringMap(root, "$", "parameters", false);
+    List<String> secret = secretParameters(root, ports, parameters);
+    List<String> command = command(root);
+    Map<String, String> env = f.stringMap(root, "$", "environment", false);
+    f.placeholders(env, "$.environment", known);
+    Readiness readiness = readiness(root, ports);
+    // A health URL is needed only to ask it: a relay without one is ready when its WebSocket
+    // handshake (or a TCP connect) succeeds.
+    String health = f.string(root, "$", "health_url", readiness instanceof Readiness.HttpHealth);
+    f.placeholders(health, "$.health_url", known);
+    String evidence = evidence(root);
+    boolean byMetrics = !RigDescriptor.EVIDENCE_CLIENT.equals(evidence);
+    String metrics = f.string(root, "$", "metrics_url", byMetrics);
+    f.placeholders(metrics, "$.metrics_url", known);
+    String readyLinePrefix = f.string(root, "$", "ready_line_prefix", false);
+    Arms arms = arms(root);
+    List<LimiterSetting> limiter = sections.limiter(root.get("limiter"));
+    Map<String, String> mapping = metricMapping(root, byMetrics);
+    List<String> positive = positiveControlled(root, mapping);
+    List<TargetTemplate> targets = sections.targets(root.get("targets"));
+    Integer queueCapacity = queueCapacity(root.get("queue_capacity"));
+    String sourceDir = f.string(root, "$", "source_dir", false);
+    String binaryPath = f.string(root, "$", "binary_path", false);
+    f.placeholders(binaryPath, "$.binary_path", known);
+    if (!problems.isEmpty()) {
+      return null;
+    }
+    return new RelayProfile(
+        name,
+        description,
+        command,
+        env,
+        ports,
+        parameters,
+        new TreeSet<>(secret),
+        health,
+        metrics,
+        evidence,
+        readiness,
+        readyLinePrefix,
+        arms.treatment(),
+        arms.control(),
+        arms.selections(),
+        arms.reset(),
+        limiter,
+        mapping,
+        positive,
+        targets,
+        queueCapacity,
+        sourceDir,
+        binaryPath,
+        source,
+        baseDir);
+  }
+
+  private List<String> command(JsonNode root) {
+    List<String> command = f.stringList(root, "$", "command", true);
+    if (root.has("command") && command.isEmpty()) {
+      problems.add("$.command: must name at least the program to run, got []");
+    }
+    f.placeholders(command, "$.command", known);
+    return command;
+  }
+
+  /** Defines the port and parameter placeholders; secret names must be parameters. */
+  private List<String> secretParameters(
+      JsonNode root, Map<String, Integer> ports, Map<String, String> parameters) {
     for (String n : ports.keySet()) {
       definePlaceholder(n, "$.ports." + n);
     }
     for (String n : parameters.keySet()) {
       definePlaceholder(n, "$.parameters." + n);
     }
-    List<String> secret = stringList(root, "$", "secret_parameters", false);
+    List<String> secret = f.stringList(root, "$", "secret_parameters", false);
     for (int i = 0; i < secret.size(); i++) {
       if (!parameters.containsKey(secret.get(i))) {
         problems.add(
@@ -136,35 +200,29 @@ public final class ProfileReader {
                 + parameters.keySet());
       }
     }
-    List<String> command = stringList(root, "$", "command", true);
-    if (root.has("command") && command.isEmpty()) {
-      problems.add("$.command: must name at least the program to run, got []");
+    return secret;
+  }
+
+  private Readiness readiness(JsonNode root, Map<String, Integer> ports) {
+    String text = f.string(root, "$", "readiness", false);
+    if (text == null) {
+      return new Readiness.HttpHealth();
     }
-    placeholders(command, "$.command", known);
-    Map<String, String> env = stringMap(root, "$", "environment", false);
-    placeholders(env, "$.environment", known);
-    String readiness = string(root, "$", "readiness", false);
-    if (readiness == null) {
-      readiness = "health";
-    } else if (!"health".equals(readiness)
-        && !"websocket".equals(readiness)
-        && !(readiness.startsWith("tcp:") && ports.containsKey(readiness.substring(4)))) {
-      problems.add(
-          "$.readiness: must be \"health\", \"websocket\" or \"tcp:<port name>\" with a port"
-              + " from $.ports "
-              + ports.keySet()
-              + ", got \""
-              + readiness
-              + "\"");
+    try {
+      return Readiness.parse(text, ports.keySet());
+    } catch (IllegalArgumentException e) {
+      problems.add("$.readiness: " + e.getMessage());
+      return new Readiness.HttpHealth();
     }
-    // A health URL is needed only to ask it: a relay without one is ready when its WebSocket
-    // handshake (or a TCP connect) succeeds.
-    String health = string(root, "$", "health_url", "health".equals(readiness));
-    placeholders(health, "$.health_url", known);
-    String evidence = string(root, "$", "contamination_evidence", false);
+  }
+
+  /** The evidence kind; a profile without metrics may not name metric fields. */
+  private String evidence(JsonNode root) {
+    String evidence = f.string(root, "$", "contamination_evidence", false);
     if (evidence == null) {
-      evidence = RigDescriptor.EVIDENCE_METRICS;
-    } else if (!RigDescriptor.EVIDENCE_METRICS.equals(evidence)
+      return RigDescriptor.EVIDENCE_METRICS;
+    }
+    if (!RigDescriptor.EVIDENCE_METRICS.equals(evidence)
         && !RigDescriptor.EVIDENCE_CLIENT.equals(evidence)) {
       problems.add(
           "$.contamination_evidence: must be \"metrics\" (the relay's Prometheus counters) or"
@@ -172,24 +230,28 @@ public final class ProfileReader {
               + evidence
               + "\"");
     }
-    boolean byMetrics = !RigDescriptor.EVIDENCE_CLIENT.equals(evidence);
-    String metrics = string(root, "$", "metrics_url", byMetrics);
-    placeholders(metrics, "$.metrics_url", known);
-    if (!byMetrics) {
-      for (String f : List.of("metrics_url", "metric_mapping", "positive_controlled")) {
-        JsonNode v = root.get(f);
+    if (RigDescriptor.EVIDENCE_CLIENT.equals(evidence)) {
+      for (String field : List.of("metrics_url", "metric_mapping", "positive_controlled")) {
+        JsonNode v = root.get(field);
         if (v != null && !v.isNull()) {
           problems.add(
               "$."
-                  + f
+                  + field
                   + ": a profile with \"contamination_evidence\": \"client\" has no metrics;"
                   + " remove it, or declare \"metrics\" to have the counters read");
         }
       }
     }
-    String readyLinePrefix = string(root, "$", "ready_line_prefix", false);
-    String treatment = string(root, "$", "treatment_arm", true);
-    String control = string(root, "$", "control_arm", true);
+    return evidence;
+  }
+
+  /** The arms section: both arm names, each arm's selection, the reset selection. */
+  private record Arms(
+      String treatment, String control, Map<String, Selection> selections, Selection reset) {}
+
+  private Arms arms(JsonNode root) {
+    String treatment = f.string(root, "$", "treatment_arm", true);
+    String control = f.string(root, "$", "control_arm", true);
     Map<String, Selection> arms = new LinkedHashMap<>();
     JsonNode armsNode = root.get("arms");
     if (armsNode == null || armsNode.isNull()) {
@@ -198,7 +260,7 @@ public final class ProfileReader {
       problems.add("$.arms: expected an object of arm name -> {args, env}");
     } else {
       for (Map.Entry<String, JsonNode> e : armsNode.properties()) {
-        arms.put(e.getKey(), selection(e.getValue(), "$.arms." + e.getKey(), known));
+        arms.put(e.getKey(), sections.selection(e.getValue(), "$.arms." + e.getKey(), known));
       }
     }
     if (treatment != null && treatment.equals(control)) {
@@ -214,9 +276,12 @@ public final class ProfileReader {
     Selection reset =
         resetNode == null || resetNode.isNull()
             ? Selection.none()
-            : selection(resetNode, "$.reset", known);
-    List<LimiterSetting> limiter = limiter(root.get("limiter"));
-    Map<String, String> mapping = stringMap(root, "$", "metric_mapping", byMetrics);
+            : sections.selection(resetNode, "$.reset", known);
+    return new Arms(treatment, control, arms, reset);
+  }
+
+  private Map<String, String> metricMapping(JsonNode root, boolean byMetrics) {
+    Map<String, String> mapping = f.stringMap(root, "$", "metric_mapping", byMetrics);
     for (Map.Entry<String, String> e : mapping.entrySet()) {
       if (MetricRole.fromKey(e.getKey()).isEmpty()) {
         problems.add(
@@ -229,7 +294,11 @@ public final class ProfileReader {
         problems.add("$.metric_mapping." + e.getKey() + ": selector must be non-blank");
       }
     }
-    List<String> positive = stringList(root, "$", "positive_controlled", false);
+    return mapping;
+  }
+
+  private List<String> positiveControlled(JsonNode root, Map<String, String> mapping) {
+    List<String> positive = f.stringList(root, "$", "positive_controlled", false);
     for (int i = 0; i < positive.size(); i++) {
       if (!mapping.containsKey(positive.get(i))) {
         problems.add(
@@ -241,50 +310,18 @@ public final class ProfileReader {
                 + mapping.keySet());
       }
     }
-    List<TargetTemplate> targets = targets(root.get("targets"));
-    Integer queueCapacity = null;
-    JsonNode q = root.get("queue_capacity");
-    if (q != null && !q.isNull()) {
-      if (!q.canConvertToInt() || !q.isIntegralNumber() || q.asInt() < 1) {
-        problems.add("$.queue_capacity: expected an integer >= 1 or null, got " + q);
-      } else {
-        queueCapacity = q.asInt();
-      }
-    }
-    String sourceDir = string(root, "$", "source_dir", false);
-    String binaryPath = string(root, "$", "binary_path", false);
-    if (binaryPath != null) {
-      placeholders(binaryPath, "$.binary_path", known);
-    }
-    if (!problems.isEmpty()) {
+    return positive;
+  }
+
+  private Integer queueCapacity(JsonNode q) {
+    if (q == null || q.isNull()) {
       return null;
     }
-    return new RelayProfile(
-        name,
-        description,
-        command,
-        env,
-        ports,
-        parameters,
-        new java.util.TreeSet<>(secret),
-        health,
-        metrics,
-        evidence,
-        readiness,
-        readyLinePrefix,
-        treatment,
-        control,
-        arms,
-        reset,
-        limiter,
-        mapping,
-        positive,
-        targets,
-        queueCapacity,
-        sourceDir,
-        binaryPath,
-        source,
-        baseDir);
+    if (!q.canConvertToInt() || !q.isIntegralNumber() || q.asInt() < 1) {
+      problems.add("$.queue_capacity: expected an integer >= 1 or null, got " + q);
+      return null;
+    }
+    return q.asInt();
   }
 
   private static List<String> roleKeys() {
@@ -322,231 +359,5 @@ public final class ProfileReader {
       }
     }
     return out;
-  }
-
-  private Selection selection(JsonNode node, String path, Set<String> vars) {
-    if (!node.isObject()) {
-      problems.add(path + ": expected an object {\"args\": [...], \"env\": {...}}");
-      return Selection.none();
-    }
-    unknownFields(node, path, Set.of("args", "env"));
-    List<String> args = stringList(node, path, "args", false);
-    Map<String, String> env = stringMap(node, path, "env", false);
-    placeholders(args, path + ".args", vars);
-    placeholders(env, path + ".env", vars);
-    return new Selection(args, env);
-  }
-
-  private List<LimiterSetting> limiter(JsonNode node) {
-    List<LimiterSetting> out = new ArrayList<>();
-    if (node == null || node.isNull()) {
-      return out;
-    }
-    if (!node.isArray()) {
-      problems.add("$.limiter: expected an array of {name, value, args, env}");
-      return out;
-    }
-    Set<String> vars = new TreeSet<>(known);
-    vars.add("value");
-    Set<String> names = new LinkedHashSet<>();
-    for (int i = 0; i < node.size(); i++) {
-      String path = "$.limiter[" + i + "]";
-      JsonNode n = node.get(i);
-      if (!n.isObject()) {
-        problems.add(path + ": expected an object {name, value, args, env}");
-        continue;
-      }
-      unknownFields(n, path, Set.of("name", "value", "args", "env"));
-      String name = string(n, path, "name", true);
-      String value = string(n, path, "value", true);
-      if (name != null && !names.add(name)) {
-        problems.add(path + ".name: duplicate limiter setting \"" + name + "\"");
-      }
-      List<String> args = stringList(n, path, "args", false);
-      Map<String, String> env = stringMap(n, path, "env", false);
-      placeholders(args, path + ".args", vars);
-      placeholders(env, path + ".env", vars);
-      if (args.isEmpty() && env.isEmpty()) {
-        problems.add(path + ": sets nothing; give args or env that apply the value to the relay");
-      }
-      if (name != null && value != null) {
-        out.add(new LimiterSetting(name, value, args, env));
-      }
-    }
-    return out;
-  }
-
-  private List<TargetTemplate> targets(JsonNode node) {
-    List<TargetTemplate> out = new ArrayList<>();
-    if (node == null || node.isNull()) {
-      problems.add("$.targets: missing; name at least one community to publish into");
-      return out;
-    }
-    if (!node.isArray() || node.isEmpty()) {
-      problems.add("$.targets: expected a non-empty array of targets, got " + node);
-      return out;
-    }
-    Set<String> fields = Set.of("community", "url", "host_header", "tags", "kind", "content_bytes");
-    for (int i = 0; i < node.size(); i++) {
-      String path = "$.targets[" + i + "]";
-      JsonNode n = node.get(i);
-      if (!n.isObject()) {
-        problems.add(path + ": expected an object");
-        continue;
-      }
-      unknownFields(n, path, fields);
-      String community = string(n, path, "community", true);
-      String url = string(n, path, "url", true);
-      String host = string(n, path, "host_header", false);
-      placeholders(url, path + ".url", known);
-      placeholders(host, path + ".host_header", known);
-      List<List<String>> tags = new ArrayList<>();
-      JsonNode t = n.get("tags");
-      if (t != null && !t.isNull()) {
-        if (!t.isArray()) {
-          problems.add(path + ".tags: expected an array of string arrays");
-        } else {
-          for (int j = 0; j < t.size(); j++) {
-            tags.add(strings(t.get(j), path + ".tags[" + j + "]"));
-          }
-        }
-      }
-      int kind = integer(n, path, "kind", 1);
-      int contentBytes = integer(n, path, "content_bytes", 0);
-      if (community == null || url == null) {
-        continue;
-      }
-      TargetTemplate tt = new TargetTemplate(community, url, host, tags, kind, contentBytes);
-      try {
-        // Validate the shape with every placeholder filled by a dummy: catches a bad scheme, tag
-        // or kind here, at load, rather than at up. (Unknown placeholders are reported above.)
-        new Target(
-            community,
-            url.replaceAll("\\$\\{[^}]*}", "1"),
-            host == null ? null : host.replaceAll("\\$\\{[^}]*}", "1"),
-            tags,
-            kind,
-            contentBytes);
-        out.add(tt);
-      } catch (IllegalArgumentException e) {
-        problems.add(path + ": " + e.getMessage());
-      }
-    }
-    return out;
-  }
-
-  private int integer(JsonNode n, String path, String field, int dflt) {
-    JsonNode v = n.get(field);
-    if (v == null || v.isNull()) {
-      return dflt;
-    }
-    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-      problems.add(path + "." + field + ": expected an integer, got " + v);
-      return dflt;
-    }
-    return v.asInt();
-  }
-
-  private void unknownFields(JsonNode node, String path, Set<String> allowed) {
-    Iterator<String> it = node.fieldNames();
-    while (it.hasNext()) {
-      String f = it.next();
-      if (!allowed.contains(f)) {
-        problems.add(path + "." + f + ": unknown field; expected one of " + new TreeSet<>(allowed));
-      }
-    }
-  }
-
-  private String string(JsonNode n, String path, String field, boolean required) {
-    JsonNode v = n.get(field);
-    if (v == null || v.isNull()) {
-      if (required) {
-        problems.add(path + "." + field + ": missing required field");
-      }
-      return null;
-    }
-    if (!v.isTextual()) {
-      problems.add(path + "." + field + ": expected a string, got " + v);
-      return null;
-    }
-    if (required && v.asText().isBlank()) {
-      problems.add(path + "." + field + ": must be non-blank");
-      return null;
-    }
-    return v.asText();
-  }
-
-  private List<String> stringList(JsonNode n, String path, String field, boolean required) {
-    JsonNode v = n.get(field);
-    if (v == null || v.isNull()) {
-      if (required) {
-        problems.add(path + "." + field + ": missing required field");
-      }
-      return List.of();
-    }
-    return strings(v, path + "." + field);
-  }
-
-  private List<String> strings(JsonNode v, String path) {
-    if (!v.isArray()) {
-      problems.add(path + ": expected an array of strings, got " + v);
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < v.size(); i++) {
-      if (!v.get(i).isTextual()) {
-        problems.add(path + "[" + i + "]: expected a string, got " + v.get(i));
-      } else {
-        out.add(v.get(i).asText());
-      }
-    }
-    return out;
-  }
-
-  private Map<String, String> stringMap(JsonNode n, String path, String field, boolean required) {
-    JsonNode v = n.get(field);
-    Map<String, String> out = new LinkedHashMap<>();
-    if (v == null || v.isNull()) {
-      if (required) {
-        problems.add(path + "." + field + ": missing required field");
-      }
-      return out;
-    }
-    if (!v.isObject()) {
-      problems.add(path + "." + field + ": expected an object of name -> string, got " + v);
-      return out;
-    }
-    for (Map.Entry<String, JsonNode> e : v.properties()) {
-      if (!e.getValue().isTextual()) {
-        problems.add(
-            path + "." + field + "." + e.getKey() + ": expected a string, got " + e.getValue());
-      } else {
-        out.put(e.getKey(), e.getValue().asText());
-      }
-    }
-    return out;
-  }
-
-  private void placeholders(String text, String path, Set<String> vars) {
-    if (text == null) {
-      return;
-    }
-    for (String name : Templates.names(text)) {
-      if (!vars.contains(name)) {
-        problems.add(path + ": unknown placeholder ${" + name + "}; known: " + vars);
-      }
-    }
-  }
-
-  private void placeholders(List<String> texts, String path, Set<String> vars) {
-    for (int i = 0; i < texts.size(); i++) {
-      placeholders(texts.get(i), path + "[" + i + "]", vars);
-    }
-  }
-
-  private void placeholders(Map<String, String> env, String path, Set<String> vars) {
-    for (Map.Entry<String, String> e : env.entrySet()) {
-      placeholders(e.getValue(), path + "." + e.getKey(), vars);
-    }
   }
 }

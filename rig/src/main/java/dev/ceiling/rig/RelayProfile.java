@@ -1,6 +1,5 @@
 package dev.ceiling.rig;
 
-import dev.ceiling.rig.internal.ProfileReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +32,9 @@ import java.util.Map;
  * @param metricsUrl template of the Prometheus text endpoint, or null for a relay without metrics
  * @param contaminationEvidence "metrics" (the relay's counters, mapped by metricMapping) or
  *     "client" (no metrics: what the generator sees stands in for them)
- * @param readiness "health" (GET healthUrl returns 200), "websocket" (a WebSocket handshake on the
- *     first target's URL succeeds) or "tcp:NAME" (port NAME accepts)
+ * @param readiness how the rig asks whether the relay serves: {@link Readiness.HttpHealth} (GET
+ *     healthUrl returns 200), {@link Readiness.WebSocketHandshake} (a handshake on the first
+ *     target's URL succeeds) or {@link Readiness.TcpAccept} (the named port accepts)
  * @param readyLinePrefix when non-null, the first log line starting with it is parsed as {@code
  *     key=value} pairs into the descriptor's relay_info
  * @param treatmentArm the arm under test (the code path on)
@@ -64,7 +64,7 @@ public record RelayProfile(
     String healthUrl,
     String metricsUrl,
     String contaminationEvidence,
-    String readiness,
+    Readiness readiness,
     String readyLinePrefix,
     String treatmentArm,
     String controlArm,
@@ -116,6 +116,7 @@ public record RelayProfile(
     metricMapping = Map.copyOf(metricMapping);
     positiveControlled = List.copyOf(positiveControlled);
     targets = List.copyOf(targets);
+    java.util.Objects.requireNonNull(readiness, "readiness must not be null");
   }
 
   /**

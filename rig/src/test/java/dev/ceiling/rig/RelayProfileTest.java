@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.MetricRole;
-import dev.ceiling.rig.internal.ProfileReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,7 +67,7 @@ class RelayProfileTest {
   @Test
   void aMinimalProfileReadsWithDefaults() throws RigException {
     RelayProfile p = ProfileReader.read(MINIMAL, "mini.json", null);
-    assertThat(p.readiness()).isEqualTo("health");
+    assertThat(p.readiness().serialized()).isEqualTo("health");
     assertThat(p.reset().args()).isEmpty();
     assertThat(p.queueCapacity()).isNull();
     assertThat(p.arms().get("on").env()).isEqualTo(Map.of("AUDIT", "true"));
@@ -91,7 +90,7 @@ class RelayProfileTest {
     assertThat(p.metricsUrl()).isNull();
     assertThat(p.healthUrl()).isNull();
     assertThat(p.metricMapping()).isEmpty();
-    assertThat(p.readiness()).isEqualTo("websocket");
+    assertThat(p.readiness().serialized()).isEqualTo("websocket");
   }
 
   @Test
@@ -135,7 +134,7 @@ class RelayProfileTest {
     RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/nostr-relay-js/profile.json"));
     assertThat(p.contaminationEvidence()).isEqualTo("client");
     assertThat(p.metricsUrl()).isNull();
-    assertThat(p.readiness()).isEqualTo("websocket");
+    assertThat(p.readiness().serialized()).isEqualTo("websocket");
     assertThat(p.command()).contains("${profile_dir}/relay.js");
     assertThat(p.arms().get("on").args()).containsExactly("--audit", "on");
     assertThat(p.arms().get("off").args()).containsExactly("--audit", "off");
