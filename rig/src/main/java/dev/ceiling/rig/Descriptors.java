@@ -76,7 +76,7 @@ final class Descriptors {
         relay == null ? null : plan.log().toString(),
         plan.healthUrl(),
         plan.metricsUrl(),
-        p.contaminationEvidence(),
+        p.contaminationEvidence().key(),
         plan.targets(),
         plan.limiter(),
         o.effectiveQueueCapacity(),

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.MetricRole;
-import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -125,8 +125,8 @@ public final class ProfileReader {
     // handshake (or a TCP connect) succeeds.
     String health = f.string(root, "$", "health_url", readiness instanceof Readiness.HttpHealth);
     f.placeholders(health, "$.health_url", known);
-    String evidence = evidence(root);
-    boolean byMetrics = !RigDescriptor.EVIDENCE_CLIENT.equals(evidence);
+    Evidence evidence = evidence(root);
+    boolean byMetrics = evidence == Evidence.METRICS;
     String metrics = f.string(root, "$", "metrics_url", byMetrics);
     f.placeholders(metrics, "$.metrics_url", known);
     String readyLinePrefix = f.string(root, "$", "ready_line_prefix", false);
@@ -217,20 +217,21 @@ public final class ProfileReader {
   }
 
   /** The evidence kind; a profile without metrics may not name metric fields. */
-  private String evidence(JsonNode root) {
-    String evidence = f.string(root, "$", "contamination_evidence", false);
-    if (evidence == null) {
-      return RigDescriptor.EVIDENCE_METRICS;
+  private Evidence evidence(JsonNode root) {
+    String text = f.string(root, "$", "contamination_evidence", false);
+    if (text == null) {
+      return Evidence.METRICS;
     }
-    if (!RigDescriptor.EVIDENCE_METRICS.equals(evidence)
-        && !RigDescriptor.EVIDENCE_CLIENT.equals(evidence)) {
+    Optional<Evidence> evidence = Evidence.fromKey(text);
+    if (evidence.isEmpty()) {
       problems.add(
           "$.contamination_evidence: must be \"metrics\" (the relay's Prometheus counters) or"
               + " \"client\" (no metrics: what the generator sees), got \""
-              + evidence
+              + text
               + "\"");
+      return Evidence.METRICS;
     }
-    if (RigDescriptor.EVIDENCE_CLIENT.equals(evidence)) {
+    if (evidence.get() == Evidence.CLIENT) {
       for (String field : List.of("metrics_url", "metric_mapping", "positive_controlled")) {
         JsonNode v = root.get(field);
         if (v != null && !v.isNull()) {
@@ -242,7 +243,7 @@ public final class ProfileReader {
         }
       }
     }
-    return evidence;
+    return evidence.get();
   }
 
   /** The arms section: both arm names, each arm's selection, the reset selection. */

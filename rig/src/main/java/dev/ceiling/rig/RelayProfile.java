@@ -30,8 +30,8 @@ import java.util.Map;
  * @param healthUrl template of the URL that returns 200 when the relay is ready, or null when
  *     readiness is "websocket" or "tcp:NAME"
  * @param metricsUrl template of the Prometheus text endpoint, or null for a relay without metrics
- * @param contaminationEvidence "metrics" (the relay's counters, mapped by metricMapping) or
- *     "client" (no metrics: what the generator sees stands in for them)
+ * @param contaminationEvidence {@link Evidence#METRICS} (the relay's counters, mapped by
+ *     metricMapping) or {@link Evidence#CLIENT} (no metrics: what the generator sees stands in)
  * @param readiness how the rig asks whether the relay serves: {@link Readiness.HttpHealth} (GET
  *     healthUrl returns 200), {@link Readiness.WebSocketHandshake} (a handshake on the first
  *     target's URL succeeds) or {@link Readiness.TcpAccept} (the named port accepts)
@@ -63,7 +63,7 @@ public record RelayProfile(
     java.util.Set<String> secretParameters,
     String healthUrl,
     String metricsUrl,
-    String contaminationEvidence,
+    Evidence contaminationEvidence,
     Readiness readiness,
     String readyLinePrefix,
     String treatmentArm,
@@ -116,6 +116,8 @@ public record RelayProfile(
     metricMapping = Map.copyOf(metricMapping);
     positiveControlled = List.copyOf(positiveControlled);
     targets = List.copyOf(targets);
+    java.util.Objects.requireNonNull(
+        contaminationEvidence, "contamination_evidence must not be null");
     java.util.Objects.requireNonNull(readiness, "readiness must not be null");
   }
 

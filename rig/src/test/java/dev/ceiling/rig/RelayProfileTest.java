@@ -86,7 +86,7 @@ class RelayProfileTest {
   void aProfileWithoutMetricsDeclaresClientSideEvidence() throws RigException {
     assertThat(NO_METRICS).doesNotContain("metrics_url", "health_url", "metric_mapping");
     RelayProfile p = ProfileReader.read(NO_METRICS, "nometrics.json", null);
-    assertThat(p.contaminationEvidence()).isEqualTo("client");
+    assertThat(p.contaminationEvidence()).isEqualTo(Evidence.CLIENT);
     assertThat(p.metricsUrl()).isNull();
     assertThat(p.healthUrl()).isNull();
     assertThat(p.metricMapping()).isEmpty();
@@ -132,7 +132,7 @@ class RelayProfileTest {
   @Test
   void theNostrRelayJsProfileIsValidAndHasNoMetrics() throws RigException {
     RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/nostr-relay-js/profile.json"));
-    assertThat(p.contaminationEvidence()).isEqualTo("client");
+    assertThat(p.contaminationEvidence()).isEqualTo(Evidence.CLIENT);
     assertThat(p.metricsUrl()).isNull();
     assertThat(p.readiness().serialized()).isEqualTo("websocket");
     assertThat(p.command()).contains("${profile_dir}/relay.js");
