@@ -122,6 +122,8 @@ final class Launcher {
   private static void prepare(LaunchPlan plan, boolean reset) throws RigException {
     try {
       if (reset && Files.exists(plan.dataDir())) {
+        // Links are deleted, never followed, either way; ALLOW_INSECURE only lets a file system
+        // without secure directory streams (macOS) reset at all, as the hand-written walk did.
         MoreFiles.deleteRecursively(plan.dataDir(), RecursiveDeleteOption.ALLOW_INSECURE);
       }
       OwnerOnlyFiles.directory(plan.dataDir());
