@@ -1,5 +1,6 @@
 package dev.ceiling.junit;
 
+import com.google.common.hash.Hashing;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.rig.DownResult;
@@ -12,11 +13,8 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -212,14 +210,9 @@ public final class RelayRig
   /** Readable and unique per class: parallel classes never share a state directory. */
   static String stateDirName(ExtensionContext context) {
     String simple = context.getRequiredTestClass().getSimpleName();
-    try {
-      byte[] d =
-          MessageDigest.getInstance("SHA-256")
-              .digest(context.getUniqueId().getBytes(StandardCharsets.UTF_8));
-      return simple + "-" + HexFormat.of().formatHex(d, 0, 4);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    String digest =
+        Hashing.sha256().hashString(context.getUniqueId(), StandardCharsets.UTF_8).toString();
+    return simple + "-" + digest.substring(0, 8);
   }
 
   /** The class's relay; closing stops it once, and fails when it is still alive afterwards. */

@@ -1,9 +1,14 @@
 package dev.ceiling.relay;
 
+import dev.ceiling.core.json.Json;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The known answer: times runs of the same six exchanges against the scratch table {@code
@@ -89,33 +94,28 @@ public record Calibration(
     return String.format(Locale.ROOT, "%.1f", predictedCeilingPerSecond());
   }
 
-  /** A small JSON document for GET /calibrate. */
+  /**
+   * A small JSON document for GET /calibrate, on one line. Keys are the READY line's where they
+   * mean the same; times in ms to 4 decimals, ceilings per second to 2.
+   */
   public String toJson() {
-    StringBuilder b = new StringBuilder("{");
-    b.append(String.format(Locale.ROOT, "\"runs\":%d,", runs));
-    b.append(String.format(Locale.ROOT, "\"exchange_cost_ms\":%.4f,", exchangeCostSeconds * 1e3));
-    b.append(
-        String.format(Locale.ROOT, "\"exchange_cost_hot_ms\":%.4f,", hotExchangeCostSeconds * 1e3));
-    b.append(String.format(Locale.ROOT, "\"delay_ms\":%.4f,", delaySeconds * 1e3));
-    b.append(
-        String.format(
-            Locale.ROOT, "\"predicted_worker_ceiling_per_s\":%.2f,", predictedCeilingPerSecond()));
-    b.append(
-        String.format(
-            Locale.ROOT,
-            "\"predicted_worker_ceiling_hot_per_s\":%.2f,",
-            predictedHotCeilingPerSecond()));
-    b.append("\"step_cost_ms\":{");
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("runs", runs);
+    doc.put("exchange_cost_ms", rounded(exchangeCostSeconds * 1e3, 4));
+    doc.put("exchange_cost_hot_ms", rounded(hotExchangeCostSeconds * 1e3, 4));
+    doc.put("delay_ms", rounded(delaySeconds * 1e3, 4));
+    doc.put("predicted_worker_ceiling_per_s", rounded(predictedCeilingPerSecond(), 2));
+    doc.put("predicted_worker_ceiling_hot_per_s", rounded(predictedHotCeilingPerSecond(), 2));
+    Map<String, Object> steps = new LinkedHashMap<>();
     for (int i = 0; i < STEPS.length; i++) {
-      b.append(
-          String.format(
-              Locale.ROOT,
-              "%s\"%s\":%.4f",
-              i == 0 ? "" : ",",
-              STEPS[i],
-              stepCostSeconds.get(i) * 1e3));
+      steps.put(STEPS[i], rounded(stepCostSeconds.get(i) * 1e3, 4));
     }
-    return b.append("}}").toString();
+    doc.put("step_cost_ms", steps);
+    return Json.writeLine(doc);
+  }
+
+  private static BigDecimal rounded(double value, int decimals) {
+    return BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP);
   }
 
   /**

@@ -1,9 +1,12 @@
 package dev.ceiling.relay;
 
+import dev.ceiling.core.model.ReadyLine;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -282,20 +285,21 @@ public final class ReferenceRelay implements AutoCloseable {
    */
   public String readyLine() {
     Calibration c = calibration;
-    return "READY port="
-        + port
-        + " db_port="
-        + db.h2Port().map(String::valueOf).orElse("NA")
-        + " audit="
-        + (config.auditOn() ? "on" : "off")
-        + " exchange_cost_ms="
-        + (c == null ? "NA" : c.exchangeCostMillisText())
-        + " predicted_worker_ceiling_per_s="
-        + (c == null ? "NA" : c.predictedCeilingText())
-        + " exchange_cost_hot_ms="
-        + (c == null ? "NA" : c.hotExchangeCostMillisText())
-        + " predicted_worker_ceiling_hot_per_s="
-        + (c == null ? "NA" : c.predictedHotCeilingText());
+    Map<String, String> f = new LinkedHashMap<>();
+    f.put("port", Integer.toString(port));
+    f.put("db_port", db.h2Port().map(String::valueOf).orElse(ReadyLine.NOT_APPLICABLE));
+    f.put("audit", config.auditOn() ? "on" : "off");
+    f.put("exchange_cost_ms", c == null ? ReadyLine.NOT_APPLICABLE : c.exchangeCostMillisText());
+    f.put(
+        "predicted_worker_ceiling_per_s",
+        c == null ? ReadyLine.NOT_APPLICABLE : c.predictedCeilingText());
+    f.put(
+        "exchange_cost_hot_ms",
+        c == null ? ReadyLine.NOT_APPLICABLE : c.hotExchangeCostMillisText());
+    f.put(
+        "predicted_worker_ceiling_hot_per_s",
+        c == null ? ReadyLine.NOT_APPLICABLE : c.predictedHotCeilingText());
+    return new ReadyLine(f).format(ReadyLine.PREFIX);
   }
 
   /** Stops accepting, closes connections, stops the worker and the database. Idempotent. */

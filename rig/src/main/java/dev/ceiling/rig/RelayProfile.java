@@ -1,6 +1,5 @@
 package dev.ceiling.rig;
 
-import dev.ceiling.rig.internal.ProfileReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -31,10 +30,11 @@ import java.util.Map;
  * @param healthUrl template of the URL that returns 200 when the relay is ready, or null when
  *     readiness is "websocket" or "tcp:NAME"
  * @param metricsUrl template of the Prometheus text endpoint, or null for a relay without metrics
- * @param contaminationEvidence "metrics" (the relay's counters, mapped by metricMapping) or
- *     "client" (no metrics: what the generator sees stands in for them)
- * @param readiness "health" (GET healthUrl returns 200), "websocket" (a WebSocket handshake on the
- *     first target's URL succeeds) or "tcp:NAME" (port NAME accepts)
+ * @param contaminationEvidence {@link Evidence#METRICS} (the relay's counters, mapped by
+ *     metricMapping) or {@link Evidence#CLIENT} (no metrics: what the generator sees stands in)
+ * @param readiness how the rig asks whether the relay serves: {@link Readiness.HttpHealth} (GET
+ *     healthUrl returns 200), {@link Readiness.WebSocketHandshake} (a handshake on the first
+ *     target's URL succeeds) or {@link Readiness.TcpAccept} (the named port accepts)
  * @param readyLinePrefix when non-null, the first log line starting with it is parsed as {@code
  *     key=value} pairs into the descriptor's relay_info
  * @param treatmentArm the arm under test (the code path on)
@@ -63,8 +63,8 @@ public record RelayProfile(
     java.util.Set<String> secretParameters,
     String healthUrl,
     String metricsUrl,
-    String contaminationEvidence,
-    String readiness,
+    Evidence contaminationEvidence,
+    Readiness readiness,
     String readyLinePrefix,
     String treatmentArm,
     String controlArm,
@@ -116,6 +116,9 @@ public record RelayProfile(
     metricMapping = Map.copyOf(metricMapping);
     positiveControlled = List.copyOf(positiveControlled);
     targets = List.copyOf(targets);
+    java.util.Objects.requireNonNull(
+        contaminationEvidence, "contamination_evidence must not be null");
+    java.util.Objects.requireNonNull(readiness, "readiness must not be null");
   }
 
   /**

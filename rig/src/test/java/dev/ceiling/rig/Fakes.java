@@ -2,7 +2,6 @@ package dev.ceiling.rig;
 
 import dev.ceiling.rig.internal.Ownership;
 import dev.ceiling.rig.internal.PortGuard;
-import dev.ceiling.rig.internal.ProfileReader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

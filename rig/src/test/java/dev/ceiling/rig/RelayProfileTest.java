@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.MetricRole;
-import dev.ceiling.rig.internal.ProfileReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,7 +67,7 @@ class RelayProfileTest {
   @Test
   void aMinimalProfileReadsWithDefaults() throws RigException {
     RelayProfile p = ProfileReader.read(MINIMAL, "mini.json", null);
-    assertThat(p.readiness()).isEqualTo("health");
+    assertThat(p.readiness().serialized()).isEqualTo("health");
     assertThat(p.reset().args()).isEmpty();
     assertThat(p.queueCapacity()).isNull();
     assertThat(p.arms().get("on").env()).isEqualTo(Map.of("AUDIT", "true"));
@@ -87,11 +86,11 @@ class RelayProfileTest {
   void aProfileWithoutMetricsDeclaresClientSideEvidence() throws RigException {
     assertThat(NO_METRICS).doesNotContain("metrics_url", "health_url", "metric_mapping");
     RelayProfile p = ProfileReader.read(NO_METRICS, "nometrics.json", null);
-    assertThat(p.contaminationEvidence()).isEqualTo("client");
+    assertThat(p.contaminationEvidence()).isEqualTo(Evidence.CLIENT);
     assertThat(p.metricsUrl()).isNull();
     assertThat(p.healthUrl()).isNull();
     assertThat(p.metricMapping()).isEmpty();
-    assertThat(p.readiness()).isEqualTo("websocket");
+    assertThat(p.readiness().serialized()).isEqualTo("websocket");
   }
 
   @Test
@@ -133,9 +132,9 @@ class RelayProfileTest {
   @Test
   void theNostrRelayJsProfileIsValidAndHasNoMetrics() throws RigException {
     RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/nostr-relay-js/profile.json"));
-    assertThat(p.contaminationEvidence()).isEqualTo("client");
+    assertThat(p.contaminationEvidence()).isEqualTo(Evidence.CLIENT);
     assertThat(p.metricsUrl()).isNull();
-    assertThat(p.readiness()).isEqualTo("websocket");
+    assertThat(p.readiness().serialized()).isEqualTo("websocket");
     assertThat(p.command()).contains("${profile_dir}/relay.js");
     assertThat(p.arms().get("on").args()).containsExactly("--audit", "on");
     assertThat(p.arms().get("off").args()).containsExactly("--audit", "off");

@@ -2,7 +2,6 @@ package dev.ceiling.rig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ceiling.rig.internal.ProfileReader;
 import dev.ceiling.rig.internal.Secrets;
 import java.nio.file.Files;
 import java.nio.file.Path;

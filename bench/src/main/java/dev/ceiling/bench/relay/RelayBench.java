@@ -1,5 +1,6 @@
 package dev.ceiling.bench.relay;
 
+import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.testing.ChildClasspath;
 import dev.ceiling.nostr.EventSigner;
 import dev.ceiling.nostr.Keys;
@@ -18,8 +19,6 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
@@ -41,11 +40,6 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
  * <p>Usage: {@code RelayBench [measureSeconds] [delays...]}. Prints a Markdown table.
  */
 public final class RelayBench {
-  private static final Pattern READY =
-      Pattern.compile(
-          "READY port=(\\d+) db_port=(\\S+) audit=(on|off) exchange_cost_ms=(\\S+)"
-              + " predicted_worker_ceiling_per_s=(\\S+)(?: .*)?");
-
   private RelayBench() {}
 
   /** One measured run. */
@@ -174,10 +168,10 @@ public final class RelayBench {
     Process p =
         new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     try {
-      Matcher m = awaitReady(p, out, err);
-      int port = Integer.parseInt(m.group(1));
-      double costStart = Double.parseDouble(m.group(4));
-      double predStart = Double.parseDouble(m.group(5));
+      ReadyLine ready = awaitReady(p, out, err);
+      int port = Integer.parseInt(ready.value("port").orElseThrow());
+      double costStart = ready.number("exchange_cost_ms").orElseThrow();
+      double predStart = ready.number("predicted_worker_ceiling_per_s").orElseThrow();
       AtomicInteger next = new AtomicInteger();
       AtomicLong accepted = new AtomicLong();
       AtomicLong rejected = new AtomicLong();
@@ -315,17 +309,14 @@ public final class RelayBench {
     return h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 
-  private static Matcher awaitReady(Process p, Path out, Path err) throws Exception {
+  private static ReadyLine awaitReady(Process p, Path out, Path err) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       String text = Files.readString(out);
       int nl = text.indexOf('\n');
       if (nl >= 0) {
-        Matcher m = READY.matcher(text.substring(0, nl));
-        if (!m.matches()) {
-          throw new IllegalStateException("not a ready line: " + text);
-        }
-        return m;
+        return ReadyLine.parse(ReadyLine.PREFIX, text.substring(0, nl))
+            .orElseThrow(() -> new IllegalStateException("not a ready line: " + text));
       }
       if (!p.isAlive()) {
         break;
@@ -336,7 +327,9 @@ public final class RelayBench {
   }
 
   private static String get(int port, String path) throws IOException, InterruptedException {
-    return HttpClient.newHttpClient()
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .build()
         .send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(60))

@@ -1,18 +1,23 @@
 package dev.ceiling.rig.internal;
 
+import com.google.common.hash.Funnels;
+import com.google.common.hash.Hasher;
+import com.google.common.hash.Hashing;
+import com.google.common.io.MoreFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Identities of builds: git revision and uncommitted-diff digest, code-source digests. */
 public final class Provenance {
@@ -35,8 +40,8 @@ public final class Provenance {
    */
   public static SourceState source(Path dir) throws IOException {
     String rev = new String(git(dir, "rev-parse", "HEAD"), StandardCharsets.UTF_8).trim();
-    MessageDigest md = Digests.sha256();
-    md.update(git(dir, "diff", "HEAD", "--binary", "--no-color", "--no-ext-diff"));
+    Hasher md = Hashing.sha256().newHasher();
+    md.putBytes(git(dir, "diff", "HEAD", "--binary", "--no-color", "--no-ext-diff"));
     byte[] untracked = git(dir, "ls-files", "--others", "--exclude-standard", "-z");
     Path top =
         Path.of(
@@ -50,12 +55,12 @@ public final class Provenance {
       if (!Files.isRegularFile(f)) {
         f = top.resolve(rel);
       }
-      md.update(("untracked\0" + rel + "\0").getBytes(StandardCharsets.UTF_8));
+      md.putString("untracked\0" + rel + "\0", StandardCharsets.UTF_8);
       if (Files.isRegularFile(f)) {
-        md.update(Files.readAllBytes(f));
+        md.putBytes(Files.readAllBytes(f));
       }
     }
-    return new SourceState(rev, Digests.hex(md));
+    return new SourceState(rev, md.hash().toString());
   }
 
   private static byte[] git(Path dir, String... args) throws IOException {
@@ -124,10 +129,35 @@ public final class Provenance {
       return null;
     }
     try {
-      return Digests.sha256(p);
+      return digest(p);
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /**
+   * A file's SHA-256 as lowercase hex, or for a directory a SHA-256 over every regular file's
+   * relative path, length and content in path order (so a classes directory has an identity like a
+   * jar does).
+   */
+  public static String digest(Path path) throws IOException {
+    if (!Files.isDirectory(path)) {
+      return MoreFiles.asByteSource(path).hash(Hashing.sha256()).toString();
+    }
+    List<Path> files;
+    try (Stream<Path> s = Files.walk(path)) {
+      files = s.filter(Files::isRegularFile).sorted().toList();
+    }
+    Hasher h = Hashing.sha256().newHasher();
+    try (OutputStream out = Funnels.asOutputStream(h)) {
+      for (Path f : files) {
+        // Path and length prefix the content so moving bytes between files changes the digest.
+        String rel = path.relativize(f).toString().replace('\\', '/');
+        h.putString(rel + "\0" + Files.size(f) + "\0", StandardCharsets.UTF_8);
+        MoreFiles.asByteSource(f).copyTo(out);
+      }
+    }
+    return h.hash().toString();
   }
 
   /** Ceiling's version, from the build-filtered resource; "unknown" if it is missing. */

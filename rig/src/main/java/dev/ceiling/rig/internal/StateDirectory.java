@@ -18,6 +18,15 @@ public final class StateDirectory {
   /** The marker file, written when the rig creates the directory. */
   public static final String MARKER = ".ceiling-rig-state";
 
+  /** The descriptor the rig writes once the relay is ready (or attached). */
+  public static final String DESCRIPTOR_FILE = "descriptor.json";
+
+  /** The relay's stdout and stderr; the previous run's is kept as {@code relay.log.1}. */
+  public static final String LOG_FILE = "relay.log";
+
+  /** The relay's {@code ${data_dir}}, deleted by a reset. */
+  public static final String DATA_DIR = "data";
+
   private static final boolean POSIX =
       FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 

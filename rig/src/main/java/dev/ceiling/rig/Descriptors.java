@@ -1,0 +1,109 @@
+package dev.ceiling.rig;
+
+import dev.ceiling.core.model.ReadyLine;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.model.SchemaVersion;
+import dev.ceiling.core.model.Target;
+import dev.ceiling.rig.internal.ProcessInspector.Identity;
+import dev.ceiling.rig.internal.Provenance;
+import dev.ceiling.rig.internal.Secrets;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The descriptor, built in one place: what was planned, the relay's identity, its READY line and
+ * provenance. Secret parameter values never reach it: parameters appear as a digest, and the
+ * command line and READY values are scrubbed, since a relay may echo what it was given.
+ */
+final class Descriptors {
+  private Descriptors() {}
+
+  /**
+   * What identifies the relay's build, read before the relay starts so a bad path fails fast.
+   *
+   * @param source the checkout's revision and diff digest, or null without {@code source_dir}
+   * @param binaryDigest SHA-256 of the binary, or null without {@code binary_path}
+   */
+  record Build(Provenance.SourceState source, String binaryDigest) {
+    static Build of(LaunchPlan plan, RelayProfile p) throws RigException {
+      Provenance.SourceState source = null;
+      if (plan.sourceDir() != null) {
+        try {
+          source = Provenance.source(plan.sourceDir());
+        } catch (IOException e) {
+          throw new RigException(
+              RigException.Kind.BAD_INPUT,
+              p.origin()
+                  + ": source_dir "
+                  + plan.sourceDir()
+                  + " has no readable git state: "
+                  + e.getMessage(),
+              e);
+        }
+      }
+      String binary = null;
+      if (plan.binary() != null) {
+        try {
+          binary = Provenance.digest(plan.binary());
+        } catch (IOException e) {
+          throw new RigException(
+              RigException.Kind.BAD_INPUT,
+              p.origin() + ": binary_path " + plan.binary() + " cannot be digested: " + e,
+              e);
+        }
+      }
+      return new Build(source, binary);
+    }
+  }
+
+  /**
+   * The descriptor of a started ({@code relay} non-null) or attached ({@code relay} null) relay.
+   */
+  static RigDescriptor build(
+      LaunchPlan plan, UpOptions o, Identity relay, Optional<ReadyLine> ready, Build build) {
+    RelayProfile p = o.profile();
+    Map<String, String> secrets = p.secretValues(o.overrides());
+    return new RigDescriptor(
+        SchemaVersion.CURRENT,
+        plan.rigId(),
+        p.name(),
+        o.arm(),
+        relay == null ? null : relay.pid(),
+        relay == null ? null : relay.startInstant(),
+        relay == null ? null : Secrets.scrub(relay.command(), secrets),
+        relay == null ? null : plan.log().toString(),
+        plan.healthUrl(),
+        plan.metricsUrl(),
+        p.contaminationEvidence().key(),
+        plan.targets(),
+        plan.limiter(),
+        o.effectiveQueueCapacity(),
+        o.reset(),
+        new TreeMap<>(p.metricMapping()),
+        p.positiveControlled(),
+        relayInfo(plan, o, ready, secrets),
+        build.source() == null ? null : build.source().revision(),
+        build.source() == null ? null : build.source().diffDigest(),
+        build.binaryDigest(),
+        Provenance.ceilingVersion(),
+        Provenance.codeSourceDigest(Target.class));
+  }
+
+  /** {@code parameter.<name>} (secrets redacted), {@code port.<name>}, then the READY pairs. */
+  private static Map<String, String> relayInfo(
+      LaunchPlan plan, UpOptions o, Optional<ReadyLine> ready, Map<String, String> secrets) {
+    RelayProfile p = o.profile();
+    Map<String, String> info = new TreeMap<>();
+    for (Map.Entry<String, String> e : p.parameters().entrySet()) {
+      String value = o.overrides().getOrDefault(e.getKey(), e.getValue());
+      info.put(
+          "parameter." + e.getKey(),
+          p.isSecret(e.getKey()) ? Secrets.redacted(e.getKey(), value) : value);
+    }
+    plan.ports().forEach((k, v) -> info.put("port." + k, Integer.toString(v)));
+    ready.ifPresent(r -> r.fields().forEach((k, v) -> info.put(k, Secrets.scrub(v, secrets))));
+    return info;
+  }
+}

@@ -1,0 +1,142 @@
+package dev.ceiling.rig;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ceiling.core.model.Target;
+import dev.ceiling.rig.RelayProfile.LimiterSetting;
+import dev.ceiling.rig.RelayProfile.Selection;
+import dev.ceiling.rig.RelayProfile.TargetTemplate;
+import dev.ceiling.rig.internal.JsonFields;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The profile's list and selection sections (arms and reset, limiter, targets), read for {@link
+ * ProfileReader} into the same problem list. {@code known} is the reader's placeholder set, filled
+ * before these sections are read.
+ */
+final class ProfileSections {
+  private final JsonFields f;
+  private final List<String> problems;
+  private final Set<String> known;
+
+  ProfileSections(JsonFields f, Set<String> known) {
+    this.f = f;
+    this.problems = f.problems();
+    this.known = known;
+  }
+
+  Selection selection(JsonNode node, String path, Set<String> vars) {
+    if (!node.isObject()) {
+      problems.add(path + ": expected an object {\"args\": [...], \"env\": {...}}");
+      return Selection.none();
+    }
+    f.unknownFields(node, path, Set.of("args", "env"));
+    List<String> args = f.stringList(node, path, "args", false);
+    Map<String, String> env = f.stringMap(node, path, "env", false);
+    f.placeholders(args, path + ".args", vars);
+    f.placeholders(env, path + ".env", vars);
+    return new Selection(args, env);
+  }
+
+  List<LimiterSetting> limiter(JsonNode node) {
+    List<LimiterSetting> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    if (!node.isArray()) {
+      problems.add("$.limiter: expected an array of {name, value, args, env}");
+      return out;
+    }
+    Set<String> vars = new TreeSet<>(known);
+    vars.add("value");
+    Set<String> names = new LinkedHashSet<>();
+    for (int i = 0; i < node.size(); i++) {
+      String path = "$.limiter[" + i + "]";
+      JsonNode n = node.get(i);
+      if (!n.isObject()) {
+        problems.add(path + ": expected an object {name, value, args, env}");
+        continue;
+      }
+      f.unknownFields(n, path, Set.of("name", "value", "args", "env"));
+      String name = f.string(n, path, "name", true);
+      String value = f.string(n, path, "value", true);
+      if (name != null && !names.add(name)) {
+        problems.add(path + ".name: duplicate limiter setting \"" + name + "\"");
+      }
+      List<String> args = f.stringList(n, path, "args", false);
+      Map<String, String> env = f.stringMap(n, path, "env", false);
+      f.placeholders(args, path + ".args", vars);
+      f.placeholders(env, path + ".env", vars);
+      if (args.isEmpty() && env.isEmpty()) {
+        problems.add(path + ": sets nothing; give args or env that apply the value to the relay");
+      }
+      if (name != null && value != null) {
+        out.add(new LimiterSetting(name, value, args, env));
+      }
+    }
+    return out;
+  }
+
+  List<TargetTemplate> targets(JsonNode node) {
+    List<TargetTemplate> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      problems.add("$.targets: missing; name at least one community to publish into");
+      return out;
+    }
+    if (!node.isArray() || node.isEmpty()) {
+      problems.add("$.targets: expected a non-empty array of targets, got " + node);
+      return out;
+    }
+    Set<String> fields = Set.of("community", "url", "host_header", "tags", "kind", "content_bytes");
+    for (int i = 0; i < node.size(); i++) {
+      String path = "$.targets[" + i + "]";
+      JsonNode n = node.get(i);
+      if (!n.isObject()) {
+        problems.add(path + ": expected an object");
+        continue;
+      }
+      f.unknownFields(n, path, fields);
+      String community = f.string(n, path, "community", true);
+      String url = f.string(n, path, "url", true);
+      String host = f.string(n, path, "host_header", false);
+      f.placeholders(url, path + ".url", known);
+      f.placeholders(host, path + ".host_header", known);
+      List<List<String>> tags = new ArrayList<>();
+      JsonNode t = n.get("tags");
+      if (t != null && !t.isNull()) {
+        if (!t.isArray()) {
+          problems.add(path + ".tags: expected an array of string arrays");
+        } else {
+          for (int j = 0; j < t.size(); j++) {
+            tags.add(f.strings(t.get(j), path + ".tags[" + j + "]"));
+          }
+        }
+      }
+      int kind = f.integer(n, path, "kind", 1);
+      int contentBytes = f.integer(n, path, "content_bytes", 0);
+      if (community == null || url == null) {
+        continue;
+      }
+      TargetTemplate tt = new TargetTemplate(community, url, host, tags, kind, contentBytes);
+      try {
+        // Validate the shape with every placeholder filled by a dummy: catches a bad scheme, tag
+        // or kind here, at load, rather than at up. (Unknown placeholders are reported above.)
+        new Target(
+            community,
+            url.replaceAll("\\$\\{[^}]*}", "1"),
+            host == null ? null : host.replaceAll("\\$\\{[^}]*}", "1"),
+            tags,
+            kind,
+            contentBytes);
+        out.add(tt);
+      } catch (IllegalArgumentException e) {
+        problems.add(path + ": " + e.getMessage());
+      }
+    }
+    return out;
+  }
+}
