@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Not thread-safe; {@link #interrupt()} may be called from any thread (a shutdown hook) and
  * makes the sweep stop after the running cell, returning what was measured.
  */
-public final class SweepRunner {
+public final class SweepRunner implements ArmSweep {
   /** How often the drain wait polls the relay's metrics. */
   private static final Duration DRAIN_POLL = Duration.ofMillis(100);
 
@@ -59,6 +59,7 @@ public final class SweepRunner {
   }
 
   /** Asks the sweep to stop after the cell that is running. */
+  @Override
   public void interrupt() {
     interrupted.set(true);
   }
@@ -73,6 +74,7 @@ public final class SweepRunner {
    * @throws IOException when the journal cannot be written or read
    * @throws ReportFormatException when a resume journal is corrupt or belongs to another identity
    */
+  @Override
   public Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
       throws IOException, ReportFormatException {
     String arm = rig.arm();
