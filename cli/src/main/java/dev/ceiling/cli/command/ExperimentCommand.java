@@ -8,6 +8,7 @@ import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.generator.cli.Logging;
@@ -24,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -234,18 +233,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     // On Ctrl-C the JVM exits once every shutdown hook has returned. The experiment's own hook
     // returns when run() does; this one holds the exit until the summary and the "written to"
     // lines are printed and flushed, so an interrupted run still says what it wrote.
-    CountDownLatch printed = new CountDownLatch(1);
-    Thread holdExit =
-        new Thread(
-            () -> {
-              try {
-                printed.await(PRINT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "ceiling-print-before-exit");
-    Runtime.getRuntime().addShutdownHook(holdExit);
+    ShutdownHook holdExit =
+        ShutdownHook.install("ceiling-print-before-exit", () -> {}, PRINT_GRACE, () -> {});
     try {
       ExperimentResult r;
       try {
@@ -259,12 +248,7 @@ public final class ExperimentCommand implements Callable<Integer> {
       err.flush();
       return code;
     } finally {
-      printed.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(holdExit);
-      } catch (IllegalStateException e) {
-        // Shutting down (Ctrl-C): the hook has been released above and returns at once.
-      }
+      holdExit.close();
     }
   }
 
