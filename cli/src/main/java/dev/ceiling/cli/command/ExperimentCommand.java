@@ -19,8 +19,6 @@ import dev.ceiling.verdict.VerdictConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -197,15 +195,6 @@ public final class ExperimentCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
     }
-    Path dir =
-        resume != null
-            ? resume
-            : out != null
-                ? out
-                : Path.of(
-                    "ceiling-reports",
-                    LocalDateTime.now(java.time.ZoneOffset.UTC)
-                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Experiment.Builder b =
         Experiment.builder()
             .profile(p)
@@ -213,15 +202,19 @@ public final class ExperimentCommand implements Callable<Integer> {
             .repeats(repeats)
             .relayOverrides(overrides)
             .sweepOptions(
-                SweepOptions.defaults(dir.resolve("journal.jsonl"))
+                SweepOptions.defaults(Path.of("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity)
                     .withGenerators(generators.generators))
-            .outDir(dir)
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(err, verbose));
+    // Without --out or --resume the experiment names a new directory of the run's own
+    // (Experiment.newRunDirectory under ceiling-reports), as it does for every API user.
+    if (resume != null || out != null) {
+      b.outDir(resume != null ? resume : out);
+    }
     if (seed != null) {
       b.shuffled(seed);
     }
