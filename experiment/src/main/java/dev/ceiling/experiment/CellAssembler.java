@@ -19,7 +19,7 @@ import java.util.Map;
  * Turns one generator run and the two scrapes around its measurement window into a {@link Cell}.
  * Pure: everything it needs is passed in, so it is tested without a relay.
  */
-public final class CellAssembler {
+final class CellAssembler {
   private CellAssembler() {}
 
   /** The relay-side figures for one window, derived from two scrapes. */
