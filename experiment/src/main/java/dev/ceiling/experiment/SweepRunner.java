@@ -82,31 +82,9 @@ public final class SweepRunner implements ArmSweep {
     boolean hasQueue = !client && !arm.equals(identity.controlArm());
     List<PlannedCell> plan = CellPlan.plan(identity, options.twoCommunity());
     List<Cell> cells = new ArrayList<>();
+    Journal journal = openJournal(arm, identity, options, cells);
     Set<Integer> done = new HashSet<>();
-    Journal journal;
-    if (options.resume()) {
-      Journal.Contents previous = Journal.read(options.journal());
-      List<String> mismatch = IdentityCheck.differences(previous.identity(), identity);
-      if (!mismatch.isEmpty() || !previous.arm().equals(arm)) {
-        if (!previous.arm().equals(arm)) {
-          mismatch.add("arm: journal '" + previous.arm() + "', this sweep '" + arm + "'");
-        }
-        throw new ReportFormatException(
-            options.journal().toString(),
-            "$",
-            "journal belongs to a different experiment: " + String.join("; ", mismatch),
-            null);
-      }
-      for (Cell c : previous.cells()) {
-        if (done.add(c.sequence())) {
-          cells.add(c);
-        }
-      }
-      previous.tornMessage(options.journal()).ifPresent(progress::warning);
-      journal = Journal.reopen(options.journal(), previous);
-    } else {
-      journal = Journal.create(options.journal(), identity, arm);
-    }
+    cells.forEach(c -> done.add(c.sequence()));
     Instant started = Instant.now();
     Exception failure = null;
     try (journal) {
@@ -133,6 +111,50 @@ public final class SweepRunner implements ArmSweep {
     } catch (MetricsException | GeneratorException e) {
       failure = e;
     }
+    return new Outcome(halfRun(rig, identity, plan, cells, started, failure), failure);
+  }
+
+  /**
+   * A new journal, or the resumed one, whose cells (each sequence once) are added to {@code cells}.
+   *
+   * @throws ReportFormatException when the resumed journal belongs to another identity or arm
+   */
+  private Journal openJournal(
+      String arm, ExperimentIdentity identity, SweepOptions options, List<Cell> cells)
+      throws IOException, ReportFormatException {
+    if (!options.resume()) {
+      return Journal.create(options.journal(), identity, arm);
+    }
+    Journal.Contents previous = Journal.read(options.journal());
+    List<String> mismatch = IdentityCheck.differences(previous.identity(), identity);
+    if (!previous.arm().equals(arm)) {
+      mismatch.add("arm: journal '" + previous.arm() + "', this sweep '" + arm + "'");
+    }
+    if (!mismatch.isEmpty()) {
+      throw new ReportFormatException(
+          options.journal().toString(),
+          "$",
+          "journal belongs to a different experiment: " + String.join("; ", mismatch),
+          null);
+    }
+    Set<Integer> seen = new HashSet<>();
+    for (Cell c : previous.cells()) {
+      if (seen.add(c.sequence())) {
+        cells.add(c);
+      }
+    }
+    previous.tornMessage(options.journal()).ifPresent(progress::warning);
+    return Journal.reopen(options.journal(), previous);
+  }
+
+  /** The half-run of the finished cells, in sequence order; incomplete says why. */
+  private static HalfRun halfRun(
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      List<PlannedCell> plan,
+      List<Cell> cells,
+      Instant started,
+      Exception failure) {
     cells.sort(java.util.Comparator.comparingInt(Cell::sequence));
     boolean complete = cells.size() == plan.size();
     String reason =
@@ -141,18 +163,16 @@ public final class SweepRunner implements ArmSweep {
             : failure != null
                 ? "stopped by an infrastructure failure: " + failure.getMessage()
                 : "interrupted after " + cells.size() + " of " + plan.size() + " cells";
-    HalfRun half =
-        new HalfRun(
-            SchemaVersion.CURRENT,
-            identity,
-            arm,
-            rig,
-            started,
-            Instant.now(),
-            complete,
-            reason,
-            cells);
-    return new Outcome(half, failure);
+    return new HalfRun(
+        SchemaVersion.CURRENT,
+        identity,
+        rig.arm(),
+        rig,
+        started,
+        Instant.now(),
+        complete,
+        reason,
+        cells);
   }
 
   /** The last generator run's wait for outstanding OKs after its last send, seconds. */
