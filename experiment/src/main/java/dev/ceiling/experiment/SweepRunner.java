@@ -4,7 +4,6 @@ import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.model.Target;
@@ -17,8 +16,6 @@ import dev.ceiling.generator.TargetLoad;
 import dev.ceiling.generator.WindowListener;
 import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
-import dev.ceiling.prom.Reading;
-import dev.ceiling.prom.Selector;
 import dev.ceiling.prom.Snapshot;
 import java.io.IOException;
 import java.net.URI;
@@ -90,7 +87,7 @@ public final class SweepRunner implements ArmSweep {
     try (journal) {
       progress.sweepStarted(arm, plan.size(), done.size());
       Backlog baseline =
-          hasQueue ? backlog(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
+          hasQueue ? Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
       double clientDrainS = 0.0;
       for (PlannedCell planned : plan) {
         if (done.contains(planned.sequence())) {
@@ -341,26 +338,6 @@ public final class SweepRunner implements ArmSweep {
     }
   }
 
-  /** The relay's outstanding work as its metrics show it; fields are null when not exposed. */
-  record Backlog(Double queueDepth, Double acceptedMinusCompleted) {}
-
-  private static Backlog backlog(RigDescriptor rig, Snapshot s) throws MetricsException {
-    Double depth = gauge(rig, s, MetricRole.AUDIT_QUEUE_DEPTH);
-    Double accepted = gauge(rig, s, MetricRole.EVENTS_ACCEPTED);
-    Double completed = gauge(rig, s, MetricRole.AUDIT_LOG_COUNT);
-    return new Backlog(depth, accepted == null || completed == null ? null : accepted - completed);
-  }
-
-  private static Double gauge(RigDescriptor rig, Snapshot s, MetricRole role)
-      throws MetricsException {
-    String selector = rig.metricMapping().get(role.key());
-    if (selector == null) {
-      return null;
-    }
-    Reading r = s.read(Selector.parse(selector));
-    return r.exposed() ? r.value() : null;
-  }
-
   /**
    * Waits until the relay's backlog is back to its baseline: the queue at its resting depth and
    * audit completions caught up with accepted events. Repeats run inside the previous cell's drain
@@ -372,17 +349,9 @@ public final class SweepRunner implements ArmSweep {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     while (true) {
-      Backlog now = backlog(rig, scraper.scrape(metrics));
-      boolean depthOk =
-          now.queueDepth() == null
-              || baseline.queueDepth() == null
-              || now.queueDepth() <= baseline.queueDepth();
-      boolean countsOk =
-          now.acceptedMinusCompleted() == null
-              || baseline.acceptedMinusCompleted() == null
-              || now.acceptedMinusCompleted() <= baseline.acceptedMinusCompleted();
+      Backlog now = Backlog.read(rig, scraper.scrape(metrics));
       double waited = (System.nanoTime() - start) / 1e9;
-      if (depthOk && countsOk) {
+      if (now.drainedTo(baseline)) {
         return waited;
       }
       if (System.nanoTime() > deadline) {
