@@ -148,8 +148,6 @@ public final class Experiment {
     private boolean resume;
     private Duration shutdownGrace = Duration.ofSeconds(60);
     private final Map<String, Function<ExperimentReport, String>> renderers = new LinkedHashMap<>();
-    private RigControl rigs = RigControl.REAL;
-    private ArmSweep.Factory sweeps;
 
     private Builder() {}
 
@@ -277,25 +275,16 @@ public final class Experiment {
       return this;
     }
 
-    /** Where the relays come from (tests: a fake rig). */
-    Builder rigControl(RigControl r) {
-      this.rigs = Objects.requireNonNull(r, "rigControl");
-      return this;
-    }
-
-    /** Where the sweeps come from (tests: a fake sweep). */
-    Builder sweeps(ArmSweep.Factory f) {
-      this.sweeps = Objects.requireNonNull(f, "sweeps");
-      return this;
-    }
-
     /** Validates every option, reporting all problems at once, then runs. */
     public ExperimentResult run() throws ExperimentException {
-      return build().run();
+      return build(RigControl.REAL, ArmSweep.Factory.real()).run();
     }
 
-    /** Validates every option, reporting all problems at once, and makes the experiment. */
-    Experiment build() throws ExperimentException {
+    /**
+     * Validates every option, reporting all problems at once, and makes the experiment with these
+     * relays and sweeps (the rig module's and {@link SweepRunner}s, or a test's fakes).
+     */
+    Experiment build(RigControl rigs, ArmSweep.Factory sweeps) throws ExperimentException {
       List<String> problems = new ArrayList<>();
       if (profile == null) {
         problems.add("profile is required");
@@ -339,7 +328,7 @@ public final class Experiment {
               resume,
               shutdownGrace,
               renderers);
-      return new Experiment(o, rigs, sweeps != null ? sweeps : ArmSweep.Factory.real());
+      return new Experiment(o, rigs, sweeps);
     }
   }
 }

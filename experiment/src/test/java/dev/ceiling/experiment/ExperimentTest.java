@@ -34,7 +34,12 @@ class ExperimentTest {
     return dir.resolve("run");
   }
 
-  private Experiment.Builder builder(FakeRig r) throws Exception {
+  /** The experiment these options make with the fake rig {@code r} and the fake sweep. */
+  private Experiment experiment(Experiment.Builder b, FakeRig r) throws Exception {
+    return b.build(r, sweep);
+  }
+
+  private Experiment.Builder options() throws Exception {
     return Experiment.builder()
         .profile(RelayProfile.builtIn("reference"))
         .rates(RATES)
@@ -42,9 +47,7 @@ class ExperimentTest {
         .repeats(2)
         .outDir(out())
         .installShutdownHook(false)
-        .alsoRender("report.txt", report -> "verdict " + report.verdict().established())
-        .rigControl(r)
-        .sweeps(sweep);
+        .alsoRender("report.txt", report -> "verdict " + report.verdict().established());
   }
 
   private HalfRun half(String arm) throws Exception {
@@ -53,7 +56,7 @@ class ExperimentTest {
 
   @Test
   void bothArmsAreSweptJudgedAndWrittenAndEveryRelayIsStopped() throws Exception {
-    ExperimentResult r = builder(rig).run();
+    ExperimentResult r = experiment(options(), rig).run();
 
     assertThat(r.problems()).isEmpty();
     assertThat(rig.started).containsExactly("on", "off");
@@ -78,7 +81,7 @@ class ExperimentTest {
             arm ->
                 HalfRuns.rig(arm, arm.equals("off") ? 2000 : HalfRuns.CAPACITY, HalfRuns.LIMITER));
 
-    ExperimentResult r = builder(differs).run();
+    ExperimentResult r = experiment(options(), differs).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.BAD_INPUT);
     assertThat(r.problems())
@@ -98,7 +101,7 @@ class ExperimentTest {
       throws Exception {
     rig.refuse.put("off", "exited 1 before READY");
 
-    ExperimentResult r = builder(rig).run();
+    ExperimentResult r = experiment(options(), rig).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.INFRASTRUCTURE);
     assertThat(r.problems())
@@ -113,7 +116,7 @@ class ExperimentTest {
   void aTreatmentRelayThatDoesNotStartLeavesNothingToWrite() throws Exception {
     rig.refuse.put("on", "port 7777 in use");
 
-    ExperimentResult r = builder(rig).run();
+    ExperimentResult r = experiment(options(), rig).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.INFRASTRUCTURE);
     assertThat(r.problems()).containsExactly("relay for arm 'on' did not start: port 7777 in use");
@@ -128,7 +131,7 @@ class ExperimentTest {
   void aRelayThatWasNotStoppedStopsTheExperimentBeforeTheNextArm() throws Exception {
     rig.stopOutcome = DownResult.Outcome.STILL_ALIVE;
 
-    ExperimentResult r = builder(rig).run();
+    ExperimentResult r = experiment(options(), rig).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.INFRASTRUCTURE);
     assertThat(r.problems())
@@ -169,7 +172,8 @@ class ExperimentTest {
   void automaticRatesComeFromTheFirstRelaysCalibrationAndServeBothArms() throws Exception {
     FakeRig calibrated = new FakeRig(arm -> withCeiling(arm, "1000"));
 
-    ExperimentResult r = builder(calibrated).ratesFromCalibration(0.5, 0.8, 0.8001).run();
+    ExperimentResult r =
+        experiment(options().ratesFromCalibration(0.5, 0.8, 0.8001), calibrated).run();
 
     assertThat(r.problems()).isEmpty();
     // 0.8 and 0.8001 round to the same rate: one grid point.
@@ -181,7 +185,7 @@ class ExperimentTest {
   void automaticRatesWithoutACalibratedCeilingAreRefusedAndTheRelayIsStopped() throws Exception {
     FakeRig uncalibrated = new FakeRig(arm -> withCeiling(arm, null));
 
-    ExperimentResult r = builder(uncalibrated).ratesFromCalibration(0.5).run();
+    ExperimentResult r = experiment(options().ratesFromCalibration(0.5), uncalibrated).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.BAD_INPUT);
     assertThat(r.problems())
@@ -203,7 +207,7 @@ class ExperimentTest {
             experiment.get().requestStop();
           }
         };
-    experiment.set(builder(rig).build());
+    experiment.set(experiment(options(), rig));
 
     ExperimentResult r = experiment.get().run();
 
@@ -220,7 +224,7 @@ class ExperimentTest {
 
   @Test
   void aStopRequestedBeforeTheRunStartsNoRelay() throws Exception {
-    Experiment e = builder(rig).build();
+    Experiment e = experiment(options(), rig);
     e.requestStop();
 
     ExperimentResult r = e.run();
@@ -235,7 +239,7 @@ class ExperimentTest {
   void aSweepsInfrastructureFailureKeepsItsCellsAndStopsTheExperiment() throws Exception {
     sweep.failure = new java.io.IOException("metrics unreachable");
 
-    ExperimentResult r = builder(rig).run();
+    ExperimentResult r = experiment(options(), rig).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.INFRASTRUCTURE);
     assertThat(r.problems())
@@ -261,7 +265,7 @@ class ExperimentTest {
     java.nio.file.Files.createDirectories(out());
     Journal.create(out().resolve("journal-on.jsonl"), identity(HalfRuns.rig("on")), "on").close();
 
-    ExperimentResult r = builder(rig).resume(true).run();
+    ExperimentResult r = experiment(options().resume(true), rig).run();
 
     assertThat(r.problems()).isEmpty();
     assertThat(sweep.calls.get(0).options().resume()).isTrue();
@@ -275,7 +279,7 @@ class ExperimentTest {
     Journal.create(out().resolve("journal-on.jsonl"), identity(HalfRuns.rig("on")), "on").close();
     FakeRig other = new FakeRig(arm -> HalfRuns.rig(arm, 2000, HalfRuns.LIMITER));
 
-    ExperimentResult r = builder(other).resume(true).run();
+    ExperimentResult r = experiment(options().resume(true), other).run();
 
     assertThat(r.outcome()).isEqualTo(Outcome.BAD_INPUT);
     assertThat(r.problems())
@@ -290,7 +294,7 @@ class ExperimentTest {
     java.nio.file.Files.createDirectories(out());
     Journal.create(out().resolve("journal-on.jsonl"), identity(HalfRuns.rig("on")), "on").close();
 
-    assertThatThrownBy(() -> builder(rig).repeats(3).resume(true).run())
+    assertThatThrownBy(() -> experiment(options().repeats(3).resume(true), rig).run())
         .isInstanceOf(ExperimentException.class)
         .hasMessageContaining("repeats journal 2, now 3");
     assertThat(rig.started).isEmpty();
@@ -301,7 +305,7 @@ class ExperimentTest {
     java.nio.file.Files.createDirectories(out());
     Journal.create(out().resolve("journal-on.jsonl"), identity(HalfRuns.rig("on")), "on").close();
 
-    assertThatThrownBy(() -> builder(rig).run())
+    assertThatThrownBy(() -> experiment(options(), rig).run())
         .isInstanceOf(ExperimentException.class)
         .hasMessageContaining("already holds an earlier run");
     assertThat(rig.started).isEmpty();
