@@ -1,6 +1,7 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellBuilder;
 import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.generator.GeneratorReport;
@@ -19,7 +20,7 @@ import java.util.Map;
  * Turns one generator run and the two scrapes around its measurement window into a {@link Cell}.
  * Pure: everything it needs is passed in, so it is tested without a relay.
  */
-public final class CellAssembler {
+final class CellAssembler {
   private CellAssembler() {}
 
   /** The relay-side figures for one window, derived from two scrapes. */
@@ -95,21 +96,23 @@ public final class CellAssembler {
       double drainWaitS,
       Double loadBefore,
       Double loadAfter) {
+    CellBuilder cell = Cell.builder().arm(arm);
+    generatorSide(cell, planned, report);
+    relaySide(cell, hasQueue, scraped);
+    return cell.drainWaitS(drainWaitS)
+        .loadPerCpuBefore(loadBefore)
+        .loadPerCpuAfter(loadAfter)
+        .build();
+  }
+
+  /** The planned cell and what the generator counted and timed. */
+  private static void generatorSide(CellBuilder cell, PlannedCell planned, GeneratorReport report) {
     GeneratorReport.Result r = report.aggregate();
     Map<String, Long> byCommunity = new LinkedHashMap<>();
     for (GeneratorReport.TargetReport t : report.targets()) {
       byCommunity.merge(t.community(), t.result().accepted(), Long::sum);
     }
-    Double count = scraped.deltas().get(MetricRole.AUDIT_LOG_COUNT.key());
-    Double sum = scraped.deltas().get(MetricRole.AUDIT_LOG_SUM_SECONDS.key());
-    Long completed = count == null ? null : Math.round(count);
-    Double completedPerS = count == null ? null : count / scraped.windowS();
-    Double serviceMeanMs = count == null || sum == null || count == 0 ? null : sum / count * 1000;
-    Double busy = hasQueue && sum != null ? sum / scraped.windowS() : null;
-    Long outstanding = hasQueue ? outstanding(scraped) : null;
-    return Cell.builder()
-        .arm(arm)
-        .offeredPerS(planned.offeredPerS())
+    cell.offeredPerS(planned.offeredPerS())
         .repeat(planned.repeat())
         .sequence(planned.sequence())
         .twoCommunity(planned.twoCommunity())
@@ -128,25 +131,27 @@ public final class CellAssembler {
         .unknownOkIds(r.unknownOkIds())
         .transportErrors(r.transportErrors())
         .acceptedByCommunity(byCommunity)
-        .counterDeltas(scraped.deltas())
-        .counterResets(scraped.resets())
         .sendLag(r.sendLag())
         .service(r.service())
         .scheduled(r.scheduled())
         .generatorBound(report.generatorBound())
         .generatorBoundReason(report.generatorBoundReason())
-        .headroom(report.headroom())
-        .auditCompleted(completed)
-        .auditCompletedPerS(completedPerS)
-        .auditServiceMeanMs(serviceMeanMs)
-        .auditBusyFraction(busy)
-        .outstandingDelta(outstanding)
+        .headroom(report.headroom());
+  }
+
+  /** What the relay's metrics showed over the window, derived from the two scrapes. */
+  private static void relaySide(CellBuilder cell, boolean hasQueue, Scraped scraped) {
+    Double count = scraped.deltas().get(MetricRole.AUDIT_LOG_COUNT.key());
+    Double sum = scraped.deltas().get(MetricRole.AUDIT_LOG_SUM_SECONDS.key());
+    cell.counterDeltas(scraped.deltas())
+        .counterResets(scraped.resets())
+        .auditCompleted(count == null ? null : Math.round(count))
+        .auditCompletedPerS(count == null ? null : count / scraped.windowS())
+        .auditServiceMeanMs(count == null || sum == null || count == 0 ? null : sum / count * 1000)
+        .auditBusyFraction(hasQueue && sum != null ? sum / scraped.windowS() : null)
+        .outstandingDelta(hasQueue ? outstanding(scraped) : null)
         .queueDepthBefore(scraped.queueDepthBefore())
-        .queueDepthAfter(scraped.queueDepthAfter())
-        .drainWaitS(drainWaitS)
-        .loadPerCpuBefore(loadBefore)
-        .loadPerCpuAfter(loadAfter)
-        .build();
+        .queueDepthAfter(scraped.queueDepthAfter());
   }
 
   /**

@@ -10,14 +10,14 @@ import java.util.Random;
  * The order in which a half-run measures its cells: a pure function of the identity, so a resumed
  * sweep and the other arm plan exactly the same cells.
  */
-public final class CellPlan {
+final class CellPlan {
   private CellPlan() {}
 
   /**
    * Plans every cell: each rate x repeat, in ascending rate order or shuffled with the identity's
    * seed; two-community cells (report-only) follow, one per rate and repeat, in the same order.
    */
-  public static List<PlannedCell> plan(ExperimentIdentity id, boolean twoCommunity) {
+  static List<PlannedCell> plan(ExperimentIdentity id, boolean twoCommunity) {
     List<double[]> pairs = new ArrayList<>();
     for (double rate : id.ratesPerS()) {
       for (int r = 0; r < id.repeats(); r++) {

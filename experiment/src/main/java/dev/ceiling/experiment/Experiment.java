@@ -1,18 +1,6 @@
 package dev.ceiling.experiment;
 
-import dev.ceiling.core.json.Json;
-import dev.ceiling.core.json.ReportFormatException;
-import dev.ceiling.core.model.ExperimentIdentity;
-import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.prom.MetricsScraper;
-import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
-import dev.ceiling.rig.RigException;
-import dev.ceiling.rig.RigHandle;
-import dev.ceiling.rig.UpOptions;
-import dev.ceiling.verdict.Combine;
-import dev.ceiling.verdict.CombineException;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.VerdictConfig;
 import java.io.IOException;
@@ -24,9 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -48,20 +33,15 @@ import java.util.function.Function;
  * <p>An instance runs once; it is not thread-safe.
  */
 public final class Experiment {
-  private final Builder b;
-  private final AtomicReference<RigHandle> currentRig = new AtomicReference<>();
-  private final AtomicReference<SweepRunner> currentSweep = new AtomicReference<>();
+  private final RunOptions o;
+  private final RigControl rigs;
+  private final ArmSweep.Factory sweeps;
+  private final StopSignal stop = new StopSignal();
 
-  /**
-   * Set by Ctrl-C (the shutdown hook): no new arm or cell starts after it. A flag, not only {@link
-   * SweepRunner#interrupt()}, because Ctrl-C can arrive before a sweep exists (during a rig start)
-   * or between the arms.
-   */
-  private final java.util.concurrent.atomic.AtomicBoolean stopRequested =
-      new java.util.concurrent.atomic.AtomicBoolean();
-
-  private Experiment(Builder b) {
-    this.b = b;
+  private Experiment(RunOptions o, RigControl rigs, ArmSweep.Factory sweeps) {
+    this.o = o;
+    this.rigs = rigs;
+    this.sweeps = sweeps;
   }
 
   public static Builder builder() {
@@ -76,258 +56,55 @@ public final class Experiment {
    * @throws ExperimentException for bad options or a relay that could not be started at all
    */
   public ExperimentResult run() throws ExperimentException {
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              requestStop();
-              try {
-                // Let the running cell finish and the report be written, then make sure the
-                // relay is down whatever happened.
-                finished.await(b.shutdownGrace.toMillis(), TimeUnit.MILLISECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-              RigHandle h = currentRig.get();
-              if (h != null) {
-                h.close();
-              }
-            },
-            "ceiling-shutdown");
-    if (b.installShutdownHook) {
-      Runtime.getRuntime().addShutdownHook(hook);
-    }
+    // On Ctrl-C: let the running cell finish and the report be written, then make sure the relay
+    // is down whatever happened.
+    ShutdownHook hook =
+        o.installShutdownHook()
+            ? ShutdownHook.install(
+                "ceiling-shutdown", stop::request, o.shutdownGrace(), stop::stopRig)
+            : ShutdownHook.none();
     try {
       return runArms();
     } finally {
-      finished.countDown();
-      if (b.installShutdownHook) {
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-          // Already shutting down: the hook is running and will finish the teardown.
-        }
-      }
+      hook.close();
     }
   }
 
-  /** Stops the running sweep after its cell, or the next one before any cell. */
-  private void requestStop() {
-    stopRequested.set(true);
-    SweepRunner s = currentSweep.get();
-    if (s != null) {
-      s.interrupt();
-    }
+  /** Stops the running sweep after its cell, or the next one before any cell (Ctrl-C's effect). */
+  void requestStop() {
+    stop.request();
   }
 
+  /**
+   * The phases in order: resume check, the arms (rig, rates, identity, sweep, teardown), judging,
+   * writing.
+   */
   private ExperimentResult runArms() throws ExperimentException {
-    Path out = b.outDir;
-    List<String> arms = List.of(b.profile.treatmentArm(), b.profile.controlArm());
-    // Every check of the directory's state comes before anything starts: no relay is launched
-    // for a run that is then refused.
-    Map<String, Journal.Contents> previous = ResumeCheck.journals(out, arms, b.resume);
-    ExperimentIdentity recorded =
-        previous.isEmpty() ? null : previous.values().iterator().next().identity();
-    if (recorded != null) {
-      ResumeCheck.requireSameOptions(
-          out,
-          recorded,
-          b.profile,
-          b.autoRateMultiples == null ? b.rates : null,
-          b.duration.toNanos() / 1e9,
-          b.repeats,
-          b.seed);
-    }
+    ResumeCheck.Previous previous = ResumeCheck.previous(o);
     try {
-      Files.createDirectories(out);
+      Files.createDirectories(o.outDir());
     } catch (IOException e) {
-      throw new ExperimentException("cannot create output directory " + out + ": " + e, e);
+      throw new ExperimentException("cannot create output directory " + o.outDir() + ": " + e, e);
     }
-    MetricsScraper scraper =
-        new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
-    Map<String, HalfRun> halves = new LinkedHashMap<>();
-    ExperimentIdentity identity = null;
-    // A resumed run keeps the recorded grid: "auto" would calibrate afresh and never match.
-    List<Double> rates = recorded != null ? recorded.ratesPerS() : b.rates;
-    List<String> problems = new ArrayList<>();
-    Outcome exit = Outcome.ESTABLISHED;
-    boolean leftRunning = false;
-    for (String arm : arms) {
-      if (stopRequested.get()) {
-        problems.add("interrupted before arm '" + arm + "' started");
-        exit = Outcome.NOT_ESTABLISHED;
-        break;
-      }
-      Path half = out.resolve("half-" + arm + ".json");
-      Path journal = out.resolve("journal-" + arm + ".jsonl");
-      Journal.Contents before = previous.get(arm);
-      HalfRun finished = before == null ? null : ResumeCheck.finishedHalf(half, before);
-      if (finished != null) {
-        // Already complete on disk: reuse it without starting its relay again.
-        b.progress.warning("arm '" + arm + "' is complete in " + half + "; not measured again");
-        halves.put(arm, finished);
-        identity = recorded;
-        continue;
-      }
-      RigDescriptor rig;
-      try (RigHandle handle = up(arm, out.resolve("rig-" + arm))) {
-        rig = handle.descriptor();
-        b.progress.rigUp(arm, rig);
-        if (identity == null && recorded == null && b.autoRateMultiples != null) {
-          rates = autoRates(rig);
-          b.progress.warning(
-              "rates chosen from the relay's own calibration (predicted worker ceiling "
-                  + rig.relayInfo().get(PREDICTED_CEILING_KEY)
-                  + "/s): "
-                  + rates);
-        }
-        ExperimentIdentity armIdentity = identity(rig, rates);
-        if (recorded != null) {
-          List<String> differ = IdentityCheck.differences(recorded, armIdentity);
-          if (!differ.isEmpty()) {
-            problems.add(
-                "cannot resume arm '"
-                    + arm
-                    + "': the relay now differs from the journals in "
-                    + out
-                    + ": "
-                    + String.join("; ", differ));
-            exit = Outcome.BAD_INPUT;
-            break;
-          }
-          identity = recorded;
-        }
-        if (identity == null) {
-          identity = armIdentity;
-        } else {
-          // The control's relay must be the treatment's in everything but the arm: a different
-          // binary, parameter, limiter or queue measures a different system.
-          List<String> differ = IdentityCheck.armsDiffer(identity, armIdentity);
-          if (!differ.isEmpty()) {
-            problems.add(
-                "the control arm '"
-                    + arm
-                    + "' does not share the treatment arm's identity, so it was not swept: "
-                    + String.join("; ", differ));
-            exit = Outcome.BAD_INPUT;
-            break;
-          }
-        }
-        SweepRunner sweep = new SweepRunner(scraper, b.progress);
-        currentSweep.set(sweep);
-        // Set before checking: either this sees the hook's flag or the hook sees this sweep. A
-        // Ctrl-C during the rig start thus stops the sweep before its first cell.
-        if (stopRequested.get()) {
-          sweep.interrupt();
-        }
-        SweepRunner.Outcome o =
-            sweep.run(
-                rig, identity, b.sweepOptions.withJournal(journal).withResume(before != null));
-        currentSweep.set(null);
-        Json.write(half, o.half());
-        halves.put(arm, o.half());
-        if (o.failure() != null) {
-          problems.add("infrastructure failure in arm '" + arm + "': " + o.failure().getMessage());
-          exit = Outcome.INFRASTRUCTURE;
-          break;
-        }
-        if (!o.half().complete()) {
-          problems.add("arm '" + arm + "' is incomplete: " + o.half().incompleteReason());
-          exit = Outcome.NOT_ESTABLISHED;
-          break;
-        }
-      } catch (AutoRateException e) {
-        problems.add(e.getMessage());
-        exit = Outcome.BAD_INPUT;
-        break;
-      } catch (RigException e) {
-        problems.add("relay for arm '" + arm + "' did not start: " + e.getMessage());
-        exit = Outcome.INFRASTRUCTURE;
-        break;
-      } catch (IOException | ReportFormatException e) {
-        problems.add("cannot write results for arm '" + arm + "': " + e.getMessage());
-        exit = Outcome.INFRASTRUCTURE;
-        break;
-      } finally {
-        // The try closed the rig; what its stop found is said, not dropped: a relay this run
-        // started and could not stop (still alive after SIGKILL, or no longer provably ours) is
-        // the user's to end, and a next arm or run on its port would measure it too.
-        RigHandle h = currentRig.getAndSet(null);
-        if (h != null) {
-          DownResult down = h.stop();
-          if (!down.clean()) {
-            problems.add("the relay of arm '" + arm + "' was not stopped: " + down.message());
-            leftRunning = true;
-            if (exit == Outcome.ESTABLISHED) {
-              exit = Outcome.INFRASTRUCTURE;
-            }
-          }
-        }
-      }
-      if (leftRunning) {
-        // The next arm would share the machine (and perhaps the port) with this relay.
-        break;
-      }
+    Arms.Result arms = new Arms(o, previous, rigs, sweeps, stop).run();
+    Judging.Judged judged =
+        Judging.judge(
+            arms.halves(), o.profile().treatmentArm(), o.profile().controlArm(), o.verdictConfig());
+    ReportWriter.Written written = ReportWriter.write(o.outDir(), judged.report(), o.renderers());
+    List<String> problems = new ArrayList<>(arms.problems());
+    if (judged.problem() != null) {
+      problems.add(judged.problem());
     }
-    ExperimentReport report = null;
-    HalfRun treatment = halves.get(b.profile.treatmentArm());
-    HalfRun control = halves.get(b.profile.controlArm());
-    try {
-      if (treatment != null && control != null) {
-        report = ExperimentReport.of(Combine.combine(treatment, control), b.verdictConfig);
-      } else if (treatment != null || control != null) {
-        report =
-            ExperimentReport.ofSingleArm(treatment != null ? treatment : control, b.verdictConfig);
-      }
-    } catch (CombineException e) {
-      problems.add("the halves cannot be combined: " + e.getMessage());
-      exit = Outcome.NOT_ESTABLISHED;
+    if (written.problem() != null) {
+      problems.add(written.problem());
     }
-    Path json = null;
-    List<Path> extra = new ArrayList<>();
-    if (report != null) {
-      Path jsonFile = out.resolve("report.json");
-      try {
-        Json.write(jsonFile, report);
-        // Listed as written only once it is: a failed write is a problem, not a path to open.
-        json = jsonFile;
-        for (Map.Entry<String, Function<ExperimentReport, String>> r : b.renderers.entrySet()) {
-          Path file = out.resolve(r.getKey());
-          Json.writeText(file, r.getValue().apply(report));
-          extra.add(file);
-        }
-      } catch (IOException e) {
-        problems.add("cannot write the report: " + e.getMessage());
-        exit = Outcome.INFRASTRUCTURE;
-      }
-      if (exit == Outcome.ESTABLISHED && !report.verdict().established()) {
-        exit = Outcome.NOT_ESTABLISHED;
-      }
-    } else if (exit == Outcome.ESTABLISHED) {
-      exit = Outcome.INFRASTRUCTURE;
-    }
-    return new ExperimentResult(report, out, json, extra, problems, exit);
-  }
-
-  private RigHandle up(String arm, Path stateDir) throws RigException {
-    if (b.resume) {
-      // A run killed without its teardown (SIGKILL, a power cut) leaves its relay running: stop
-      // it, if and only if the pid file proves it is the one this directory's rig started.
-      DownResult left = dev.ceiling.rig.Rig.down(stateDir);
-      if (left.pid() != null) {
-        b.progress.warning("arm '" + arm + "': the interrupted run's relay: " + left.message());
-      }
-      if (!left.clean()) {
-        throw new RigException(
-            RigException.Kind.STATE,
-            "the interrupted run's relay in " + stateDir + " is still there: " + left.message());
-      }
-    }
-    UpOptions o =
-        UpOptions.of(b.profile, arm, stateDir).withReset(true).withOverrides(b.relayOverrides);
-    RigHandle h = dev.ceiling.rig.Rig.up(o);
-    currentRig.set(h);
-    return h;
+    return new ExperimentResult(
+        judged.report(),
+        o.outDir(),
+        written.json(),
+        written.extra(),
+        problems,
+        Judging.outcome(arms.outcome(), judged, written));
   }
 
   /**
@@ -353,57 +130,6 @@ public final class Experiment {
 
   /** The relay_info key under which the reference relay reports its calibrated ceiling. */
   public static final String PREDICTED_CEILING_KEY = "predicted_worker_ceiling_per_s";
-
-  /** Auto rates need a calibrated ceiling from the relay; this says it had none. */
-  private static final class AutoRateException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    AutoRateException(String message) {
-      super(message);
-    }
-  }
-
-  /**
-   * The grid as multiples of the ceiling the relay predicted from its own calibration loop, which
-   * is measured before and apart from the sweep. It only places the grid; nothing is judged against
-   * it.
-   */
-  private List<Double> autoRates(RigDescriptor rig) throws AutoRateException {
-    String v = rig.relayInfo().get(PREDICTED_CEILING_KEY);
-    double ceiling;
-    try {
-      ceiling = v == null ? Double.NaN : Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      ceiling = Double.NaN;
-    }
-    if (!(ceiling > 0) || Double.isInfinite(ceiling)) {
-      throw new AutoRateException(
-          "automatic rates need the relay's predicted worker ceiling in relay_info."
-              + PREDICTED_CEILING_KEY
-              + ", got "
-              + v
-              + "; pass --rates");
-    }
-    List<Double> out = new ArrayList<>();
-    for (double m : b.autoRateMultiples) {
-      double r = Math.max(1, Math.round(ceiling * m));
-      if (!out.contains(r)) {
-        out.add(r);
-      }
-    }
-    return out.stream().sorted().toList();
-  }
-
-  private ExperimentIdentity identity(RigDescriptor rig, List<Double> rates) {
-    return Identities.of(
-        b.profile,
-        rig,
-        rates,
-        b.duration.toNanos() / 1e9,
-        b.repeats,
-        b.seed,
-        b.sweepOptions.measurement());
-  }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
   public static final class Builder {
@@ -551,6 +277,14 @@ public final class Experiment {
 
     /** Validates every option, reporting all problems at once, then runs. */
     public ExperimentResult run() throws ExperimentException {
+      return build(RigControl.REAL, ArmSweep.Factory.real()).run();
+    }
+
+    /**
+     * Validates every option, reporting all problems at once, and makes the experiment with these
+     * relays and sweeps (the rig module's and {@link SweepRunner}s, or a test's fakes).
+     */
+    Experiment build(RigControl rigs, ArmSweep.Factory sweeps) throws ExperimentException {
       List<String> problems = new ArrayList<>();
       if (profile == null) {
         problems.add("profile is required");
@@ -577,7 +311,24 @@ public final class Experiment {
           throw new ExperimentException("cannot create an output directory: " + e, e);
         }
       }
-      return new Experiment(this).run();
+      RunOptions o =
+          new RunOptions(
+              profile,
+              rates,
+              autoRateMultiples,
+              duration,
+              repeats,
+              seed,
+              relayOverrides,
+              sweepOptions,
+              verdictConfig,
+              outDir,
+              progress,
+              installShutdownHook,
+              resume,
+              shutdownGrace,
+              renderers);
+      return new Experiment(o, rigs, sweeps);
     }
   }
 }

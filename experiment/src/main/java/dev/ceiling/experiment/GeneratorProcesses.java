@@ -1,5 +1,7 @@
 package dev.ceiling.experiment;
 
+import com.google.common.collect.EvictingQueue;
+import com.google.common.collect.Lists;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.experiment.internal.GeneratorChild;
@@ -23,9 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -111,14 +111,7 @@ public final class GeneratorProcesses {
    *     configuration is refused (config); the message names the segment and the child's reason
    */
   public GeneratorReport run(GeneratorConfig whole) throws GeneratorException {
-    Path dir;
-    try {
-      dir = Files.createTempDirectory("ceiling-generators-");
-    } catch (IOException e) {
-      throw new GeneratorException(
-          GeneratorException.Kind.INFRASTRUCTURE,
-          "cannot create a directory for the generator processes' reports: " + e.getMessage());
-    }
+    Path dir = reportsDirectory();
     Duration lead = lead(whole, count);
     Instant startAt = Instant.now().plus(lead).truncatedTo(ChronoUnit.MILLIS);
     Instant windowStart = startAt.plus(whole.warmup());
@@ -142,22 +135,9 @@ public final class GeneratorProcesses {
       }
       window = windowThread(whole.windowListener(), windowStart, windowEnd);
       window.start();
-      Instant deadline = windowEnd.plus(whole.gracePeriod()).plus(EXIT_SLACK);
-      awaitAll(children, deadline);
-      List<SegmentMerge.Input> inputs = new ArrayList<>();
-      for (Child c : children) {
-        inputs.add(
-            new SegmentMerge.Input(
-                c.report.toString(), Json.read(c.report, GeneratorReport.class)));
-      }
-      // The window's end scrape happens at its wall-clock edge, long before the grace period ends.
-      window.join(TimeUnit.SECONDS.toMillis(30));
-      GeneratorReport merged = merger.merge(inputs);
-      for (Child c : children) {
-        Files.deleteIfExists(c.report);
-        Files.deleteIfExists(c.spec);
-      }
-      Files.deleteIfExists(dir);
+      awaitAll(children, windowEnd.plus(whole.gracePeriod()).plus(EXIT_SLACK));
+      GeneratorReport merged = merge(children, window);
+      deleteReports(children, dir);
       return merged;
     } catch (SegmentMergeException | ReportFormatException e) {
       throw new GeneratorException(
@@ -179,6 +159,38 @@ public final class GeneratorProcesses {
         c.destroy();
       }
     }
+  }
+
+  private static Path reportsDirectory() throws GeneratorException {
+    try {
+      return Files.createTempDirectory("ceiling-generators-");
+    } catch (IOException e) {
+      throw new GeneratorException(
+          GeneratorException.Kind.INFRASTRUCTURE,
+          "cannot create a directory for the generator processes' reports: " + e.getMessage());
+    }
+  }
+
+  /** The ended children's reports, merged once the window's end has been called back. */
+  private GeneratorReport merge(List<Child> children, Thread window)
+      throws ReportFormatException, SegmentMergeException, InterruptedException {
+    List<SegmentMerge.Input> inputs = new ArrayList<>();
+    for (Child c : children) {
+      inputs.add(
+          new SegmentMerge.Input(c.report.toString(), Json.read(c.report, GeneratorReport.class)));
+    }
+    // The window's end scrape happens at its wall-clock edge, long before the grace period ends.
+    window.join(TimeUnit.SECONDS.toMillis(30));
+    return merger.merge(inputs);
+  }
+
+  /** A merged cell's files are not needed again; a failed cell's are kept for the error. */
+  private static void deleteReports(List<Child> children, Path dir) throws IOException {
+    for (Child c : children) {
+      Files.deleteIfExists(c.report);
+      Files.deleteIfExists(c.spec);
+    }
+    Files.deleteIfExists(dir);
   }
 
   /**
@@ -290,7 +302,10 @@ public final class GeneratorProcesses {
     final Process process;
     final Path spec;
     final Path report;
-    private final Deque<String> tail = new ArrayDeque<>();
+
+    /** The last lines the child wrote to stderr, for its failure's reason. */
+    private final EvictingQueue<String> tail = EvictingQueue.create(5);
+
     Thread reader;
 
     Child(String label, Process process, Path spec, Path report) {
@@ -301,21 +316,18 @@ public final class GeneratorProcesses {
     }
 
     synchronized void lastLines(String line) {
-      tail.addLast(line);
-      if (tail.size() > 5) {
-        tail.removeFirst();
-      }
+      tail.add(line);
     }
 
     /** The child's last error line, or its last line. */
     synchronized String reason() {
-      for (var it = tail.descendingIterator(); it.hasNext(); ) {
-        String l = it.next();
+      List<String> lines = new ArrayList<>(tail);
+      for (String l : Lists.reverse(lines)) {
         if (l.startsWith("error: ")) {
           return l.substring("error: ".length());
         }
       }
-      return tail.isEmpty() ? "(no output)" : tail.getLast();
+      return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
     }
 
     /** After the process ended: its exit code, with its reason when it is not 0. */

@@ -14,9 +14,9 @@ import java.util.Objects;
  * @param arm the arm this journal measures (header only, else null)
  * @param cell the finished cell (cell lines only, else null)
  */
-public record JournalLine(
+record JournalLine(
     String type, Integer schemaVersion, ExperimentIdentity identity, String arm, Cell cell) {
-  public static final int VERSION = 1;
+  static final int VERSION = 1;
 
   public JournalLine {
     if ("header".equals(type)) {

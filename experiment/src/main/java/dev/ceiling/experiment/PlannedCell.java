@@ -8,7 +8,7 @@ package dev.ceiling.experiment;
  * @param repeat 0-based repeat index at this rate
  * @param twoCommunity true when the rate is split evenly across two communities (report-only)
  */
-public record PlannedCell(int sequence, double offeredPerS, int repeat, boolean twoCommunity) {
+record PlannedCell(int sequence, double offeredPerS, int repeat, boolean twoCommunity) {
   public PlannedCell {
     if (sequence < 0) {
       throw new IllegalArgumentException("sequence must be >= 0, got " + sequence);

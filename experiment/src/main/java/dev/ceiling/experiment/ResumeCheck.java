@@ -23,6 +23,37 @@ final class ResumeCheck {
   private ResumeCheck() {}
 
   /**
+   * What an earlier run left in the output directory.
+   *
+   * @param journals the journals a resume continues, by arm; empty for a new run
+   * @param recorded the identity the journals recorded, or null for a new run
+   */
+  record Previous(Map<String, Journal.Contents> journals, ExperimentIdentity recorded) {}
+
+  /**
+   * The resume check, before anything starts: no relay is launched for a run that is then refused.
+   *
+   * @throws ExperimentException when a new run would overwrite an earlier one, or a resume has
+   *     nothing to continue or contradicts its journals (every problem at once)
+   */
+  static Previous previous(RunOptions o) throws ExperimentException {
+    Map<String, Journal.Contents> journals = journals(o.outDir(), o.arms(), o.resume());
+    ExperimentIdentity recorded =
+        journals.isEmpty() ? null : journals.values().iterator().next().identity();
+    if (recorded != null) {
+      requireSameOptions(
+          o.outDir(),
+          recorded,
+          o.profile(),
+          o.autoRateMultiples() == null ? o.rates() : null,
+          o.durationS(),
+          o.repeats(),
+          o.seed());
+    }
+    return new Previous(journals, recorded);
+  }
+
+  /**
    * The journals of {@code arms} in {@code dir}, by arm. Without resume: empty, or an exception
    * when a journal exists. With resume: at least one journal, each readable, of its own arm, and
    * all of one identity.

@@ -4,6 +4,7 @@ import dev.ceiling.core.model.MeasurementSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a sweep measures each cell (everything that is not part of the experiment's identity).
@@ -94,115 +95,79 @@ public record SweepOptions(
   }
 
   public SweepOptions withResume(boolean value) {
-    return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        grace,
-        drainTimeout,
-        twoCommunity,
-        journal,
-        value,
-        sendLagBound,
-        generators);
+    return with(f -> f.resume = value);
   }
 
   public SweepOptions withTwoCommunity(boolean value) {
-    return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        grace,
-        drainTimeout,
-        value,
-        journal,
-        resume,
-        sendLagBound,
-        generators);
+    return with(f -> f.twoCommunity = value);
   }
 
   public SweepOptions withWarmup(Duration value) {
-    return new SweepOptions(
-        value,
-        connectionsPerTarget,
-        identities,
-        grace,
-        drainTimeout,
-        twoCommunity,
-        journal,
-        resume,
-        sendLagBound,
-        generators);
+    return with(f -> f.warmup = value);
   }
 
   public SweepOptions withJournal(Path value) {
-    return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        grace,
-        drainTimeout,
-        twoCommunity,
-        value,
-        resume,
-        sendLagBound,
-        generators);
+    return with(f -> f.journal = value);
   }
 
   public SweepOptions withGrace(Duration value) {
-    return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        value,
-        drainTimeout,
-        twoCommunity,
-        journal,
-        resume,
-        sendLagBound,
-        generators);
+    return with(f -> f.grace = value);
   }
 
   public SweepOptions withDrainTimeout(Duration value) {
-    return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        grace,
-        value,
-        twoCommunity,
-        journal,
-        resume,
-        sendLagBound,
-        generators);
+    return with(f -> f.drainTimeout = value);
   }
 
   public SweepOptions withSendLagBound(Duration value) {
-    return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        grace,
-        drainTimeout,
-        twoCommunity,
-        journal,
-        resume,
-        value,
-        generators);
+    return with(f -> f.sendLagBound = value);
   }
 
   public SweepOptions withGenerators(int value) {
+    return with(f -> f.generators = value);
+  }
+
+  /** A copy of these options with one field changed: what every wither returns. */
+  private SweepOptions with(Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
     return new SweepOptions(
-        warmup,
-        connectionsPerTarget,
-        identities,
-        grace,
-        drainTimeout,
-        twoCommunity,
-        journal,
-        resume,
-        sendLagBound,
-        value);
+        f.warmup,
+        f.connectionsPerTarget,
+        f.identities,
+        f.grace,
+        f.drainTimeout,
+        f.twoCommunity,
+        f.journal,
+        f.resume,
+        f.sendLagBound,
+        f.generators);
+  }
+
+  /** The components, to change one in {@link #with}; the record's constructor still checks all. */
+  private static final class Fields {
+    Duration warmup;
+    int connectionsPerTarget;
+    int identities;
+    Duration grace;
+    Duration drainTimeout;
+    boolean twoCommunity;
+    Path journal;
+    boolean resume;
+    Duration sendLagBound;
+    int generators;
+
+    Fields(SweepOptions o) {
+      warmup = o.warmup;
+      connectionsPerTarget = o.connectionsPerTarget;
+      identities = o.identities;
+      grace = o.grace;
+      drainTimeout = o.drainTimeout;
+      twoCommunity = o.twoCommunity;
+      journal = o.journal;
+      resume = o.resume;
+      sendLagBound = o.sendLagBound;
+      generators = o.generators;
+    }
   }
 
   /** The settings that are part of the experiment's identity: warm-up, grace, send-lag bound. */

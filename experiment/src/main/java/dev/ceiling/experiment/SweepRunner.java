@@ -4,7 +4,6 @@ import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.model.Target;
@@ -17,8 +16,6 @@ import dev.ceiling.generator.TargetLoad;
 import dev.ceiling.generator.WindowListener;
 import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
-import dev.ceiling.prom.Reading;
-import dev.ceiling.prom.Selector;
 import dev.ceiling.prom.Snapshot;
 import java.io.IOException;
 import java.net.URI;
@@ -45,7 +42,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Not thread-safe; {@link #interrupt()} may be called from any thread (a shutdown hook) and
  * makes the sweep stop after the running cell, returning what was measured.
  */
-public final class SweepRunner {
+public final class SweepRunner implements ArmSweep {
   /** How often the drain wait polls the relay's metrics. */
   private static final Duration DRAIN_POLL = Duration.ofMillis(100);
 
@@ -59,6 +56,7 @@ public final class SweepRunner {
   }
 
   /** Asks the sweep to stop after the cell that is running. */
+  @Override
   public void interrupt() {
     interrupted.set(true);
   }
@@ -73,6 +71,7 @@ public final class SweepRunner {
    * @throws IOException when the journal cannot be written or read
    * @throws ReportFormatException when a resume journal is corrupt or belongs to another identity
    */
+  @Override
   public Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
       throws IOException, ReportFormatException {
     String arm = rig.arm();
@@ -80,37 +79,15 @@ public final class SweepRunner {
     boolean hasQueue = !client && !arm.equals(identity.controlArm());
     List<PlannedCell> plan = CellPlan.plan(identity, options.twoCommunity());
     List<Cell> cells = new ArrayList<>();
+    Journal journal = openJournal(arm, identity, options, cells);
     Set<Integer> done = new HashSet<>();
-    Journal journal;
-    if (options.resume()) {
-      Journal.Contents previous = Journal.read(options.journal());
-      List<String> mismatch = IdentityCheck.differences(previous.identity(), identity);
-      if (!mismatch.isEmpty() || !previous.arm().equals(arm)) {
-        if (!previous.arm().equals(arm)) {
-          mismatch.add("arm: journal '" + previous.arm() + "', this sweep '" + arm + "'");
-        }
-        throw new ReportFormatException(
-            options.journal().toString(),
-            "$",
-            "journal belongs to a different experiment: " + String.join("; ", mismatch),
-            null);
-      }
-      for (Cell c : previous.cells()) {
-        if (done.add(c.sequence())) {
-          cells.add(c);
-        }
-      }
-      previous.tornMessage(options.journal()).ifPresent(progress::warning);
-      journal = Journal.reopen(options.journal(), previous);
-    } else {
-      journal = Journal.create(options.journal(), identity, arm);
-    }
+    cells.forEach(c -> done.add(c.sequence()));
     Instant started = Instant.now();
     Exception failure = null;
     try (journal) {
       progress.sweepStarted(arm, plan.size(), done.size());
       Backlog baseline =
-          hasQueue ? backlog(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
+          hasQueue ? Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
       double clientDrainS = 0.0;
       for (PlannedCell planned : plan) {
         if (done.contains(planned.sequence())) {
@@ -131,6 +108,50 @@ public final class SweepRunner {
     } catch (MetricsException | GeneratorException e) {
       failure = e;
     }
+    return new Outcome(halfRun(rig, identity, plan, cells, started, failure), failure);
+  }
+
+  /**
+   * A new journal, or the resumed one, whose cells (each sequence once) are added to {@code cells}.
+   *
+   * @throws ReportFormatException when the resumed journal belongs to another identity or arm
+   */
+  private Journal openJournal(
+      String arm, ExperimentIdentity identity, SweepOptions options, List<Cell> cells)
+      throws IOException, ReportFormatException {
+    if (!options.resume()) {
+      return Journal.create(options.journal(), identity, arm);
+    }
+    Journal.Contents previous = Journal.read(options.journal());
+    List<String> mismatch = IdentityCheck.differences(previous.identity(), identity);
+    if (!previous.arm().equals(arm)) {
+      mismatch.add("arm: journal '" + previous.arm() + "', this sweep '" + arm + "'");
+    }
+    if (!mismatch.isEmpty()) {
+      throw new ReportFormatException(
+          options.journal().toString(),
+          "$",
+          "journal belongs to a different experiment: " + String.join("; ", mismatch),
+          null);
+    }
+    Set<Integer> seen = new HashSet<>();
+    for (Cell c : previous.cells()) {
+      if (seen.add(c.sequence())) {
+        cells.add(c);
+      }
+    }
+    previous.tornMessage(options.journal()).ifPresent(progress::warning);
+    return Journal.reopen(options.journal(), previous);
+  }
+
+  /** The half-run of the finished cells, in sequence order; incomplete says why. */
+  private static HalfRun halfRun(
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      List<PlannedCell> plan,
+      List<Cell> cells,
+      Instant started,
+      Exception failure) {
     cells.sort(java.util.Comparator.comparingInt(Cell::sequence));
     boolean complete = cells.size() == plan.size();
     String reason =
@@ -139,18 +160,16 @@ public final class SweepRunner {
             : failure != null
                 ? "stopped by an infrastructure failure: " + failure.getMessage()
                 : "interrupted after " + cells.size() + " of " + plan.size() + " cells";
-    HalfRun half =
-        new HalfRun(
-            SchemaVersion.CURRENT,
-            identity,
-            arm,
-            rig,
-            started,
-            Instant.now(),
-            complete,
-            reason,
-            cells);
-    return new Outcome(half, failure);
+    return new HalfRun(
+        SchemaVersion.CURRENT,
+        identity,
+        rig.arm(),
+        rig,
+        started,
+        Instant.now(),
+        complete,
+        reason,
+        cells);
   }
 
   /** The last generator run's wait for outstanding OKs after its last send, seconds. */
@@ -319,26 +338,6 @@ public final class SweepRunner {
     }
   }
 
-  /** The relay's outstanding work as its metrics show it; fields are null when not exposed. */
-  record Backlog(Double queueDepth, Double acceptedMinusCompleted) {}
-
-  private static Backlog backlog(RigDescriptor rig, Snapshot s) throws MetricsException {
-    Double depth = gauge(rig, s, MetricRole.AUDIT_QUEUE_DEPTH);
-    Double accepted = gauge(rig, s, MetricRole.EVENTS_ACCEPTED);
-    Double completed = gauge(rig, s, MetricRole.AUDIT_LOG_COUNT);
-    return new Backlog(depth, accepted == null || completed == null ? null : accepted - completed);
-  }
-
-  private static Double gauge(RigDescriptor rig, Snapshot s, MetricRole role)
-      throws MetricsException {
-    String selector = rig.metricMapping().get(role.key());
-    if (selector == null) {
-      return null;
-    }
-    Reading r = s.read(Selector.parse(selector));
-    return r.exposed() ? r.value() : null;
-  }
-
   /**
    * Waits until the relay's backlog is back to its baseline: the queue at its resting depth and
    * audit completions caught up with accepted events. Repeats run inside the previous cell's drain
@@ -350,17 +349,9 @@ public final class SweepRunner {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     while (true) {
-      Backlog now = backlog(rig, scraper.scrape(metrics));
-      boolean depthOk =
-          now.queueDepth() == null
-              || baseline.queueDepth() == null
-              || now.queueDepth() <= baseline.queueDepth();
-      boolean countsOk =
-          now.acceptedMinusCompleted() == null
-              || baseline.acceptedMinusCompleted() == null
-              || now.acceptedMinusCompleted() <= baseline.acceptedMinusCompleted();
+      Backlog now = Backlog.read(rig, scraper.scrape(metrics));
       double waited = (System.nanoTime() - start) / 1e9;
-      if (depthOk && countsOk) {
+      if (now.drainedTo(baseline)) {
         return waited;
       }
       if (System.nanoTime() > deadline) {

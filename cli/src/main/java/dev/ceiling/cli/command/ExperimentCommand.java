@@ -8,6 +8,7 @@ import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.generator.cli.Logging;
@@ -18,14 +19,10 @@ import dev.ceiling.verdict.VerdictConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -198,15 +195,6 @@ public final class ExperimentCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
     }
-    Path dir =
-        resume != null
-            ? resume
-            : out != null
-                ? out
-                : Path.of(
-                    "ceiling-reports",
-                    LocalDateTime.now(java.time.ZoneOffset.UTC)
-                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Experiment.Builder b =
         Experiment.builder()
             .profile(p)
@@ -214,15 +202,19 @@ public final class ExperimentCommand implements Callable<Integer> {
             .repeats(repeats)
             .relayOverrides(overrides)
             .sweepOptions(
-                SweepOptions.defaults(dir.resolve("journal.jsonl"))
+                SweepOptions.defaults(Path.of("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity)
                     .withGenerators(generators.generators))
-            .outDir(dir)
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
             .progress(ConsoleProgress.forStderr(err, verbose));
+    // Without --out or --resume the experiment names a new directory of the run's own
+    // (Experiment.newRunDirectory under ceiling-reports), as it does for every API user.
+    if (resume != null || out != null) {
+      b.outDir(resume != null ? resume : out);
+    }
     if (seed != null) {
       b.shuffled(seed);
     }
@@ -234,18 +226,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     // On Ctrl-C the JVM exits once every shutdown hook has returned. The experiment's own hook
     // returns when run() does; this one holds the exit until the summary and the "written to"
     // lines are printed and flushed, so an interrupted run still says what it wrote.
-    CountDownLatch printed = new CountDownLatch(1);
-    Thread holdExit =
-        new Thread(
-            () -> {
-              try {
-                printed.await(PRINT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "ceiling-print-before-exit");
-    Runtime.getRuntime().addShutdownHook(holdExit);
+    ShutdownHook holdExit =
+        ShutdownHook.install("ceiling-print-before-exit", () -> {}, PRINT_GRACE, () -> {});
     try {
       ExperimentResult r;
       try {
@@ -259,12 +241,7 @@ public final class ExperimentCommand implements Callable<Integer> {
       err.flush();
       return code;
     } finally {
-      printed.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(holdExit);
-      } catch (IllegalStateException e) {
-        // Shutting down (Ctrl-C): the hook has been released above and returns at once.
-      }
+      holdExit.close();
     }
   }
 

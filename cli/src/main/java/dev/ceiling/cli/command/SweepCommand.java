@@ -7,6 +7,7 @@ import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.experiment.Identities;
+import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.experiment.SweepRunner;
 import dev.ceiling.generator.cli.CommandLines;
@@ -174,19 +175,9 @@ public final class SweepCommand implements Callable<Integer> {
             new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
             ConsoleProgress.forStderr(err, verbose));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
-    java.util.concurrent.CountDownLatch written = new java.util.concurrent.CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              runner.interrupt();
-              try {
-                written.await(60, java.util.concurrent.TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "ceiling-sweep-interrupt");
-    Runtime.getRuntime().addShutdownHook(hook);
+    ShutdownHook hook =
+        ShutdownHook.install(
+            "ceiling-sweep-interrupt", runner::interrupt, Duration.ofSeconds(60), () -> {});
     SweepRunner.Outcome outcome;
     try {
       outcome = runner.run(rig, identity, o);
@@ -198,12 +189,7 @@ public final class SweepCommand implements Callable<Integer> {
       CommandLines.error(err, e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     } finally {
-      written.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // Shutting down: the hook already asked the sweep to stop.
-      }
+      hook.close();
     }
     err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
     if (outcome.failure() != null) {

@@ -1,0 +1,34 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.prom.MetricsScraper;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * One arm's sweep as the experiment drives it: {@link SweepRunner} in production. It is an
+ * interface so the experiment's phases can be tested with a fake sweep, without a relay.
+ */
+interface ArmSweep {
+  /** See {@link SweepRunner#run}. */
+  SweepRunner.Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
+      throws IOException, ReportFormatException;
+
+  /** Stops the sweep after its running cell; callable from any thread. */
+  void interrupt();
+
+  /** Makes one sweep per arm. */
+  @FunctionalInterface
+  interface Factory {
+    ArmSweep create(SweepProgress progress);
+
+    /** {@link SweepRunner}s sharing one metrics scraper. */
+    static Factory real() {
+      MetricsScraper scraper =
+          new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+      return progress -> new SweepRunner(scraper, progress);
+    }
+  }
+}
