@@ -75,7 +75,9 @@ class GeneratorMainTest {
   void remoteTargetRefusedNamingTheHost() {
     assertUsageError(
         run("--duration", "1s", "--target", "url=ws://relay.example.org/,rate=5"),
-        "target 1 host 'relay.example.org' is not loopback; refusing without --allow-remote,"
+        "target 1 host 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an"
+            + " address; names, localhost included, are not resolved); refusing without"
+            + " --allow-remote,"
             + " because a load generator must not be pointed at relays you don't run");
   }
 

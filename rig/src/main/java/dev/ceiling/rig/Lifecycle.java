@@ -5,6 +5,7 @@ import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.net.Loopback;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
@@ -809,15 +810,9 @@ final class Lifecycle {
 
   private static void requireLoopback(String field, String url, RelayProfile p)
       throws RigException {
-    boolean loopback = Loopback.isLoopback(url);
-    if (!loopback) {
-      throw new RigException(
-          RigException.Kind.BAD_INPUT,
-          p.origin()
-              + ": "
-              + field
-              + " must point at loopback (127.0.0.1, ::1, localhost), got "
-              + url);
+    Optional<String> problem = Loopback.problem(field, url);
+    if (problem.isPresent()) {
+      throw new RigException(RigException.Kind.BAD_INPUT, p.origin() + ": " + problem.get());
     }
   }
 
@@ -834,7 +829,7 @@ final class Lifecycle {
   /** True when the probe (a health, WebSocket or tcp:// URL; see {@link Readiness}) answers. */
   static boolean healthy(String probe) {
     // A pid file or descriptor can be edited: never probe anything but loopback.
-    return Loopback.isLoopback(probe) && Readiness.answers(probe);
+    return Loopback.isLoopbackUrl(probe) && Readiness.answers(probe);
   }
 
   /**

@@ -130,7 +130,7 @@ public final class SweepCommand implements Callable<Integer> {
     try {
       rig = Json.read(rigFile, RigDescriptor.class);
       // The same rule as 'rig up': a descriptor is a file anyone can edit.
-      List<String> notLoopback = dev.ceiling.rig.Loopback.problems(rig);
+      List<String> notLoopback = dev.ceiling.core.net.Loopback.problems(rig);
       if (!notLoopback.isEmpty()) {
         throw new IllegalArgumentException(
             "--rig " + rigFile + ": " + String.join("; ", notLoopback));
