@@ -1,6 +1,6 @@
 package dev.ceiling.cli.command;
 
-import dev.ceiling.generator.cli.CommandLines;
+import dev.ceiling.cli.CommandLines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,9 @@
 package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.cli.report.Summary;
@@ -9,8 +11,6 @@ import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.SweepOptions;
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.UpOptions;

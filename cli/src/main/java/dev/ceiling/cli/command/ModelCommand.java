@@ -1,9 +1,9 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
-import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.Model;
 import dev.ceiling.verdict.ModelConfig;

@@ -1,6 +1,8 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
@@ -9,8 +11,6 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.experiment.Identities;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.experiment.SweepRunner;
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;

@@ -11,6 +11,7 @@ import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.generator.testing.TestRelay;
 import dev.ceiling.nostr.EventVerifier;
 import dev.ceiling.nostr.NostrEvent;
 import java.time.Duration;

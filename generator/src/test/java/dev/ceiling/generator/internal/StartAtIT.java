@@ -10,6 +10,7 @@ import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.Segment;
+import dev.ceiling.generator.testing.TestRelay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
-package dev.ceiling.generator.cli;
+package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.generator.Generator;

@@ -1,7 +1,8 @@
-package dev.ceiling.generator;
+package dev.ceiling.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ceiling.cli.GeneratorMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * The stand-alone main runs the same picocli command as {@code ceiling generate}. Bad specs: exit
  * 2, one line naming the field, before anything connects (nothing listens).
  */
-class GeneratorMainTest {
+class GenerateCommandTest {
 
   record Outcome(int code, String out, String err) {}
 

@@ -1,4 +1,4 @@
-package dev.ceiling.generator.cli;
+package dev.ceiling.cli;
 
 import java.time.Duration;
 import java.util.Locale;
