@@ -150,11 +150,11 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Checks checks =
-        new Checks()
-            .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
-            .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
-            .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+    OptionChecks checks =
+        new OptionChecks()
+            .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+            .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
+            .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep

@@ -79,8 +79,8 @@ public final class RigCommand {
 
     @Override
     public Integer call() {
-      new Checks()
-          .positive("--ready-timeout", readyTimeoutS, Checks.MAX_WARMUP_S, "seconds")
+      new OptionChecks()
+          .positive("--ready-timeout", readyTimeoutS, OptionChecks.MAX_WARMUP_S, "seconds")
           .orFail(spec.commandLine());
       Logging.verbose(verbose);
       PrintWriter out = spec.commandLine().getOut();

@@ -114,11 +114,11 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new Checks()
+    new OptionChecks()
         .rates("--rates", rates)
-        .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
-        .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
-        .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+        .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+        .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
+        .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
         .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "")
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
