@@ -6,6 +6,7 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.core.net.Loopback;
+import dev.ceiling.core.os.JavaExecutable;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
@@ -778,7 +779,7 @@ final class Lifecycle {
         (p.baseDir() == null ? Path.of("") : p.baseDir()).toAbsolutePath().toString());
     vars.put("data_dir", dataDir.toString());
     vars.put("state_dir", stateDir.toString());
-    vars.put("java", javaExecutable());
+    vars.put("java", JavaExecutable.path());
     if (mentions(p, "${reference_relay_jar}")) {
       vars.put("reference_relay_jar", relayJar.locate().toString());
     }
@@ -791,10 +792,6 @@ final class Lifecycle {
   private static boolean mentions(RelayProfile p, String placeholder) {
     return p.command().stream().anyMatch(a -> a.contains(placeholder))
         || (p.binaryPath() != null && p.binaryPath().contains(placeholder));
-  }
-
-  static String javaExecutable() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static Map<String, String> expandEnv(Map<String, String> env, Map<String, String> vars) {
