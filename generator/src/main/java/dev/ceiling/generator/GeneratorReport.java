@@ -123,13 +123,13 @@ public record GeneratorReport(
       double sendLagBoundMs,
       Result result) {
     public TargetReport {
-      Checks checks = new Checks();
-      checks.notBlank("community", community);
-      checks.notBlank("url", url);
-      checks.positiveFinite("rate_per_s", ratePerS);
-      checks.positiveFinite("send_lag_bound_ms", sendLagBoundMs);
       Objects.requireNonNull(result, "result must not be null");
-      checks.orThrow();
+      new Checks()
+          .notBlank("community", community)
+          .notBlank("url", url)
+          .positiveFinite("rate_per_s", ratePerS)
+          .positiveFinite("send_lag_bound_ms", sendLagBoundMs)
+          .orThrow();
     }
   }
 
