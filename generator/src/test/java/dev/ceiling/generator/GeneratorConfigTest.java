@@ -2,12 +2,10 @@ package dev.ceiling.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ceiling.core.model.Target;
-import java.net.InetAddress;
+import dev.ceiling.core.testing.LoopbackNames;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -104,14 +102,10 @@ class GeneratorConfigTest {
 
   @Test
   void aNameThatResolvesToLoopbackIsStillRefusedWithoutAllowRemote() throws Exception {
-    // Proved here, not assumed: on this machine localhost resolves to loopback addresses only.
-    InetAddress[] resolved = InetAddress.getAllByName("localhost");
-    assumeTrue(
-        resolved.length > 0 && Arrays.stream(resolved).allMatch(InetAddress::isLoopbackAddress),
-        "localhost does not resolve to loopback here: " + Arrays.toString(resolved));
+    String name = LoopbackNames.localhost();
     GeneratorConfig.Builder b =
         GeneratorConfig.builder()
-            .load(new TargetLoad(target("ws://localhost:7777/", null), 10, 1, 1))
+            .load(new TargetLoad(target("ws://" + name + ":7777/", null), 10, 1, 1))
             .duration(Duration.ofSeconds(1));
     assertThat(b.problems())
         .containsExactly(

@@ -1,14 +1,12 @@
 package dev.ceiling.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ceiling.cli.GeneratorMain;
+import dev.ceiling.core.testing.LoopbackNames;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,13 +85,9 @@ class GenerateCommandTest {
 
   @Test
   void aNameThatResolvesToLoopbackIsRefusedOnOneLineNamingHostAndOption() throws Exception {
-    // Proved here, not assumed: on this machine localhost resolves to loopback addresses only.
-    InetAddress[] resolved = InetAddress.getAllByName("localhost");
-    assumeTrue(
-        resolved.length > 0 && Arrays.stream(resolved).allMatch(InetAddress::isLoopbackAddress),
-        "localhost does not resolve to loopback here: " + Arrays.toString(resolved));
+    String name = LoopbackNames.localhost();
     assertUsageError(
-        run("--duration", "1s", "--target", "url=ws://localhost:9/,rate=5"),
+        run("--duration", "1s", "--target", "url=ws://" + name + ":9/,rate=5"),
         "target 1 host 'localhost' is not loopback (127.0.0.0/8 or ::1 written as an address;"
             + " names, localhost included, are not resolved); refusing without --allow-remote,"
             + " because a load generator must not be pointed at relays you don't run");

@@ -202,17 +202,24 @@ class GeneratorIT {
   }
 
   /** A generator that paces on responses: waits for the previous OK before the next send. */
-  static final RunStrategies RESPONSE_PACED =
-      RunStrategies.PRODUCTION.withSendClock(
-          (conn, slots) -> {
-            for (int m = 0; m < slots; m++) {
-              long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-              while (conn.inflight() > 0 && System.nanoTime() < until) {
-                LockSupport.parkNanos(100_000);
-              }
+  static final RunStrategies RESPONSE_PACED = waitsForEachOk(TimeUnit.SECONDS.toNanos(2), 100_000);
+
+  /**
+   * A sender that, before each slot, waits (up to {@code atMostNanos}, polling every {@code
+   * pollNanos}) until its connection has no event in flight: a client that waits for responses.
+   */
+  static RunStrategies waitsForEachOk(long atMostNanos, long pollNanos) {
+    return RunStrategies.PRODUCTION.withSendClock(
+        (conn, slots) -> {
+          for (int m = 0; m < slots; m++) {
+            long until = System.nanoTime() + atMostNanos;
+            while (conn.inflight() > 0 && System.nanoTime() < until) {
+              LockSupport.parkNanos(pollNanos);
             }
-            return System.nanoTime();
-          });
+          }
+          return System.nanoTime();
+        });
+  }
 
   static TestRelay.Behavior slowOks(long delayMs) {
     return new TestRelay.Behavior() {
@@ -535,17 +542,7 @@ class GeneratorIT {
       GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertNoticesDoNotStall(r, System.nanoTime() - t0);
       // A client that waits (up to the grace period) for each OK: the seed's stalled run.
-      RunStrategies waitsForOk =
-          RunStrategies.PRODUCTION.withSendClock(
-              (conn, slots) -> {
-                for (int m = 0; m < slots; m++) {
-                  long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-                  while (conn.inflight() > 0 && System.nanoTime() < until) {
-                    LockSupport.parkNanos(1_000_000);
-                  }
-                }
-                return System.nanoTime();
-              });
+      RunStrategies waitsForOk = waitsForEachOk(TimeUnit.MILLISECONDS.toNanos(500), 1_000_000);
       long t1 = System.nanoTime();
       GeneratorReport m = run(c, waitsForOk);
       long wall = System.nanoTime() - t1;
