@@ -1,5 +1,6 @@
 package dev.ceiling.generator.internal;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -68,12 +69,11 @@ public record RunStrategies(
           Conn::answerAuth);
 
   public RunStrategies {
-    Objects.requireNonNull(dueRule, "dueRule");
-    Objects.requireNonNull(sendClock, "sendClock");
-    Objects.requireNonNull(okMatcher, "okMatcher");
-    Objects.requireNonNull(scheduledOrigin, "scheduledOrigin");
-    Objects.requireNonNull(graceRule, "graceRule");
-    Objects.requireNonNull(authResponder, "authResponder");
+    // A missing rule would fail deep in a sender or receive thread; fail here instead.
+    Object[] rules = {dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, authResponder};
+    for (Object rule : rules) {
+      Objects.requireNonNull(rule, "every rule of a run must be set, got " + Arrays.asList(rules));
+    }
   }
 
   /** These rules with {@code c} for the send instant. */
