@@ -2,13 +2,12 @@ package dev.ceiling.cli;
 
 import dev.ceiling.cli.command.CombineCommand;
 import dev.ceiling.cli.command.ExperimentCommand;
+import dev.ceiling.cli.command.GenerateCommand;
 import dev.ceiling.cli.command.MergeCommand;
 import dev.ceiling.cli.command.ModelCommand;
 import dev.ceiling.cli.command.ReportCommand;
 import dev.ceiling.cli.command.RigCommand;
 import dev.ceiling.cli.command.SweepCommand;
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.GenerateCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -4,6 +4,7 @@ import com.google.common.collect.EvictingQueue;
 import com.google.common.collect.Lists;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.os.JavaExecutable;
 import dev.ceiling.experiment.internal.GeneratorChild;
 import dev.ceiling.experiment.internal.SegmentSpec;
 import dev.ceiling.generator.GeneratorConfig;
@@ -262,7 +263,7 @@ public final class GeneratorProcesses {
     Path report = dir.resolve("segment-" + spec.segmentIndex() + ".json");
     Json.write(specFile, spec);
     List<String> cmd = new ArrayList<>();
-    cmd.add(javaExecutable());
+    cmd.add(JavaExecutable.path());
     cmd.add("-cp");
     cmd.add(classpath());
     cmd.add(GeneratorChild.class.getName());
@@ -352,15 +353,6 @@ public final class GeneratorProcesses {
         }
       }
     }
-  }
-
-  /** This JVM's java executable. */
-  static String javaExecutable() {
-    return ProcessHandle.current()
-        .info()
-        .command()
-        .filter(c -> c.endsWith("java") || c.endsWith("java.exe"))
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.ceiling.generator;
 
 import dev.ceiling.generator.internal.Engine;
-import dev.ceiling.generator.internal.Hooks;
+import dev.ceiling.generator.internal.RunStrategies;
 
 /**
  * The open-loop paced NIP-01 publisher. One call runs one cell: pre-sign every event, connect every
@@ -24,6 +24,6 @@ public final class Generator {
    */
   public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress)
       throws GeneratorException {
-    return Engine.run(cfg, progress, Hooks.NONE);
+    return Engine.run(cfg, progress, RunStrategies.PRODUCTION);
   }
 }

@@ -1,6 +1,6 @@
 package dev.ceiling.generator;
 
-import dev.ceiling.generator.internal.Loopback;
+import dev.ceiling.core.net.Loopback;
 import dev.ceiling.generator.internal.SelfCheck;
 import java.net.URI;
 import java.time.Duration;
@@ -124,7 +124,9 @@ public record GeneratorConfig(
                   + (i + 1)
                   + " host '"
                   + host
-                  + "' is not loopback; refusing without --allow-remote, because a load"
+                  + "' is not loopback ("
+                  + Loopback.ACCEPTED
+                  + "); refusing without --allow-remote, because a load"
                   + " generator must not be pointed at relays you don't run");
         }
       }

@@ -79,6 +79,7 @@ public record GeneratorReport(
   public static final int SCHEMA_VERSION = 2;
 
   public GeneratorReport {
+    // Another schema's fields mean other things: nothing else is checked against this one's rules.
     if (schemaVersion != SCHEMA_VERSION) {
       throw new IllegalArgumentException(
           "schema_version must be "
@@ -87,21 +88,23 @@ public record GeneratorReport(
               + schemaVersion
               + " (schema 1's achieved_* fields counted answers after the window)");
     }
-    Checks.notBlank("config", config);
-    Checks.notBlank("segment", segment);
-    Checks.notBlank("clock_source", clockSource);
-    Checks.nonNegativeOrNull("first_slot_late_ms", firstSlotLateMs);
+    Checks checks = new Checks();
+    checks.notBlank("config", config);
+    checks.notBlank("segment", segment);
+    checks.notBlank("clock_source", clockSource);
+    checks.nonNegativeOrNull("first_slot_late_ms", firstSlotLateMs);
     Objects.requireNonNull(clockStart, "clock_start must not be null");
-    Checks.positiveFinite("duration_requested_s", durationRequestedS);
-    Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
-    Checks.nonNegativeFinite("grace_waited_s", graceWaitedS);
-    Checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
-    Checks.nonNegativeOrNull("sender_cpu_s", senderCpuS);
-    Checks.nonNegativeOrNull("sender_run_queue_wait_s", senderRunQueueWaitS);
-    Checks.nonNegativeOrNull("headroom", headroom);
-    boundConsistent(generatorBound, generatorBoundReason);
+    checks.positiveFinite("duration_requested_s", durationRequestedS);
+    checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
+    checks.nonNegativeFinite("grace_waited_s", graceWaitedS);
+    checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
+    checks.nonNegativeOrNull("sender_cpu_s", senderCpuS);
+    checks.nonNegativeOrNull("sender_run_queue_wait_s", senderRunQueueWaitS);
+    checks.nonNegativeOrNull("headroom", headroom);
+    boundConsistent(checks, generatorBound, generatorBoundReason);
     Objects.requireNonNull(aggregate, "aggregate must not be null");
     targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
+    checks.orThrow();
   }
 
   /**
@@ -120,11 +123,13 @@ public record GeneratorReport(
       double sendLagBoundMs,
       Result result) {
     public TargetReport {
-      Checks.notBlank("community", community);
-      Checks.notBlank("url", url);
-      Checks.positiveFinite("rate_per_s", ratePerS);
-      Checks.positiveFinite("send_lag_bound_ms", sendLagBoundMs);
       Objects.requireNonNull(result, "result must not be null");
+      new Checks()
+          .notBlank("community", community)
+          .notBlank("url", url)
+          .positiveFinite("rate_per_s", ratePerS)
+          .positiveFinite("send_lag_bound_ms", sendLagBoundMs)
+          .orThrow();
     }
   }
 
@@ -199,7 +204,8 @@ public record GeneratorReport(
       boolean generatorBound,
       String generatorBoundReason) {
     public Result {
-      Checks.positiveFinite("offered_per_s", offeredPerS);
+      Checks checks = new Checks();
+      checks.positiveFinite("offered_per_s", offeredPerS);
       for (long v :
           new long[] {
             slotsPlanned,
@@ -218,11 +224,11 @@ public record GeneratorReport(
             duplicateOks,
             authChallenges
           }) {
-        Checks.nonNegative("count", v);
+        checks.nonNegative("count", v);
       }
       // Impossible measurements are errors, never passes.
       if (slotsSent + slotsUnsentLate + slotsUnsentDeadConnection != slotsPlanned) {
-        throw new IllegalArgumentException(
+        checks.add(
             "sent + unsent_late + unsent_dead_connection must equal planned, got "
                 + slotsSent
                 + " + "
@@ -233,11 +239,10 @@ public record GeneratorReport(
                 + slotsPlanned);
       }
       if (attempted != slotsSent) {
-        throw new IllegalArgumentException(
-            "attempted must equal slots_sent, got " + attempted + " != " + slotsSent);
+        checks.add("attempted must equal slots_sent, got " + attempted + " != " + slotsSent);
       }
       if (accepted + rejected + unacknowledged != attempted) {
-        throw new IllegalArgumentException(
+        checks.add(
             "accepted + rejected + unacknowledged must equal attempted, got "
                 + accepted
                 + " + "
@@ -249,18 +254,19 @@ public record GeneratorReport(
       }
       rejectedByPrefix = sorted("rejected_by_prefix", rejectedByPrefix);
       transportErrors = sorted("transport_errors", transportErrors);
-      Checks.nonNegativeFinite("accepted_in_window_per_s", acceptedInWindowPerS);
-      Checks.nonNegativeFinite("accepted_in_window_over_offered", acceptedInWindowOverOffered);
+      checks.nonNegativeFinite("accepted_in_window_per_s", acceptedInWindowPerS);
+      checks.nonNegativeFinite("accepted_in_window_over_offered", acceptedInWindowOverOffered);
       Objects.requireNonNull(sendLag, "send_lag must not be null");
       Objects.requireNonNull(service, "service must not be null");
       Objects.requireNonNull(scheduled, "scheduled must not be null");
-      boundConsistent(generatorBound, generatorBoundReason);
+      boundConsistent(checks, generatorBound, generatorBoundReason);
+      checks.orThrow();
     }
   }
 
-  private static void boundConsistent(boolean bound, String reason) {
+  private static void boundConsistent(Checks checks, boolean bound, String reason) {
     if (bound != (reason != null)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "generator_bound_reason must be set exactly when generator_bound is true, got bound="
               + bound
               + " reason="

@@ -1,5 +1,6 @@
 package dev.ceiling.junit;
 
+import dev.ceiling.core.os.JavaExecutable;
 import dev.ceiling.rig.RelayProfile;
 import java.io.File;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ final class RelayBinaryCheck {
   static Optional<String> missing(RelayProfile profile) {
     String exe = profile.command().get(0);
     if ("${java}".equals(exe)) {
-      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+      Path java = Path.of(JavaExecutable.path());
       return Files.isExecutable(java)
           ? Optional.empty()
           : Optional.of(reason(profile, exe, "this JVM's java (" + java + ") is not executable"));

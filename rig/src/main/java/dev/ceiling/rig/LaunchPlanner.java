@@ -1,6 +1,8 @@
 package dev.ceiling.rig;
 
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.net.Loopback;
+import dev.ceiling.core.os.JavaExecutable;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
@@ -90,7 +92,7 @@ final class LaunchPlanner {
         (p.baseDir() == null ? Path.of("") : p.baseDir()).toAbsolutePath().toString());
     vars.put("data_dir", dataDir.toString());
     vars.put("state_dir", stateDir.toString());
-    vars.put("java", javaExecutable());
+    vars.put("java", JavaExecutable.path());
     if (mentions(p, "${reference_relay_jar}")) {
       vars.put("reference_relay_jar", relayJar.locate().toString());
     }
@@ -101,10 +103,6 @@ final class LaunchPlanner {
   }
 
   /** This JVM's java, so a Java relay runs on the version the rig itself was tested on. */
-  static String javaExecutable() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
   private static boolean mentions(RelayProfile p, String placeholder) {
     return p.command().stream().anyMatch(a -> a.contains(placeholder))
         || (p.binaryPath() != null && p.binaryPath().contains(placeholder));
@@ -191,9 +189,7 @@ final class LaunchPlanner {
   }
 
   private static void loopback(List<String> problems, String field, String url) {
-    if (url != null && !Loopback.isLoopback(url)) {
-      problems.add(field + " must point at loopback (127.0.0.1, ::1, localhost), got " + url);
-    }
+    Loopback.problem(field, url).ifPresent(problems::add);
   }
 
   /** The profile's kind of readiness with its address: the health URL, first target, or port. */

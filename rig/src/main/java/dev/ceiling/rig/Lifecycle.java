@@ -185,8 +185,4 @@ final class Lifecycle {
   static boolean healthy(String probe) {
     return StatusCheck.healthy(probe);
   }
-
-  static String javaExecutable() {
-    return LaunchPlanner.javaExecutable();
-  }
 }

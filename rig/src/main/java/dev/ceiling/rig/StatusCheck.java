@@ -1,6 +1,7 @@
 package dev.ceiling.rig;
 
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.net.Loopback;
 import dev.ceiling.rig.internal.Occupant;
 import dev.ceiling.rig.internal.Occupants;
 import dev.ceiling.rig.internal.PidFile;
@@ -79,7 +80,7 @@ final class StatusCheck {
    * loopback is never asked. An interrupt answers false and keeps the flag.
    */
   static boolean healthy(String recorded) {
-    if (!Loopback.isLoopback(recorded)) {
+    if (!Loopback.isLoopbackUrl(recorded)) {
       return false;
     }
     try {

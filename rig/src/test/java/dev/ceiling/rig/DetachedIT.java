@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.os.JavaExecutable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ class DetachedIT {
     Path state = dir.resolve("state");
     Process cli =
         new ProcessBuilder(
-                Lifecycle.javaExecutable(),
+                JavaExecutable.path(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 UpThenExit.class.getName(),

@@ -104,10 +104,12 @@ class LaunchPlannerTest {
               assertThat(e.kind()).isEqualTo(RigException.Kind.BAD_INPUT);
               assertThat(e.problems())
                   .containsExactly(
-                      "health_url must point at loopback (127.0.0.1, ::1, localhost), got"
-                          + " http://192.0.2.1:47100/health",
-                      "targets url must point at loopback (127.0.0.1, ::1, localhost), got"
-                          + " ws://192.0.2.2:47100/");
+                      "health_url must point at loopback ("
+                          + dev.ceiling.core.net.Loopback.ACCEPTED
+                          + "), got http://192.0.2.1:47100/health",
+                      "targets url must point at loopback ("
+                          + dev.ceiling.core.net.Loopback.ACCEPTED
+                          + "), got ws://192.0.2.2:47100/");
             });
   }
 
@@ -148,6 +150,6 @@ class LaunchPlannerTest {
         new LaunchPlanner(() -> Path.of("/opt/relay.jar"))
             .plan(UpOptions.of(p, "on", dir.resolve("s")), RIG_ID);
     assertThat(plan.command().subList(0, 3))
-        .containsExactly(LaunchPlanner.javaExecutable(), "-jar", "/opt/relay.jar");
+        .containsExactly(dev.ceiling.core.os.JavaExecutable.path(), "-jar", "/opt/relay.jar");
   }
 }

@@ -244,7 +244,8 @@ class RelayProfileTest {
     assertThat(e.kind()).isEqualTo(RigException.Kind.BAD_INPUT);
     assertThat(e.getMessage())
         .isEqualTo(
-            "remote.json: health_url must point at loopback (127.0.0.1, ::1, localhost), got"
+            "remote.json: health_url must point at loopback (127.0.0.0/8 or ::1 written as an"
+                + " address; names, localhost included, are not resolved), got"
                 + " http://192.0.2.1:47100/health");
   }
 

@@ -2,6 +2,7 @@ package dev.ceiling.bench.generator;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.os.JavaExecutable;
 import dev.ceiling.generator.Generator;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorReport;
@@ -62,7 +63,7 @@ public final class GeneratorBench {
     }
     relayCommand.addAll(
         List.of(
-            ProcessHandle.current().info().command().orElse("java"),
+            JavaExecutable.path(),
             "-cp",
             System.getProperty("java.class.path"),
             "jetty".equals(System.getProperty("ceiling.bench.nullRelay"))

@@ -1,6 +1,7 @@
 package dev.ceiling.bench.generator;
 
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.os.JavaExecutable;
 import dev.ceiling.experiment.GeneratorProcesses;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorReport;
@@ -43,7 +44,7 @@ public final class ScaleOutBench {
     String counts = args.length > 3 ? args[3] : "1,2";
     Process relay =
         new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
+                JavaExecutable.path(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 NullRelay.class.getName())

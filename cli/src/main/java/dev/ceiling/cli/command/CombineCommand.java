@@ -1,13 +1,13 @@
 package dev.ceiling.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.Combine;
 import dev.ceiling.verdict.CombineException;
 import dev.ceiling.verdict.ExperimentReport;

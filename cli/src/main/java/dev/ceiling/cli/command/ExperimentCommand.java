@@ -1,7 +1,9 @@
 package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.cli.report.Summary;
@@ -10,8 +12,6 @@ import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.UpOptions;
@@ -147,11 +147,11 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Checks checks =
-        new Checks()
-            .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
-            .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
-            .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+    OptionChecks checks =
+        new OptionChecks()
+            .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+            .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
+            .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep

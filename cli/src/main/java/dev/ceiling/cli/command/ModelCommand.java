@@ -1,9 +1,9 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
-import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.Model;
 import dev.ceiling.verdict.ModelConfig;
@@ -86,13 +86,13 @@ public final class ModelCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new Checks()
+    new OptionChecks()
         .rates("--rates", rates)
-        .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
-        .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+        .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+        .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
         .between("--queue-capacity", queueCapacity, 1, MAX_QUEUE_CAPACITY, "entries")
-        .positive("--worker-rate", workerRatePerS, Checks.MAX_RATE_PER_S, "completions/s")
-        .between("--gap", gapS, 0, Checks.MAX_DURATION_S, "seconds")
+        .positive("--worker-rate", workerRatePerS, OptionChecks.MAX_RATE_PER_S, "completions/s")
+        .between("--gap", gapS, 0, OptionChecks.MAX_DURATION_S, "seconds")
         .orFail(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;

@@ -1,11 +1,11 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
-import dev.ceiling.generator.cli.CommandLines;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.VerdictConfig;
 import dev.ceiling.verdict.VerdictReport;

@@ -1,9 +1,9 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Logging;
 import dev.ceiling.core.json.Json;
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -79,8 +79,8 @@ public final class RigCommand {
 
     @Override
     public Integer call() {
-      new Checks()
-          .positive("--ready-timeout", readyTimeoutS, Checks.MAX_WARMUP_S, "seconds")
+      new OptionChecks()
+          .positive("--ready-timeout", readyTimeoutS, OptionChecks.MAX_WARMUP_S, "seconds")
           .orFail(spec.commandLine());
       Logging.verbose(verbose);
       PrintWriter out = spec.commandLine().getOut();

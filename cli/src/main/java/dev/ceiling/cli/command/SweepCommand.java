@@ -1,6 +1,8 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
@@ -10,8 +12,6 @@ import dev.ceiling.experiment.Identities;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.experiment.SweepRunner;
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.Logging;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
@@ -115,11 +115,11 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new Checks()
+    new OptionChecks()
         .rates("--rates", rates)
-        .positive("--duration", durationS, Checks.MAX_DURATION_S, "seconds")
-        .between("--warmup", warmupS, 0, Checks.MAX_WARMUP_S, "seconds")
-        .between("--repeats", repeats, 1, Checks.MAX_REPEATS, "")
+        .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+        .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
+        .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
         .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "")
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
@@ -131,7 +131,7 @@ public final class SweepCommand implements Callable<Integer> {
     try {
       rig = Json.read(rigFile, RigDescriptor.class);
       // The same rule as 'rig up': a descriptor is a file anyone can edit.
-      List<String> notLoopback = dev.ceiling.rig.Loopback.problems(rig);
+      List<String> notLoopback = dev.ceiling.core.net.Loopback.problems(rig);
       if (!notLoopback.isEmpty()) {
         throw new IllegalArgumentException(
             "--rig " + rigFile + ": " + String.join("; ", notLoopback));

@@ -40,7 +40,7 @@ final class ThresholdOptions {
 
   /** Ceiling's defaults with the flags given; a usage error naming every flag out of range. */
   VerdictConfig config(CommandLine cl) {
-    Checks checks = new Checks();
+    OptionChecks checks = new OptionChecks();
     VerdictConfig c = config(checks);
     checks.orFail(cl);
     return c;
@@ -50,7 +50,7 @@ final class ThresholdOptions {
    * Ceiling's defaults with the flags given, or null after adding to {@code checks} a problem per
    * flag out of range (so a command can report them with its own).
    */
-  VerdictConfig config(Checks checks) {
+  VerdictConfig config(OptionChecks checks) {
     VerdictConfig d = VerdictConfig.defaults();
     boolean bad = false;
     if (familyAlpha != null

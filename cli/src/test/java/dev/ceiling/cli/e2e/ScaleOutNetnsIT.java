@@ -3,10 +3,10 @@ package dev.ceiling.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.GeneratorMain;
 import dev.ceiling.cli.Main;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.ChildClasspath;
-import dev.ceiling.generator.GeneratorMain;
 import dev.ceiling.generator.GeneratorReport;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -49,30 +49,27 @@ public record CellCounts(
     Map<String, Long> acceptedByCommunity) {
 
   public CellCounts {
-    Checks.nonNegative("attempted", attempted);
-    if (warmupSlotsSent != null) {
-      Checks.nonNegative("warmup_slots_sent", warmupSlotsSent);
-    }
-    Checks.nonNegative("accepted", accepted);
-    Checks.nonNegative("accepted_in_window", acceptedInWindow);
-    Checks.nonNegative("rejected", rejected);
-    Checks.nonNegative("notices", notices);
-    Checks.nonNegative("unacknowledged", unacknowledged);
-    if (unknownOkIds != null) {
-      Checks.nonNegative("unknown_ok_ids", unknownOkIds);
-    }
-    // An impossible measurement is an error, never a pass. The finer balance (accepted + rejected
-    // + unacknowledged == attempted, and the in-window bound) is the verdict's to report as
-    // IMPOSSIBLE_MEASUREMENT, so a file holding one such cell still reads and is listed whole.
-    if (accepted + rejected > attempted) {
-      throw new IllegalArgumentException(
-          "accepted + rejected must be <= attempted, got "
-              + accepted
-              + " + "
-              + rejected
-              + " > "
-              + attempted);
-    }
+    new Checks()
+        .nonNegative("attempted", attempted)
+        .nonNegativeOrNull("warmup_slots_sent", warmupSlotsSent)
+        .nonNegative("accepted", accepted)
+        .nonNegative("accepted_in_window", acceptedInWindow)
+        .nonNegative("rejected", rejected)
+        .nonNegative("notices", notices)
+        .nonNegative("unacknowledged", unacknowledged)
+        .nonNegativeOrNull("unknown_ok_ids", unknownOkIds)
+        // An impossible measurement is an error, never a pass. The finer balance (accepted +
+        // rejected + unacknowledged == attempted, and the in-window bound) is the verdict's to
+        // report as IMPOSSIBLE_MEASUREMENT, so a file holding one such cell still reads whole.
+        .require(
+            accepted + rejected <= attempted,
+            "accepted + rejected must be <= attempted, got "
+                + accepted
+                + " + "
+                + rejected
+                + " > "
+                + attempted)
+        .orThrow();
     rejectedByPrefix = counts("rejected_by_prefix", rejectedByPrefix);
     transportErrors = counts("transport_errors", transportErrors);
     acceptedByCommunity = counts("accepted_by_community", acceptedByCommunity);

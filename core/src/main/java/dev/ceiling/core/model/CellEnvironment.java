@@ -37,20 +37,24 @@ public record CellEnvironment(
 
   public CellEnvironment {
     Objects.requireNonNull(startedAt, "started_at must not be null");
-    Checks.positiveFinite("duration_requested_s", durationRequestedS);
-    Checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
+    Checks checks =
+        new Checks()
+            .positiveFinite("duration_requested_s", durationRequestedS)
+            .nonNegativeFinite("duration_elapsed_s", durationElapsedS);
     if (generatorBound != (generatorBoundReason != null)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "generator_bound_reason must be set exactly when generator_bound is true, got bound="
               + generatorBound
               + " reason="
               + generatorBoundReason);
     }
-    Checks.nonNegativeOrNull("headroom", headroom);
-    Checks.nonNegativeFinite("drain_wait_s", drainWaitS);
-    Checks.nonNegativeOrNull("load_per_cpu_before", loadPerCpuBefore);
-    Checks.nonNegativeOrNull("load_per_cpu_after", loadPerCpuAfter);
-    Checks.nonNegativeOrNull("scrape_start_s", scrapeStartS);
-    Checks.nonNegativeOrNull("scrape_end_s", scrapeEndS);
+    checks
+        .nonNegativeOrNull("headroom", headroom)
+        .nonNegativeFinite("drain_wait_s", drainWaitS)
+        .nonNegativeOrNull("load_per_cpu_before", loadPerCpuBefore)
+        .nonNegativeOrNull("load_per_cpu_after", loadPerCpuAfter)
+        .nonNegativeOrNull("scrape_start_s", scrapeStartS)
+        .nonNegativeOrNull("scrape_end_s", scrapeEndS)
+        .orThrow();
   }
 }

@@ -13,13 +13,11 @@ package dev.ceiling.core.model;
 public record CellKey(
     String arm, double offeredPerS, int repeat, int sequence, boolean twoCommunity) {
   public CellKey {
-    Checks.notBlank("arm", arm);
-    Checks.positiveFinite("offered_per_s", offeredPerS);
-    if (repeat < 0) {
-      throw new IllegalArgumentException("repeat must be >= 0, got " + repeat);
-    }
-    if (sequence < 0) {
-      throw new IllegalArgumentException("sequence must be >= 0, got " + sequence);
-    }
+    new Checks()
+        .notBlank("arm", arm)
+        .positiveFinite("offered_per_s", offeredPerS)
+        .nonNegative("repeat", repeat)
+        .nonNegative("sequence", sequence)
+        .orThrow();
   }
 }

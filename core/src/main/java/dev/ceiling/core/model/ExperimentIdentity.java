@@ -111,35 +111,34 @@ public record ExperimentIdentity(
   }
 
   public ExperimentIdentity {
-    Checks.notBlank("profile", profile);
-    Checks.notBlank("treatment_arm", treatmentArm);
-    Checks.notBlank("control_arm", controlArm);
-    if (treatmentArm.equals(controlArm)) {
-      throw new IllegalArgumentException(
-          "treatment_arm and control_arm must differ, got both '" + treatmentArm + "'");
+    Checks checks = new Checks();
+    checks.notBlank("profile", profile);
+    checks.notBlank("treatment_arm", treatmentArm);
+    checks.notBlank("control_arm", controlArm);
+    if (treatmentArm != null && treatmentArm.equals(controlArm)) {
+      checks.add("treatment_arm and control_arm must differ, got both '" + treatmentArm + "'");
     }
     ratesPerS = List.copyOf(Objects.requireNonNull(ratesPerS, "rates_per_s must not be null"));
     if (ratesPerS.isEmpty()) {
-      throw new IllegalArgumentException("rates_per_s must not be empty, got []");
+      checks.add("rates_per_s must not be empty, got []");
     }
+    boolean ascending = true;
     for (int i = 0; i < ratesPerS.size(); i++) {
-      Checks.positiveFinite("rates_per_s[" + i + "]", ratesPerS.get(i));
-      if (i > 0 && ratesPerS.get(i) <= ratesPerS.get(i - 1)) {
-        throw new IllegalArgumentException(
-            "rates_per_s must be strictly ascending, got " + ratesPerS);
-      }
+      checks.positiveFinite("rates_per_s[" + i + "]", ratesPerS.get(i));
+      ascending &= i == 0 || ratesPerS.get(i) > ratesPerS.get(i - 1);
     }
-    Checks.positiveFinite("duration_s", durationS);
+    checks.require(ascending, "rates_per_s must be strictly ascending, got " + ratesPerS);
+    checks.positiveFinite("duration_s", durationS);
     if (repeats < 1) {
-      throw new IllegalArgumentException("repeats must be >= 1, got " + repeats);
+      checks.add("repeats must be >= 1, got " + repeats);
     }
     if (!"ascending".equals(order) && !"shuffled".equals(order)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "order must be 'ascending' or 'shuffled', got "
               + (order == null ? "null" : "'" + order + "'"));
     }
     if ("shuffled".equals(order) != (orderSeed != null)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "order_seed must be set exactly when order is 'shuffled', got order="
               + order
               + " order_seed="
@@ -147,18 +146,18 @@ public record ExperimentIdentity(
     }
     communityHosts = List.copyOf(Objects.requireNonNull(communityHosts, "community_hosts"));
     if (communityHosts.isEmpty()) {
-      throw new IllegalArgumentException("community_hosts must not be empty, got []");
+      checks.add("community_hosts must not be empty, got []");
     }
     limiterSettings =
         java.util.Collections.unmodifiableMap(
             new TreeMap<>(Objects.requireNonNull(limiterSettings, "limiter_settings")));
     if (queueCapacity != null && queueCapacity < 1) {
-      throw new IllegalArgumentException(
-          "queue_capacity must be >= 1 or null, got " + queueCapacity);
+      checks.add("queue_capacity must be >= 1 or null, got " + queueCapacity);
     }
-    Checks.notBlank("generator_identity", generatorIdentity);
+    checks.notBlank("generator_identity", generatorIdentity);
     relayParameters =
         java.util.Collections.unmodifiableMap(
             new TreeMap<>(Objects.requireNonNull(relayParameters, "relay_parameters")));
+    checks.orThrow();
   }
 }

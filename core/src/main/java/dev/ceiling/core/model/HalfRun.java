@@ -32,11 +32,12 @@ public record HalfRun(
     List<Cell> cells) {
 
   public HalfRun {
+    Checks checks = new Checks();
     SchemaVersion.check(schemaVersion);
     Objects.requireNonNull(identity, "identity must not be null");
-    Checks.notBlank("arm", arm);
-    if (!arm.equals(identity.treatmentArm()) && !arm.equals(identity.controlArm())) {
-      throw new IllegalArgumentException(
+    checks.notBlank("arm", arm);
+    if (arm != null && !arm.equals(identity.treatmentArm()) && !arm.equals(identity.controlArm())) {
+      checks.add(
           "arm must be the treatment ('"
               + identity.treatmentArm()
               + "') or control ('"
@@ -48,7 +49,7 @@ public record HalfRun(
     Objects.requireNonNull(rig, "rig must not be null");
     Objects.requireNonNull(startedAt, "started_at must not be null");
     if (complete == (incompleteReason != null)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "incomplete_reason must be set exactly when complete is false, got complete="
               + complete
               + " incomplete_reason="
@@ -56,11 +57,11 @@ public record HalfRun(
     }
     cells = List.copyOf(Objects.requireNonNull(cells, "cells must not be null"));
     for (int i = 0; i < cells.size(); i++) {
-      if (!cells.get(i).arm().equals(arm)) {
-        throw new IllegalArgumentException(
-            "cells[" + i + "].arm must be '" + arm + "', got '" + cells.get(i).arm() + "'");
+      if (arm != null && !cells.get(i).arm().equals(arm)) {
+        checks.add("cells[" + i + "].arm must be '" + arm + "', got '" + cells.get(i).arm() + "'");
       }
     }
+    checks.orThrow();
   }
 
   /** True when this is the treatment half. */

@@ -37,22 +37,26 @@ public record LatencySummary(
   public static final int SIGNIFICANT_DIGITS = 3;
 
   public LatencySummary {
-    Checks.nonNegative("count", count);
-    Checks.notBlank("histogram_us_base64", histogramUsBase64);
+    Checks checks =
+        new Checks().nonNegative("count", count).notBlank("histogram_us_base64", histogramUsBase64);
     List<Double> ps = java.util.Arrays.asList(p50Ms, p90Ms, p99Ms, p999Ms, maxMs);
-    if (count == 0 && ps.stream().anyMatch(p -> p != null)) {
-      throw new IllegalArgumentException("percentiles must be null when count is 0, got " + ps);
-    }
-    if (count > 0 && ps.stream().anyMatch(p -> p == null)) {
-      throw new IllegalArgumentException("percentiles must be present when count > 0, got " + ps);
-    }
+    checks
+        .require(
+            count != 0 || ps.stream().allMatch(p -> p == null),
+            "percentiles must be null when count is 0, got " + ps)
+        .require(
+            count <= 0 || ps.stream().allMatch(p -> p != null),
+            "percentiles must be present when count > 0, got " + ps);
     for (Double p : ps) {
-      Checks.nonNegativeOrNull("latency percentile (ms)", p);
+      checks.nonNegativeOrNull("latency percentile (ms)", p);
     }
-    if (count > 0 && !(p50Ms <= p90Ms && p90Ms <= p99Ms && p99Ms <= p999Ms && p999Ms <= maxMs)) {
-      throw new IllegalArgumentException(
+    // The order is only defined on present percentiles.
+    if (count > 0 && ps.stream().allMatch(p -> p != null)) {
+      checks.require(
+          p50Ms <= p90Ms && p90Ms <= p99Ms && p99Ms <= p999Ms && p999Ms <= maxMs,
           "percentiles must be non-decreasing p50 <= p90 <= p99 <= p99.9 <= max, got " + ps);
     }
+    checks.orThrow();
   }
 
   /** A fresh histogram with the range and precision every summary uses. */

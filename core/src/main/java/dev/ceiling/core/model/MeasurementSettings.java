@@ -13,8 +13,10 @@ package dev.ceiling.core.model;
  */
 public record MeasurementSettings(double warmupS, double graceS, double sendLagBoundMs) {
   public MeasurementSettings {
-    Checks.nonNegativeFinite("measurement.warmup_s", warmupS);
-    Checks.positiveFinite("measurement.grace_s", graceS);
-    Checks.positiveFinite("measurement.send_lag_bound_ms", sendLagBoundMs);
+    new Checks()
+        .nonNegativeFinite("measurement.warmup_s", warmupS)
+        .positiveFinite("measurement.grace_s", graceS)
+        .positiveFinite("measurement.send_lag_bound_ms", sendLagBoundMs)
+        .orThrow();
   }
 }

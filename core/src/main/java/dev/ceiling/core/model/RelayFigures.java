@@ -37,17 +37,18 @@ public record RelayFigures(
 
   public RelayFigures {
     Objects.requireNonNull(counterDeltas, "counter_deltas must not be null (use {})");
-    TreeMap<String, Double> deltas = new TreeMap<>();
-    counterDeltas.forEach((k, v) -> deltas.put(k, Checks.finiteOrNull("counter_deltas." + k, v)));
+    Checks checks = new Checks();
+    TreeMap<String, Double> deltas = new TreeMap<>(counterDeltas);
+    deltas.forEach((k, v) -> checks.finiteOrNull("counter_deltas." + k, v));
     counterDeltas = Collections.unmodifiableMap(deltas);
     counterResets = List.copyOf(Objects.requireNonNull(counterResets, "counter_resets"));
-    if (auditCompleted != null) {
-      Checks.nonNegative("audit_completed", auditCompleted);
-    }
-    Checks.nonNegativeOrNull("audit_completed_per_s", auditCompletedPerS);
-    Checks.nonNegativeOrNull("audit_service_mean_ms", auditServiceMeanMs);
-    Checks.nonNegativeOrNull("audit_busy_fraction", auditBusyFraction);
-    Checks.nonNegativeOrNull("queue_depth_before", queueDepthBefore);
-    Checks.nonNegativeOrNull("queue_depth_after", queueDepthAfter);
+    checks
+        .nonNegativeOrNull("audit_completed", auditCompleted)
+        .nonNegativeOrNull("audit_completed_per_s", auditCompletedPerS)
+        .nonNegativeOrNull("audit_service_mean_ms", auditServiceMeanMs)
+        .nonNegativeOrNull("audit_busy_fraction", auditBusyFraction)
+        .nonNegativeOrNull("queue_depth_before", queueDepthBefore)
+        .nonNegativeOrNull("queue_depth_after", queueDepthAfter)
+        .orThrow();
   }
 }

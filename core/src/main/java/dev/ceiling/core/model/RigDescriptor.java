@@ -67,13 +67,14 @@ public record RigDescriptor(
     String generatorJarDigest) {
 
   public RigDescriptor {
+    Checks checks = new Checks();
     SchemaVersion.check(schemaVersion);
-    Checks.notBlank("rig_id", rigId);
-    Checks.notBlank("profile", profile);
-    Checks.notBlank("arm", arm);
+    checks.notBlank("rig_id", rigId);
+    checks.notBlank("profile", profile);
+    checks.notBlank("arm", arm);
     if ((relayPid == null) != (relayStartInstant == null)
         || (relayPid == null) != (relayCommand == null)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "relay_pid, relay_start_instant and relay_command must be all set or all null, got "
               + relayPid
               + ", "
@@ -86,26 +87,25 @@ public record RigDescriptor(
     }
     targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
     if (targets.isEmpty()) {
-      throw new IllegalArgumentException("targets must not be empty, got []");
+      checks.add("targets must not be empty, got []");
     }
     limiterSettings = sorted("limiter_settings", limiterSettings);
     if (queueCapacity != null && queueCapacity < 1) {
-      throw new IllegalArgumentException(
-          "queue_capacity must be >= 1 or null, got " + queueCapacity);
+      checks.add("queue_capacity must be >= 1 or null, got " + queueCapacity);
     }
     metricMapping = sorted("metric_mapping", metricMapping);
     if (!EVIDENCE_METRICS.equals(contaminationEvidence)
         && !EVIDENCE_CLIENT.equals(contaminationEvidence)) {
-      throw new IllegalArgumentException(
+      checks.add(
           "contamination_evidence must be 'metrics' or 'client', got " + contaminationEvidence);
     }
     if (healthUrl != null) {
-      Checks.notBlank("health_url", healthUrl);
+      checks.notBlank("health_url", healthUrl);
     }
     if (EVIDENCE_METRICS.equals(contaminationEvidence)) {
-      Checks.notBlank("metrics_url", metricsUrl);
+      checks.notBlank("metrics_url", metricsUrl);
     } else if (metricsUrl != null || !metricMapping.isEmpty()) {
-      throw new IllegalArgumentException(
+      checks.add(
           "client-side contamination evidence takes no metrics_url and no metric_mapping, got "
               + metricsUrl
               + " and "
@@ -114,7 +114,8 @@ public record RigDescriptor(
     positiveControlled =
         List.copyOf(Objects.requireNonNull(positiveControlled, "positive_controlled"));
     relayInfo = sorted("relay_info", relayInfo);
-    Checks.notBlank("generator_version", generatorVersion);
+    checks.notBlank("generator_version", generatorVersion);
+    checks.orThrow();
   }
 
   /** The relay's Prometheus counters are the contamination evidence. */

@@ -27,35 +27,38 @@ public record Target(
   public static final int MAX_CONTENT_BYTES = 1 << 20;
 
   public Target {
-    Checks.notBlank("community", community);
-    Checks.notBlank("url", url);
-    URI uri;
-    try {
-      uri = new URI(url);
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalArgumentException("url must be a ws:// or wss:// URL, got " + url, e);
-    }
-    if ((!"ws".equals(uri.getScheme()) && !"wss".equals(uri.getScheme()))
-        || uri.getHost() == null) {
-      throw new IllegalArgumentException("url must be a ws:// or wss:// URL, got " + url);
+    Checks checks = new Checks();
+    checks.notBlank("community", community);
+    checks.notBlank("url", url);
+    if (url != null && !isWebSocketUrl(url)) {
+      checks.add("url must be a ws:// or wss:// URL, got " + url);
     }
     if (hostHeader != null && hostHeader.isBlank()) {
-      throw new IllegalArgumentException(
-          "host_header must be null or non-blank, got '" + hostHeader + "'");
+      checks.add("host_header must be null or non-blank, got '" + hostHeader + "'");
     }
     Objects.requireNonNull(tags, "tags must not be null (use [])");
     tags = tags.stream().map(List::copyOf).toList();
     for (List<String> tag : tags) {
       if (tag.isEmpty() || tag.get(0).isEmpty()) {
-        throw new IllegalArgumentException("every tag needs a non-empty name, got " + tag);
+        checks.add("every tag needs a non-empty name, got " + tag);
       }
     }
     if (kind < 0 || kind > 65535) {
-      throw new IllegalArgumentException("kind must be in [0, 65535], got " + kind);
+      checks.add("kind must be in [0, 65535], got " + kind);
     }
     if (contentBytes < 0 || contentBytes > MAX_CONTENT_BYTES) {
-      throw new IllegalArgumentException(
-          "content_bytes must be in [0, " + MAX_CONTENT_BYTES + "], got " + contentBytes);
+      checks.add("content_bytes must be in [0, " + MAX_CONTENT_BYTES + "], got " + contentBytes);
+    }
+    checks.orThrow();
+  }
+
+  private static boolean isWebSocketUrl(String url) {
+    try {
+      URI uri = new URI(url);
+      return ("ws".equals(uri.getScheme()) || "wss".equals(uri.getScheme()))
+          && uri.getHost() != null;
+    } catch (java.net.URISyntaxException e) {
+      return false;
     }
   }
 

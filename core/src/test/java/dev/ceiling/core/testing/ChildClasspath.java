@@ -1,5 +1,6 @@
 package dev.ceiling.core.testing;
 
+import dev.ceiling.core.os.JavaExecutable;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -46,13 +47,9 @@ public final class ChildClasspath {
             + javaClassPath);
   }
 
-  /** The java executable of this JVM (ProcessHandle's command, else java.home/bin/java). */
+  /** The java executable of this JVM: {@link JavaExecutable#path}. */
   public static String javaExecutable() {
-    return ProcessHandle.current()
-        .info()
-        .command()
-        .filter(c -> c.endsWith("java") || c.endsWith("java.exe"))
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    return JavaExecutable.path();
   }
 
   /** A command line {@code java -cp <classpath> <mainClass> args...}. */

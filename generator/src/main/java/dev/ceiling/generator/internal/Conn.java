@@ -105,7 +105,13 @@ public final class Conn implements Session.Listener.AutoDemanding {
     switch (ok.kind()) {
       case OK -> {
         target.onOk(
-            this, ok.id(), ok.accepted(), ok.message(), now, clock.startNanos(), clock.hooks());
+            this,
+            ok.id(),
+            ok.accepted(),
+            ok.message(),
+            now,
+            clock.startNanos(),
+            clock.strategies());
         return;
       }
       case MALFORMED -> {
@@ -140,11 +146,7 @@ public final class Conn implements Session.Listener.AutoDemanding {
               "protocol", describe() + ": malformed AUTH: " + abbreviate(message));
           return;
         }
-        if (clock.hooks().answerAuth()) {
-          answerAuth(n.get(1).asText());
-        } else {
-          target.onAuthChallenge();
-        }
+        clock.strategies().authResponder().onChallenge(this, n.get(1).asText());
       }
       default -> {
         // EOSE, CLOSED, EVENT, COUNT: valid relay messages we did not ask for; ignore them.
@@ -152,7 +154,8 @@ public final class Conn implements Session.Listener.AutoDemanding {
     }
   }
 
-  private void answerAuth(String challenge) {
+  /** Counts the challenge and answers it with a signed kind-22242 event (NIP-42). */
+  void answerAuth(String challenge) {
     target.onAuthChallenge();
     NostrEvent auth =
         EventSigner.sign(

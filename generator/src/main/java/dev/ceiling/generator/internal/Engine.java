@@ -34,7 +34,8 @@ public final class Engine {
     return Duration.ofNanos(Math.max(100_000_000L, duration.toNanos() / 10));
   }
 
-  public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress, Hooks hooks)
+  public static GeneratorReport run(
+      GeneratorConfig cfg, ProgressListener progress, RunStrategies strategies)
       throws GeneratorException {
     // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
     long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
@@ -47,7 +48,7 @@ public final class Engine {
               + Instant.now()
               + "); refusing to start late, which would shift this segment against the others");
     }
-    RunClock clock = new RunClock(hooks);
+    RunClock clock = new RunClock(strategies);
     List<TargetRun> targets = Presigner.presign(cfg, durationNanos, progress);
     List<Conn> all = new ArrayList<>();
     WebSocketClient client = Connector.startClient(cfg);
@@ -123,7 +124,7 @@ public final class Engine {
               startNanos,
               sendDeadline,
               cfg.inflightCapPerConnection(),
-              clock.hooks(),
+              clock.strategies(),
               sentTotal);
       senders.add(s);
       Thread th = new Thread(s, "ceiling-sender-" + i);
@@ -182,7 +183,7 @@ public final class Engine {
     long graceStart = System.nanoTime();
     long graceEnd = Math.max(graceStart, endOfSends + cfg.gracePeriod().toNanos());
     long sent = sentTotal.get();
-    while (!clock.hooks().graceOver(answered(targets), sent, targets)
+    while (!clock.strategies().graceRule().over(answered(targets), sent, targets)
         && System.nanoTime() < graceEnd) {
       LockSupport.parkNanos(2_000_000);
     }

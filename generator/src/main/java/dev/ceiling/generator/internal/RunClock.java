@@ -3,10 +3,10 @@ package dev.ceiling.generator.internal;
 /** Shared between the engine and the receive side: the clock start, once it is fixed. */
 public final class RunClock {
   private volatile long startNanos;
-  private final Hooks hooks;
+  private final RunStrategies strategies;
 
-  RunClock(Hooks hooks) {
-    this.hooks = hooks;
+  RunClock(RunStrategies strategies) {
+    this.strategies = strategies;
   }
 
   long startNanos() {
@@ -17,7 +17,7 @@ public final class RunClock {
     this.startNanos = nanos;
   }
 
-  Hooks hooks() {
-    return hooks;
+  RunStrategies strategies() {
+    return strategies;
   }
 }

@@ -41,7 +41,7 @@ final class Sender implements Runnable {
   private final long startNanos;
   private final long sendDeadlineNanos;
   private final int inflightCap;
-  private final Hooks hooks;
+  private final RunStrategies strategies;
   private final AtomicLong sentTotal;
   private final SlotPlanner.Sink sink = this::sendBatch;
   private boolean stopped;
@@ -71,13 +71,13 @@ final class Sender implements Runnable {
       long startNanos,
       long sendDeadlineNanos,
       int inflightCap,
-      Hooks hooks,
+      RunStrategies strategies,
       AtomicLong sentTotal) {
     this.conns = conns;
     this.startNanos = startNanos;
     this.sendDeadlineNanos = sendDeadlineNanos;
     this.inflightCap = inflightCap;
-    this.hooks = hooks;
+    this.strategies = strategies;
     this.sentTotal = sentTotal;
     this.tallies = new SendTally[targets];
     for (int i = 0; i < targets; i++) {
@@ -108,7 +108,7 @@ final class Sender implements Runnable {
     for (Conn c : conns) {
       lanes.add(new ConnLane(c, startNanos));
     }
-    SlotPlanner planner = new SlotPlanner(lanes, hooks.dueRule());
+    SlotPlanner planner = new SlotPlanner(lanes, strategies.dueRule());
     prevEnd = startNanos;
     while (!planner.done() && !stopped) {
       PacedWait.until(planner.nextDue());
@@ -157,11 +157,8 @@ final class Sender implements Runnable {
         continue;
       }
       int k = Math.min(n - i, room);
-      for (int m = i; m < i + k; m++) {
-        hooks.beforeSend(conn);
-      }
-      long at = System.nanoTime();
-      if (at > sendDeadlineNanos && hooks.checkDeadlineAtHandOff()) {
+      long at = strategies.sendClock().sendInstantNanos(conn, k);
+      if (at > sendDeadlineNanos) {
         tally.unsentLate += measured(t, slots, i, n);
         stopped = true;
         break;

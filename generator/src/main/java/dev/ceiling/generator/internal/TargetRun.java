@@ -39,7 +39,9 @@ public final class TargetRun {
   volatile boolean counting;
 
   // Guarded by this.
-  private final BitSet answered;
+  /** Slots answered so far; guarded by this. */
+  final BitSet answered;
+
   private long windowStartNanos = Long.MAX_VALUE;
   private long windowEndNanos = Long.MAX_VALUE;
   long acceptedInWindow;
@@ -91,18 +93,13 @@ public final class TargetRun {
       String message,
       long nowNanos,
       long startNanos,
-      Hooks hooks) {
-    boolean scheduledFromSend = hooks.scheduledFromSend();
-    Integer j = slotById.get(id);
+      RunStrategies strategies) {
     synchronized (this) {
       if (frozen) {
         return;
       }
       okFrames++;
-      if (!hooks.matchOksById()) {
-        int oldest = answered.nextClearBit(0);
-        j = oldest < payloads.length && sentAtNanos.get(oldest) != 0 ? oldest : null;
-      }
+      Integer j = strategies.okMatcher().slotOf(this, id);
       if (j == null) {
         if (!conn.authIds.remove(id) && counting) {
           unknownOkIds++;
@@ -139,7 +136,7 @@ public final class TargetRun {
       }
       long due = startNanos + schedule.ownedDueOffsetNanos(j);
       serviceUs.recordValue(us(nowNanos - sentAt));
-      scheduledUs.recordValue(us(nowNanos - (scheduledFromSend ? sentAt : due)));
+      scheduledUs.recordValue(us(nowNanos - strategies.scheduledOrigin().originNanos(due, sentAt)));
     }
   }
 

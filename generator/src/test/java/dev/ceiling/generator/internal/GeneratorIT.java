@@ -11,6 +11,7 @@ import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.generator.testing.TestRelay;
 import dev.ceiling.nostr.EventVerifier;
 import dev.ceiling.nostr.NostrEvent;
 import java.time.Duration;
@@ -44,8 +45,9 @@ class GeneratorIT {
         .build();
   }
 
-  static GeneratorReport run(GeneratorConfig c, Hooks hooks) throws GeneratorException {
-    GeneratorReport r = Engine.run(c, ProgressListener.NONE, hooks);
+  static GeneratorReport run(GeneratorConfig c, RunStrategies strategies)
+      throws GeneratorException {
+    GeneratorReport r = Engine.run(c, ProgressListener.NONE, strategies);
     // Kept in the surefire output file, so a failure on a noisy box can be read afterwards.
     System.out.println(
         "lag "
@@ -76,7 +78,7 @@ class GeneratorIT {
               1000,
               1 << 20),
           ProgressListener.NONE,
-          Hooks.NONE);
+          RunStrategies.PRODUCTION);
     }
   }
 
@@ -94,7 +96,7 @@ class GeneratorIT {
                   Duration.ofSeconds(2),
                   1000,
                   1 << 20),
-              Hooks.NONE);
+              RunStrategies.PRODUCTION);
       GeneratorReport.Result a = r.aggregate();
       assertThat(relay.hosts).hasSize(2).containsOnly(host);
       assertThat(a.slotsPlanned()).isEqualTo(200);
@@ -136,7 +138,7 @@ class GeneratorIT {
               .duration(Duration.ofSeconds(1))
               .gracePeriod(Duration.ofSeconds(2))
               .build();
-      GeneratorReport r = run(c, Hooks.NONE);
+      GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertThat(r.targets()).extracting(t -> t.result().accepted()).containsExactly(50L, 100L);
       assertThat(r.aggregate().accepted()).isEqualTo(150);
       assertThat(r.aggregate().offeredPerS()).isEqualTo(150.0);
@@ -178,13 +180,15 @@ class GeneratorIT {
               .gracePeriod(Duration.ofSeconds(2))
               .warmup(Duration.ofMillis(500))
               .windowListener(listener);
-      GeneratorReport r = run(b.build(), Hooks.NONE);
+      GeneratorReport r = run(b.build(), RunStrategies.PRODUCTION);
       assertWindowOnly(r, relay, calls, 50);
       // Mutant partner: a report that counted the warm-up as well fails the same check.
       calls.clear();
       relay.events.set(0);
       GeneratorReport counted =
-          run(b.warmup(Duration.ZERO).duration(Duration.ofMillis(1500)).build(), Hooks.NONE);
+          run(
+              b.warmup(Duration.ZERO).duration(Duration.ofMillis(1500)).build(),
+              RunStrategies.PRODUCTION);
       assertThatThrownBy(() -> assertWindowOnly(counted, relay, calls, 0))
           .isInstanceOf(AssertionError.class);
     }
@@ -198,16 +202,24 @@ class GeneratorIT {
   }
 
   /** A generator that paces on responses: waits for the previous OK before the next send. */
-  static final Hooks RESPONSE_PACED =
-      new Hooks() {
-        @Override
-        public void beforeSend(Conn conn) {
-          long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-          while (conn.inflight() > 0 && System.nanoTime() < until) {
-            LockSupport.parkNanos(100_000);
+  static final RunStrategies RESPONSE_PACED = waitsForEachOk(TimeUnit.SECONDS.toNanos(2), 100_000);
+
+  /**
+   * A sender that, before each slot, waits (up to {@code atMostNanos}, polling every {@code
+   * pollNanos}) until its connection has no event in flight: a client that waits for responses.
+   */
+  static RunStrategies waitsForEachOk(long atMostNanos, long pollNanos) {
+    return RunStrategies.PRODUCTION.withSendClock(
+        (conn, slots) -> {
+          for (int m = 0; m < slots; m++) {
+            long until = System.nanoTime() + atMostNanos;
+            while (conn.inflight() > 0 && System.nanoTime() < until) {
+              LockSupport.parkNanos(pollNanos);
+            }
           }
-        }
-      };
+          return System.nanoTime();
+        });
+  }
 
   static TestRelay.Behavior slowOks(long delayMs) {
     return new TestRelay.Behavior() {
@@ -231,7 +243,7 @@ class GeneratorIT {
               Duration.ofSeconds(2),
               1000,
               1 << 20);
-      GeneratorReport open = run(c, Hooks.NONE);
+      GeneratorReport open = run(c, RunStrategies.PRODUCTION);
       assertKeptSchedule(open);
       assertThat(open.aggregate().attempted()).isEqualTo(100);
       assertThat(open.aggregate().service().p50Ms()).isGreaterThanOrEqualTo(290.0);
@@ -293,23 +305,17 @@ class GeneratorIT {
       assertSeesStall(
           run(
               cfg(load(relay.url(), null, 100, 1), d, Duration.ofSeconds(2), 1000, 1 << 20),
-              Hooks.NONE));
+              RunStrategies.PRODUCTION));
     }
     // Even when a tight cap makes the send wait, timing from the intended slot keeps the stall.
     try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
       assertSeesStall(
           run(
               cfg(load(relay.url(), null, 100, 1), d, Duration.ofSeconds(2), 1, 1 << 20),
-              Hooks.NONE));
+              RunStrategies.PRODUCTION));
     }
     // The classic coordinated omission: wait for each response, time from the send.
-    Hooks sendTimed =
-        new Hooks() {
-          @Override
-          public boolean scheduledFromSend() {
-            return true;
-          }
-        };
+    RunStrategies sendTimed = RunStrategies.PRODUCTION.withScheduledOrigin((due, sentAt) -> sentAt);
     try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
       GeneratorReport r =
           run(
@@ -333,16 +339,17 @@ class GeneratorIT {
               .gracePeriod(Duration.ofSeconds(1))
               .sendLagBound(Duration.ofMillis(50))
               .build();
-      GeneratorReport healthy = run(c, Hooks.NONE);
+      GeneratorReport healthy = run(c, RunStrategies.PRODUCTION);
       assertThat(healthy.generatorBound()).as(healthy.generatorBoundReason()).isFalse();
       assertThat(healthy.generatorBoundReason()).isNull();
-      Hooks slowed =
-          new Hooks() {
-            @Override
-            public void beforeSend(Conn conn) {
-              LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(15));
-            }
-          };
+      RunStrategies slowed =
+          RunStrategies.PRODUCTION.withSendClock(
+              (conn, slots) -> {
+                for (int m = 0; m < slots; m++) {
+                  LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(15));
+                }
+                return System.nanoTime();
+              });
       GeneratorReport slow = run(c, slowed);
       assertThat(slow.generatorBound()).isTrue();
       assertThat(slow.generatorBoundReason()).contains("send lag p99");
@@ -356,24 +363,22 @@ class GeneratorIT {
    * Holds the 10th slot's batch for 1.5 s before it is handed over: far past the send deadline
    * (clock start + 0.5 s + 0.1 s slack), whatever the machine's load.
    */
-  static Hooks holdsTenthSlot(boolean checkAtHandOff) {
+  static RunStrategies holdsTenthSlot(boolean checkAtHandOff) {
     AtomicInteger calls = new AtomicInteger();
-    return new Hooks() {
-      @Override
-      public void beforeSend(Conn conn) {
-        if (calls.incrementAndGet() == 10) {
-          long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
-          while (System.nanoTime() < until) {
-            LockSupport.parkNanos(until - System.nanoTime());
+    return RunStrategies.PRODUCTION.withSendClock(
+        (conn, slots) -> {
+          long passStart = System.nanoTime();
+          for (int m = 0; m < slots; m++) {
+            if (calls.incrementAndGet() == 10) {
+              long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+              while (System.nanoTime() < until) {
+                LockSupport.parkNanos(until - System.nanoTime());
+              }
+            }
           }
-        }
-      }
-
-      @Override
-      public boolean checkDeadlineAtHandOff() {
-        return checkAtHandOff;
-      }
-    };
+          // The mutant checks the deadline only when a pass starts: it reports that instant.
+          return checkAtHandOff ? System.nanoTime() : passStart;
+        });
   }
 
   /** The check: the held slot and every later one are unsent-late, and none reached the relay. */
@@ -454,19 +459,20 @@ class GeneratorIT {
    * default rule (every sent event answered) would always wait out the deadline, and a short one
    * races the last unknown-id OK on a busy machine.
    */
-  static Hooks untilOkFrames(long expected, boolean matchById) {
-    return new Hooks() {
-      @Override
-      public boolean graceOver(long answered, long sent, List<TargetRun> targets) {
-        return targets.stream().mapToLong(TargetRun::okFrames).sum() >= expected;
-      }
-
-      @Override
-      public boolean matchOksById() {
-        return matchById;
-      }
-    };
+  static RunStrategies untilOkFrames(long expected, boolean matchById) {
+    RunStrategies r =
+        RunStrategies.PRODUCTION.withGraceRule(
+            (answered, sent, targets) ->
+                targets.stream().mapToLong(TargetRun::okFrames).sum() >= expected);
+    return matchById ? r : r.withOkMatcher(FIFO);
   }
+
+  /** The mutant matcher: each OK answers the oldest unanswered event, whatever its id. */
+  static final RunStrategies.OkMatcher FIFO =
+      (t, id) -> {
+        int oldest = t.answered.nextClearBit(0);
+        return oldest < t.payloads.length && t.sentAtNanos.get(oldest) != 0 ? oldest : null;
+      };
 
   @Test
   void oksAreMatchedByIdAndAFifoMatcherIsCaught() throws Exception {
@@ -533,19 +539,10 @@ class GeneratorIT {
       GeneratorConfig c =
           cfg(load(relay.url(), null, 50, 1), Duration.ofSeconds(1), NOTICE_GRACE, 1000, 1 << 20);
       long t0 = System.nanoTime();
-      GeneratorReport r = run(c, Hooks.NONE);
+      GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertNoticesDoNotStall(r, System.nanoTime() - t0);
       // A client that waits (up to the grace period) for each OK: the seed's stalled run.
-      Hooks waitsForOk =
-          new Hooks() {
-            @Override
-            public void beforeSend(Conn conn) {
-              long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-              while (conn.inflight() > 0 && System.nanoTime() < until) {
-                LockSupport.parkNanos(1_000_000);
-              }
-            }
-          };
+      RunStrategies waitsForOk = waitsForEachOk(TimeUnit.MILLISECONDS.toNanos(500), 1_000_000);
       long t1 = System.nanoTime();
       GeneratorReport m = run(c, waitsForOk);
       long wall = System.nanoTime() - t1;
@@ -607,7 +604,7 @@ class GeneratorIT {
               Duration.ofSeconds(1),
               1000,
               1 << 20);
-      assertAuthenticated(run(c, Hooks.NONE));
+      assertAuthenticated(run(c, RunStrategies.PRODUCTION));
       assertThat(relay.auths).hasSize(2);
     }
     try (TestRelay relay = new TestRelay(authRequired())) {
@@ -618,13 +615,9 @@ class GeneratorIT {
               Duration.ofSeconds(1),
               1000,
               1 << 20);
-      Hooks ignoresAuth =
-          new Hooks() {
-            @Override
-            public boolean answerAuth() {
-              return false;
-            }
-          };
+      RunStrategies ignoresAuth =
+          RunStrategies.PRODUCTION.withAuthResponder(
+              (conn, challenge) -> conn.target.onAuthChallenge());
       GeneratorReport r = run(c, ignoresAuth);
       assertThatThrownBy(() -> assertAuthenticated(r)).isInstanceOf(AssertionError.class);
       assertThat(r.aggregate().rejectedByPrefix()).containsKey("auth-required");
@@ -703,7 +696,7 @@ class GeneratorIT {
               1000,
               64 * 1024);
       long t0 = System.nanoTime();
-      GeneratorReport r = run(c, Hooks.NONE);
+      GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertMisbehaviourCounted(r, System.nanoTime() - t0);
     }
     // The same check must go red on a relay that behaves.
@@ -715,7 +708,7 @@ class GeneratorIT {
               Duration.ofMillis(500),
               1000,
               64 * 1024);
-      GeneratorReport r = run(c, Hooks.NONE);
+      GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertThatThrownBy(() -> assertMisbehaviourCounted(r, 0)).isInstanceOf(AssertionError.class);
     }
   }
@@ -736,7 +729,7 @@ class GeneratorIT {
             Duration.ofSeconds(1),
             10,
             1 << 20);
-    assertThatThrownBy(() -> run(c, Hooks.NONE))
+    assertThatThrownBy(() -> run(c, RunStrategies.PRODUCTION))
         .isInstanceOf(GeneratorException.class)
         .hasMessageContaining("connect failed before the clock started")
         .hasMessageContaining(url)

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.TargetLoad;
+import dev.ceiling.generator.testing.TestRelay;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

@@ -10,6 +10,7 @@ import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.Segment;
+import dev.ceiling.generator.testing.TestRelay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,7 +72,7 @@ class StartAtIT {
             CompletableFuture.supplyAsync(
                 () -> {
                   try {
-                    return Engine.run(c, ProgressListener.NONE, Hooks.NONE);
+                    return Engine.run(c, ProgressListener.NONE, RunStrategies.PRODUCTION);
                   } catch (GeneratorException e) {
                     throw new IllegalStateException(e);
                   }
@@ -106,7 +107,7 @@ class StartAtIT {
     Arrivals arrivals = new Arrivals();
     try (TestRelay relay = new TestRelay(arrivals)) {
       Instant startAt = Instant.now().plusSeconds(4);
-      Engine.run(segment(relay.url(), 0, 2, null), ProgressListener.NONE, Hooks.NONE);
+      Engine.run(segment(relay.url(), 0, 2, null), ProgressListener.NONE, RunStrategies.PRODUCTION);
       assertThatThrownBy(() -> assertStartedAt(arrivals, startAt))
           .isInstanceOf(AssertionError.class);
     }
@@ -124,7 +125,9 @@ class StartAtIT {
     assertThatThrownBy(
             () ->
                 Engine.run(
-                    segment("ws://127.0.0.1:9/", 0, 1, past), ProgressListener.NONE, Hooks.NONE))
+                    segment("ws://127.0.0.1:9/", 0, 1, past),
+                    ProgressListener.NONE,
+                    RunStrategies.PRODUCTION))
         .isInstanceOf(GeneratorException.class)
         .hasMessageContaining("start at " + past + " has already passed")
         .hasMessageContaining("refusing to start late")

@@ -42,19 +42,21 @@ public record PidFile(
     if (schemaVersion != 1) {
       throw new IllegalArgumentException("schema_version must be 1, got " + schemaVersion);
     }
-    Checks.notBlank("rig_id", rigId);
-    Checks.notBlank("profile", profile);
+    Checks checks = new Checks();
+    checks.notBlank("rig_id", rigId);
+    checks.notBlank("profile", profile);
     if (pid <= 0) {
-      throw new IllegalArgumentException("pid must be > 0, got " + pid);
+      checks.add("pid must be > 0, got " + pid);
     }
     Objects.requireNonNull(startInstant, "start_instant must not be null");
     command = List.copyOf(Objects.requireNonNull(command, "command must not be null"));
     if (command.isEmpty()) {
-      throw new IllegalArgumentException("command must not be empty, got []");
+      checks.add("command must not be empty, got []");
     }
     ports = new TreeMap<>(Objects.requireNonNull(ports, "ports must not be null"));
-    Checks.notBlank("health_url", healthUrl);
-    Checks.notBlank("log", log);
+    checks.notBlank("health_url", healthUrl);
+    checks.notBlank("log", log);
+    checks.orThrow();
   }
 
   public static Path in(Path stateDir) {

@@ -1,4 +1,4 @@
-package dev.ceiling.generator.cli;
+package dev.ceiling.cli;
 
 /**
  * The library loggers' level. The CLI binds slf4j-simple, quiet (warnings only) by default; a

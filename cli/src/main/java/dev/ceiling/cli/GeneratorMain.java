@@ -1,7 +1,6 @@
-package dev.ceiling.generator;
+package dev.ceiling.cli;
 
-import dev.ceiling.generator.cli.CommandLines;
-import dev.ceiling.generator.cli.GenerateCommand;
+import dev.ceiling.cli.command.GenerateCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +9,8 @@ import picocli.CommandLine;
 /**
  * Stand-alone generator, the same picocli command as {@code ceiling generate} (see {@code --help}):
  * {@code GeneratorMain --duration 10s --target url=ws://127.0.0.1:7777,rate=500 [--target ...]}.
- * For processes that want the generator without the rest of the CLI on the class path.
+ * For a process that runs one generator segment and nothing else (docs/SCALE_OUT.md's Kubernetes
+ * job); it needs the cli's class path, for picocli.
  */
 public final class GeneratorMain {
   private GeneratorMain() {}

@@ -1,6 +1,8 @@
-package dev.ceiling.generator.cli;
+package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
+import dev.ceiling.cli.CommandLines;
+import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.generator.Generator;
@@ -164,7 +166,7 @@ public final class GenerateCommand implements Callable<Integer> {
         throw CommandLines.usage(spec.commandLine(), e.getMessage());
       }
       CommandLines.error(err, e.getMessage());
-      return CommandLines.INFRASTRUCTURE;
+      return ExitCode.INFRASTRUCTURE;
     }
     try {
       if (json != null) {
@@ -175,7 +177,7 @@ public final class GenerateCommand implements Callable<Integer> {
       }
     } catch (IOException e) {
       err.println("error: --json: cannot write the report to " + json + ": " + e.getMessage());
-      return CommandLines.INFRASTRUCTURE;
+      return ExitCode.INFRASTRUCTURE;
     }
     if (report.generatorBound()) {
       err.println("generate: GENERATOR BOUND: " + report.generatorBoundReason());

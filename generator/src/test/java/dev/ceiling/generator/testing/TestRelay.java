@@ -1,4 +1,4 @@
-package dev.ceiling.generator.internal;
+package dev.ceiling.generator.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,7 +16,7 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /** A small relay on 127.0.0.1:0 whose behaviour each test scripts. */
 public final class TestRelay implements AutoCloseable {
-  static final ObjectMapper JSON = new ObjectMapper();
+  public static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the relay does; the default acknowledges every EVENT at once. */
   public interface Behavior {
@@ -29,14 +29,14 @@ public final class TestRelay implements AutoCloseable {
     default void onAuth(Session s, JsonNode event, TestRelay relay) {}
   }
 
-  final Server server;
+  public final Server server;
   public final int port;
-  final Behavior behavior;
-  final AtomicInteger events = new AtomicInteger();
+  public final Behavior behavior;
+  public final AtomicInteger events = new AtomicInteger();
   public final List<String> hosts = new CopyOnWriteArrayList<>();
-  final List<JsonNode> auths = new CopyOnWriteArrayList<>();
-  final ConcurrentHashMap<Session, Boolean> authed = new ConcurrentHashMap<>();
-  final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  public final List<JsonNode> auths = new CopyOnWriteArrayList<>();
+  public final ConcurrentHashMap<Session, Boolean> authed = new ConcurrentHashMap<>();
+  public final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
   public TestRelay(Behavior behavior) throws Exception {
     this.behavior = behavior;
@@ -65,11 +65,11 @@ public final class TestRelay implements AutoCloseable {
     return "ws://127.0.0.1:" + port + "/";
   }
 
-  static void ok(Session s, String id, boolean accepted, String msg) {
+  public static void ok(Session s, String id, boolean accepted, String msg) {
     send(s, "[\"OK\",\"" + id + "\"," + accepted + ",\"" + msg + "\"]");
   }
 
-  static void send(Session s, String text) {
+  public static void send(Session s, String text) {
     if (s.isOpen()) {
       s.sendText(text, Callback.NOOP);
     }

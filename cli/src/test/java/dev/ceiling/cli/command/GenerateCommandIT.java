@@ -1,22 +1,23 @@
-package dev.ceiling.generator;
+package dev.ceiling.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
-import dev.ceiling.generator.internal.TestRelay;
+import dev.ceiling.generator.GeneratorReport;
+import dev.ceiling.generator.testing.TestRelay;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class GeneratorMainIT {
+class GenerateCommandIT {
 
   @Test
   void writesOneJsonReportAndProgressOnStderr(@TempDir Path dir) throws Exception {
     try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
       Path json = dir.resolve("report.json");
-      GeneratorMainTest.Outcome o =
-          GeneratorMainTest.run(
+      GenerateCommandTest.Outcome o =
+          GenerateCommandTest.run(
               "--duration",
               "500ms",
               "--lag-bound",

@@ -1,7 +1,9 @@
-package dev.ceiling.generator;
+package dev.ceiling.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ceiling.cli.GeneratorMain;
+import dev.ceiling.core.testing.LoopbackNames;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * The stand-alone main runs the same picocli command as {@code ceiling generate}. Bad specs: exit
  * 2, one line naming the field, before anything connects (nothing listens).
  */
-class GeneratorMainTest {
+class GenerateCommandTest {
 
   record Outcome(int code, String out, String err) {}
 
@@ -75,7 +77,19 @@ class GeneratorMainTest {
   void remoteTargetRefusedNamingTheHost() {
     assertUsageError(
         run("--duration", "1s", "--target", "url=ws://relay.example.org/,rate=5"),
-        "target 1 host 'relay.example.org' is not loopback; refusing without --allow-remote,"
+        "target 1 host 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an"
+            + " address; names, localhost included, are not resolved); refusing without"
+            + " --allow-remote,"
+            + " because a load generator must not be pointed at relays you don't run");
+  }
+
+  @Test
+  void aNameThatResolvesToLoopbackIsRefusedOnOneLineNamingHostAndOption() throws Exception {
+    String name = LoopbackNames.localhost();
+    assertUsageError(
+        run("--duration", "1s", "--target", "url=ws://" + name + ":9/,rate=5"),
+        "target 1 host 'localhost' is not loopback (127.0.0.0/8 or ::1 written as an address;"
+            + " names, localhost included, are not resolved); refusing without --allow-remote,"
             + " because a load generator must not be pointed at relays you don't run");
   }
 

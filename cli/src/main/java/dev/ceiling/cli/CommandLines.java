@@ -1,4 +1,4 @@
-package dev.ceiling.generator.cli;
+package dev.ceiling.cli;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -9,17 +9,11 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * The parsing rules every Ceiling command shares. {@link #configure} installs them on a command
- * line (and its subcommands): a usage error is exit code 2 with one line on stderr naming the
- * argument; a number must be finite (picocli's default accepts "NaN" and "Infinity"); an unexpected
- * exception is exit code 3 with one line.
+ * line (and its subcommands): a usage error is exit code {@link ExitCode#USAGE} (2) with one line
+ * on stderr naming the argument; a number must be finite (picocli's default accepts "NaN" and
+ * "Infinity"); an unexpected exception is exit code 3 with one line.
  */
 public final class CommandLines {
-  /** Bad usage or bad input. */
-  public static final int USAGE = 2;
-
-  /** Infrastructure failure. */
-  public static final int INFRASTRUCTURE = 3;
-
   /** The finite-number rule, for numbers inside a spec (a rate list, a target's rate). */
   public static final FiniteDouble FINITE_DOUBLE = new FiniteDouble();
 
@@ -45,12 +39,12 @@ public final class CommandLines {
                       + " (see '"
                       + c.getCommandSpec().qualifiedName()
                       + " --help')");
-          return USAGE;
+          return ExitCode.USAGE;
         });
     cl.setExecutionExceptionHandler(
         (ex, c, parsed) -> {
           c.getErr().println("error: " + oneLine(String.valueOf(ex)));
-          return INFRASTRUCTURE;
+          return ExitCode.INFRASTRUCTURE;
         });
     return cl;
   }

@@ -1,0 +1,69 @@
+package dev.ceiling.cli.command;
+
+import dev.ceiling.cli.CommandLines;
+import dev.ceiling.core.model.Checks;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * A command's limits and range checks, every broken one at once: the rules are core's {@link
+ * Checks}, and {@link #orFail} turns the problems into one usage error (exit 2, one line, each
+ * problem naming its option). picocli already refused what is not a number (and, with {@link
+ * CommandLines}, NaN and infinity); these are the ranges a run can honour.
+ */
+final class OptionChecks {
+  /** Longest measurement window or model cell: a day. Longer is a typo (1e12 seconds). */
+  static final double MAX_DURATION_S = 86_400;
+
+  /** Longest warm-up, seconds. */
+  static final double MAX_WARMUP_S = 3_600;
+
+  /** Most repeats per rate. */
+  static final int MAX_REPEATS = 1_000;
+
+  /** Highest rate, events/s: far above what one generator offers; higher is a typo. */
+  static final double MAX_RATE_PER_S = 10_000_000;
+
+  /** Most rates in one grid. */
+  static final int MAX_RATES = 100;
+
+  private final Checks checks = new Checks();
+
+  OptionChecks between(String option, double v, double min, double max, String unit) {
+    checks.between(option, v, min, max, unit);
+    return this;
+  }
+
+  OptionChecks positive(String option, double v, double max, String unit) {
+    checks.positiveAtMost(option, v, max, unit);
+    return this;
+  }
+
+  /**
+   * 1 to {@link #MAX_RATES} rates, each in (0, {@link #MAX_RATE_PER_S}]; one line for the rates.
+   */
+  OptionChecks rates(String option, List<Double> rates) {
+    checks.require(
+        !rates.isEmpty() && rates.size() <= MAX_RATES,
+        option + " needs 1 to " + MAX_RATES + " rates, got " + rates.size());
+    for (double r : rates) {
+      if (!(r > 0 && r <= MAX_RATE_PER_S)) {
+        checks.positiveAtMost(option + " rates", r, MAX_RATE_PER_S, "events/s");
+        break;
+      }
+    }
+    return this;
+  }
+
+  OptionChecks add(String problem) {
+    checks.add(problem);
+    return this;
+  }
+
+  /** Throws one usage error listing every problem; returns when there is none. */
+  void orFail(CommandLine cl) {
+    if (!checks.ok()) {
+      throw CommandLines.usage(cl, String.join("; ", checks.problems()));
+    }
+  }
+}
