@@ -41,50 +41,6 @@ public final class CellProblems {
   public static final long ACCEPTED_TOLERANCE_EVENTS = 10;
 
   /**
-   * Whether the relay's window is the generator's: each scrape fast enough, and the relay's
-   * accepted count close to the generator's. Either failing excludes the cell, with its own reason.
-   */
-  private static void windowAlignment(Cell c, List<CellProblem> out) {
-    double limitS = SLOW_SCRAPE_FRACTION * c.durationRequestedS();
-    Double startS = c.scrapeStartS();
-    Double endS = c.scrapeEndS();
-    if ((startS != null && startS > limitS) || (endS != null && endS > limitS)) {
-      out.add(
-          exclude(
-              ProblemKind.SLOW_SCRAPE,
-              "the metrics scrapes took "
-                  + Fmt.num(startS == null ? 0 : startS)
-                  + " s at the window's start and "
-                  + Fmt.num(endS == null ? 0 : endS)
-                  + " s at its end, more than "
-                  + Fmt.num(limitS)
-                  + " s ("
-                  + Fmt.num(SLOW_SCRAPE_FRACTION * 100)
-                  + "% of the window): the relay's counters cover a shifted window"));
-    }
-    Double relay = c.delta(MetricRole.EVENTS_ACCEPTED);
-    if (relay != null) {
-      double generator = c.acceptedInWindow();
-      double tolerance =
-          Math.max(
-              ACCEPTED_TOLERANCE_EVENTS,
-              ACCEPTED_TOLERANCE_FRACTION * Math.max(Math.abs(relay), generator));
-      if (Math.abs(relay - generator) > tolerance) {
-        out.add(
-            exclude(
-                ProblemKind.ACCEPTED_DISAGREES,
-                "the relay's accepted counter moved by "
-                    + Fmt.num(relay)
-                    + " while the generator saw "
-                    + c.acceptedInWindow()
-                    + " accepted in the window (tolerance "
-                    + Fmt.num(tolerance)
-                    + "): they did not measure the same window"));
-      }
-    }
-  }
-
-  /**
    * Every problem with {@code c}, in a fixed order. Never throws for a valid cell.
    *
    * @param c the cell
@@ -225,7 +181,7 @@ public final class CellProblems {
                   + "x"));
     }
     steadiness(c, id, cfg, out);
-    windowAlignment(c, out);
+    MeasurementChecks.windowAlignment(c, out);
     if (!onGrid(c.offeredPerS(), id.ratesPerS())) {
       out.add(
           exclude(
@@ -245,68 +201,8 @@ public final class CellProblems {
                   + Fmt.num(id.durationS())
                   + " s"));
     }
-    impossible(c, out);
-    // The generator sends at most ceil(offered x duration) events; more accepted is impossible.
-    double maxEvents = Math.ceil(c.offeredEvents() - 1e-9);
-    if (c.accepted() > maxEvents) {
-      out.add(
-          exclude(
-              ProblemKind.IMPOSSIBLE_MEASUREMENT,
-              c.accepted()
-                  + " events accepted but at most "
-                  + Fmt.num(maxEvents)
-                  + " were offered: the instrument is broken"));
-    }
+    MeasurementChecks.impossible(c, out);
     return List.copyOf(out);
-  }
-
-  /**
-   * The balance of the generator's counts. accepted/offered is computed from accepted_in_window,
-   * which also counts answers to warm-up slots, so without its bound a ratio above 1 would be
-   * evidence.
-   */
-  private static void impossible(Cell c, List<CellProblem> out) {
-    long answered = c.accepted() + c.rejected() + c.unacknowledged();
-    if (answered != c.attempted()) {
-      out.add(
-          exclude(
-              ProblemKind.IMPOSSIBLE_MEASUREMENT,
-              "accepted + rejected + unacknowledged = "
-                  + c.accepted()
-                  + " + "
-                  + c.rejected()
-                  + " + "
-                  + c.unacknowledged()
-                  + " = "
-                  + answered
-                  + ", but "
-                  + c.attempted()
-                  + " events were attempted: every sent event is accepted, rejected or"
-                  + " unanswered, so the counts are broken"));
-    }
-    Long warmup = c.warmupSlotsSent();
-    if (warmup == null) {
-      out.add(
-          exclude(
-              ProblemKind.IN_WINDOW_UNBOUNDED,
-              "the warm-up slots sent were not recorded (a schema version 1 file), so"
-                  + " accepted_in_window "
-                  + c.acceptedInWindow()
-                  + " cannot be bounded by the events sent: not evidence"));
-    } else if (c.acceptedInWindow() > c.attempted() + warmup) {
-      out.add(
-          exclude(
-              ProblemKind.IMPOSSIBLE_MEASUREMENT,
-              "accepted_in_window "
-                  + c.acceptedInWindow()
-                  + " exceeds the events sent ("
-                  + c.attempted()
-                  + " attempted + "
-                  + warmup
-                  + " warm-up slots): accepted/offered "
-                  + Fmt.stat(c.acceptedOverOffered())
-                  + " is not a measurement"));
-    }
   }
 
   /**
@@ -427,7 +323,7 @@ public final class CellProblems {
             + " once it moves");
   }
 
-  private static CellProblem exclude(ProblemKind kind, String message) {
+  static CellProblem exclude(ProblemKind kind, String message) {
     return new CellProblem(kind, message, true);
   }
 }
