@@ -14,8 +14,8 @@ import java.util.function.Consumer;
  *     capacity as free accepts; >= 0
  * @param connectionsPerTarget WebSocket connections per community, >= 1
  * @param identities signing keys per community, used round-robin, >= 1
- * @param grace the grace period: how long answers are awaited after the last send, > 0 (named
- *     "publish timeout" before issue 13; the generator calls it grace)
+ * @param grace the grace period: how long answers are awaited after the last send, > 0 (the
+ *     generator's name for it too)
  * @param drainTimeout how long to wait before a cell for the relay's backlog to drain, > 0
  * @param twoCommunity also measure report-only cells split across two communities
  * @param journal where finished cells are appended (JSON lines), never null

@@ -6,10 +6,10 @@ import java.util.function.LongSupplier;
 /**
  * The JIT warm-up before a timed loop: untimed batches until the code has stopped getting faster. A
  * cold calibration overstated the exchange cost by about a third (a prediction of 185/s against a
- * measured worker rate of 273/s, issue 13), because HotSpot compiles the JDBC and H2 paths only
- * after thousands of calls. Stopping on stability rather than after a fixed count adapts to the
- * machine: two consecutive batch means within {@link #STABLE_FRACTION} of each other, after at
- * least {@link #MIN_RUNS} runs, or at the latest after {@link #MAX_NANOS}.
+ * measured worker rate of 273/s), because HotSpot compiles the JDBC and H2 paths only after
+ * thousands of calls. Stopping on stability rather than after a fixed count adapts to the machine:
+ * two consecutive batch means within {@link #STABLE_FRACTION} of each other, after at least {@link
+ * #MIN_RUNS} runs, or at the latest after {@link #MAX_NANOS}.
  */
 final class WarmUp {
   /** Runs per batch. */

@@ -40,7 +40,7 @@ import java.util.TreeMap;
  * </ul>
  */
 public final class GeneratorBench {
-  /** The on-schedule criterion of issue 12: send-lag p99 at most this, every slot sent. */
+  /** The on-schedule criterion: send-lag p99 at most this, every slot sent. */
   static final double ON_SCHEDULE_P99_MS = 1.0;
 
   private static final double WARM_UP_PER_S = 10_000;

@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One generator process against two at the same offered rates (issue 16), both through {@link
+ * One generator process against two at the same offered rates, both through {@link
  * GeneratorProcesses} (the sweep runner's {@code --generators N} path: child JVMs, one start
  * instant, reports merged exactly), against {@link NullRelay} in its own JVM on 127.0.0.1. So the
  * only difference between the two rows of a rate is the number of generator processes: one JVM
