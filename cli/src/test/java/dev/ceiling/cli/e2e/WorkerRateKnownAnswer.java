@@ -22,8 +22,9 @@ import java.util.Objects;
  *
  * @param minWorkerCells the plan: fewer worker cells than this is a failure of the test's plan
  * @param maxLoadPerCpu the highest load per CPU before a cell at which the answer is judged
- * @param maxHalfWidthFraction the widest interval half-width, as a fraction of the estimate, that
- *     still means something next to the tolerance
+ * @param maxHalfWidthFraction the widest interval half-width, as a fraction of the bound's own
+ *     half-width ([low x (1 - t), high x (1 + t)]), that still means something next to it: an
+ *     interval as wide as the bound could sit anywhere in it
  * @param tolerance the bound: the estimate lies within [low x (1 - t), high x (1 + t)]
  */
 record WorkerRateKnownAnswer(
@@ -60,17 +61,20 @@ record WorkerRateKnownAnswer(
           maxLoad,
           maxLoadPerCpu);
     }
-    double halfWidth = (w.upperPerS() - w.lowerPerS()) / 2;
-    if (halfWidth > maxHalfWidthFraction * w.estimatePerS()) {
-      return String.format(
-          Locale.ROOT,
-          "evidence: the interval's half-width %.1f/s is %.1f%% of the estimate, above %.1f%%",
-          halfWidth,
-          100 * halfWidth / w.estimatePerS(),
-          100 * maxHalfWidthFraction);
-    }
     double lowBound = predictedLow * (1 - tolerance);
     double highBound = predictedHigh * (1 + tolerance);
+    double halfWidth = (w.upperPerS() - w.lowerPerS()) / 2;
+    double bandHalfWidth = (highBound - lowBound) / 2;
+    if (halfWidth > maxHalfWidthFraction * bandHalfWidth) {
+      return String.format(
+          Locale.ROOT,
+          "evidence: the interval's half-width %.1f/s is %.0f%% of the bound's (%.1f/s), above"
+              + " %.0f%%",
+          halfWidth,
+          100 * halfWidth / bandHalfWidth,
+          bandHalfWidth,
+          100 * maxHalfWidthFraction);
+    }
     if (w.estimatePerS() < lowBound || w.estimatePerS() > highBound) {
       return String.format(
           Locale.ROOT,

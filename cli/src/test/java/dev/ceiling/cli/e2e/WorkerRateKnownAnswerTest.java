@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * way it can be wrong fails at its own step, in order (plan, load, evidence, bound).
  */
 class WorkerRateKnownAnswerTest {
-  private static final WorkerRateKnownAnswer CHECK = new WorkerRateKnownAnswer(6, 3.0, 0.10, 0.15);
+  private static final WorkerRateKnownAnswer CHECK = new WorkerRateKnownAnswer(6, 3.0, 0.5, 0.15);
 
   private static WorkerRate rate(double est, double lo, double hi, int cells) {
     List<CellRef> refs = new ArrayList<>();
