@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.SchemaVersion;
-import dev.ceiling.core.testing.HalfRuns;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,31 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The automatic grid from a relay_info ceiling; every ceiling that is no number is refused. */
 class AutoRatesTest {
   static RigDescriptor withInfo(Map<String, String> relayInfo) {
-    RigDescriptor d = HalfRuns.rig("on");
-    return new RigDescriptor(
-        SchemaVersion.CURRENT,
-        d.rigId(),
-        d.profile(),
-        d.arm(),
-        null,
-        null,
-        null,
-        null,
-        d.healthUrl(),
-        d.metricsUrl(),
-        d.contaminationEvidence(),
-        d.targets(),
-        d.limiterSettings(),
-        d.queueCapacity(),
-        true,
-        Map.of(),
-        List.of(),
-        relayInfo,
-        d.relaySourceRevision(),
-        null,
-        d.relayBinaryDigest(),
-        d.generatorVersion(),
-        null);
+    return TestDescriptors.attached("on", Map.of(), relayInfo);
   }
 
   static RigDescriptor ceiling(String v) {

@@ -7,8 +7,6 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.SchemaVersion;
-import dev.ceiling.core.testing.HalfRuns;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.prom.Snapshot;
 import java.net.URI;
@@ -251,31 +249,7 @@ class CellAssemblerTest {
   }
 
   static RigDescriptor rig(Map<String, String> mapping) {
-    RigDescriptor d = HalfRuns.rig("on");
-    return new RigDescriptor(
-        SchemaVersion.CURRENT,
-        d.rigId(),
-        d.profile(),
-        d.arm(),
-        null,
-        null,
-        null,
-        null,
-        d.healthUrl(),
-        d.metricsUrl(),
-        d.contaminationEvidence(),
-        d.targets(),
-        d.limiterSettings(),
-        d.queueCapacity(),
-        true,
-        mapping,
-        List.of(),
-        Map.of(),
-        d.relaySourceRevision(),
-        null,
-        d.relayBinaryDigest(),
-        d.generatorVersion(),
-        null);
+    return TestDescriptors.attached("on", mapping, Map.of());
   }
 
   static Snapshot snapshot(Instant at, String body) throws Exception {

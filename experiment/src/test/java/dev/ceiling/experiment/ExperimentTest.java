@@ -7,7 +7,6 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.testing.HalfRuns;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
@@ -141,31 +140,10 @@ class ExperimentTest {
   }
 
   private static RigDescriptor withCeiling(String arm, String ceiling) {
-    RigDescriptor d = HalfRuns.rig(arm);
-    return new RigDescriptor(
-        SchemaVersion.CURRENT,
-        d.rigId(),
-        d.profile(),
-        d.arm(),
-        null,
-        null,
-        null,
-        null,
-        d.healthUrl(),
-        d.metricsUrl(),
-        d.contaminationEvidence(),
-        d.targets(),
-        d.limiterSettings(),
-        d.queueCapacity(),
-        true,
+    return TestDescriptors.attached(
+        arm,
         Map.of(),
-        List.of(),
-        ceiling == null ? Map.of() : Map.of(Experiment.PREDICTED_CEILING_KEY, ceiling),
-        d.relaySourceRevision(),
-        null,
-        d.relayBinaryDigest(),
-        d.generatorVersion(),
-        null);
+        ceiling == null ? Map.of() : Map.of(Experiment.PREDICTED_CEILING_KEY, ceiling));
   }
 
   @Test

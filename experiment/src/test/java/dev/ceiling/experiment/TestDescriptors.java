@@ -1,0 +1,44 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.model.SchemaVersion;
+import dev.ceiling.core.testing.HalfRuns;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Descriptors of a relay the rig did not start, for tests that need only a mapping or relay_info.
+ */
+final class TestDescriptors {
+  private TestDescriptors() {}
+
+  /** {@link HalfRuns#rig}'s descriptor for {@code arm} with this metric mapping and relay_info. */
+  static RigDescriptor attached(
+      String arm, Map<String, String> metricMapping, Map<String, String> relayInfo) {
+    RigDescriptor d = HalfRuns.rig(arm);
+    return new RigDescriptor(
+        SchemaVersion.CURRENT,
+        d.rigId(),
+        d.profile(),
+        d.arm(),
+        null,
+        null,
+        null,
+        null,
+        d.healthUrl(),
+        d.metricsUrl(),
+        d.contaminationEvidence(),
+        d.targets(),
+        d.limiterSettings(),
+        d.queueCapacity(),
+        true,
+        metricMapping,
+        List.of(),
+        relayInfo,
+        d.relaySourceRevision(),
+        null,
+        d.relayBinaryDigest(),
+        d.generatorVersion(),
+        null);
+  }
+}
