@@ -1,8 +1,12 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.Cell;
-import dev.ceiling.core.model.CellBuilder;
+import dev.ceiling.core.model.CellCounts;
+import dev.ceiling.core.model.CellEnvironment;
+import dev.ceiling.core.model.CellKey;
+import dev.ceiling.core.model.CellLatencies;
 import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.model.RelayFigures;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.prom.CounterDelta;
@@ -82,7 +86,7 @@ final class CellAssembler {
   }
 
   /**
-   * Builds the cell.
+   * Builds the cell. The scrape times are not known here: the runner adds them.
    *
    * @param hasQueue false for an arm with no queue (the control arm, whose code path is off): its
    *     outstanding delta and busy fraction are null, never 0, so they can never count as failing
@@ -96,62 +100,74 @@ final class CellAssembler {
       double drainWaitS,
       Double loadBefore,
       Double loadAfter) {
-    CellBuilder cell = Cell.builder().arm(arm);
-    generatorSide(cell, planned, report);
-    relaySide(cell, hasQueue, scraped);
-    return cell.drainWaitS(drainWaitS)
-        .loadPerCpuBefore(loadBefore)
-        .loadPerCpuAfter(loadAfter)
-        .build();
+    GeneratorReport.Result r = report.aggregate();
+    return new Cell(
+        new CellKey(
+            arm,
+            planned.offeredPerS(),
+            planned.repeat(),
+            planned.sequence(),
+            planned.twoCommunity()),
+        counts(report, planned.offeredPerS()),
+        new CellLatencies(r.sendLag(), r.service(), r.scheduled()),
+        relay(hasQueue, scraped),
+        new CellEnvironment(
+            report.clockStart(),
+            report.durationRequestedS(),
+            report.durationElapsedS(),
+            report.generatorBound(),
+            report.generatorBoundReason(),
+            report.headroom(),
+            drainWaitS,
+            loadBefore,
+            loadAfter,
+            null,
+            null));
   }
 
-  /** The planned cell and what the generator counted and timed. */
-  private static void generatorSide(CellBuilder cell, PlannedCell planned, GeneratorReport report) {
+  /**
+   * What the generator counted, in the cell's shape: the one place the generator's counts are
+   * copied into a cell. The two ratios are rebuilt from the planned offered rate and the requested
+   * duration, the definitions {@link Cell} checks them against.
+   */
+  static CellCounts counts(GeneratorReport report, double offeredPerS) {
     GeneratorReport.Result r = report.aggregate();
+    double durationS = report.durationRequestedS();
     Map<String, Long> byCommunity = new LinkedHashMap<>();
     for (GeneratorReport.TargetReport t : report.targets()) {
       byCommunity.merge(t.community(), t.result().accepted(), Long::sum);
     }
-    cell.offeredPerS(planned.offeredPerS())
-        .repeat(planned.repeat())
-        .sequence(planned.sequence())
-        .twoCommunity(planned.twoCommunity())
-        .startedAt(report.clockStart())
-        .durationRequestedS(report.durationRequestedS())
-        .durationElapsedS(report.durationElapsedS())
-        .attempted(r.attempted())
-        .accepted(r.accepted())
-        .acceptedInWindow(r.acceptedInWindow())
-        .warmupSlotsSent(r.warmupSlotsSent())
-        .rejected(r.rejected())
-        .rejectedByPrefix(r.rejectedByPrefix())
-        .notices(r.notices())
-        .firstNotice(r.firstNotice())
-        .unacknowledged(r.unacknowledged())
-        .unknownOkIds(r.unknownOkIds())
-        .transportErrors(r.transportErrors())
-        .acceptedByCommunity(byCommunity)
-        .sendLag(r.sendLag())
-        .service(r.service())
-        .scheduled(r.scheduled())
-        .generatorBound(report.generatorBound())
-        .generatorBoundReason(report.generatorBoundReason())
-        .headroom(report.headroom());
+    return new CellCounts(
+        r.attempted(),
+        r.warmupSlotsSent(),
+        r.accepted(),
+        r.acceptedInWindow(),
+        r.acceptedInWindow() / durationS,
+        r.acceptedInWindow() / (offeredPerS * durationS),
+        r.rejected(),
+        r.rejectedByPrefix(),
+        r.notices(),
+        r.firstNotice(),
+        r.unacknowledged(),
+        r.unknownOkIds(),
+        r.transportErrors(),
+        byCommunity);
   }
 
   /** What the relay's metrics showed over the window, derived from the two scrapes. */
-  private static void relaySide(CellBuilder cell, boolean hasQueue, Scraped scraped) {
+  private static RelayFigures relay(boolean hasQueue, Scraped scraped) {
     Double count = scraped.deltas().get(MetricRole.AUDIT_LOG_COUNT.key());
     Double sum = scraped.deltas().get(MetricRole.AUDIT_LOG_SUM_SECONDS.key());
-    cell.counterDeltas(scraped.deltas())
-        .counterResets(scraped.resets())
-        .auditCompleted(count == null ? null : Math.round(count))
-        .auditCompletedPerS(count == null ? null : count / scraped.windowS())
-        .auditServiceMeanMs(count == null || sum == null || count == 0 ? null : sum / count * 1000)
-        .auditBusyFraction(hasQueue && sum != null ? sum / scraped.windowS() : null)
-        .outstandingDelta(hasQueue ? outstanding(scraped) : null)
-        .queueDepthBefore(scraped.queueDepthBefore())
-        .queueDepthAfter(scraped.queueDepthAfter());
+    return new RelayFigures(
+        scraped.deltas(),
+        scraped.resets(),
+        count == null ? null : Math.round(count),
+        count == null ? null : count / scraped.windowS(),
+        count == null || sum == null || count == 0 ? null : sum / count * 1000,
+        hasQueue && sum != null ? sum / scraped.windowS() : null,
+        hasQueue ? outstanding(scraped) : null,
+        scraped.queueDepthBefore(),
+        scraped.queueDepthAfter());
   }
 
   /**

@@ -1,19 +1,25 @@
 package dev.ceiling.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellCounts;
 import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.prom.Snapshot;
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -102,47 +108,18 @@ class CellAssemblerTest {
     return CellAssembler.assemble(PLANNED, "on", hasQueue, report(), s, 1.25, 0.5, 0.75);
   }
 
-  /** Every field of the cell, by name: the one comparison the tests and their partners share. */
-  static Map<String, Object> fields(Cell c) {
+  /**
+   * Every field of the cell by name, group by group through the records' own component lists (so a
+   * field added to a group is compared too): the one comparison the tests and their partners share.
+   */
+  static Map<String, Object> fields(Cell c) throws ReflectiveOperationException {
     Map<String, Object> f = new LinkedHashMap<>();
-    f.put("arm", c.arm());
-    f.put("offeredPerS", c.offeredPerS());
-    f.put("repeat", c.repeat());
-    f.put("sequence", c.sequence());
-    f.put("twoCommunity", c.twoCommunity());
-    f.put("startedAt", c.startedAt());
-    f.put("durationRequestedS", c.durationRequestedS());
-    f.put("durationElapsedS", c.durationElapsedS());
-    f.put("attempted", c.attempted());
-    f.put("accepted", c.accepted());
-    f.put("acceptedInWindow", c.acceptedInWindow());
-    f.put("warmupSlotsSent", c.warmupSlotsSent());
-    f.put("rejected", c.rejected());
-    f.put("rejectedByPrefix", c.rejectedByPrefix());
-    f.put("notices", c.notices());
-    f.put("firstNotice", c.firstNotice());
-    f.put("unacknowledged", c.unacknowledged());
-    f.put("unknownOkIds", c.unknownOkIds());
-    f.put("transportErrors", c.transportErrors());
-    f.put("acceptedByCommunity", c.acceptedByCommunity());
-    f.put("counterDeltas", c.counterDeltas());
-    f.put("counterResets", c.counterResets());
-    f.put("sendLag", c.sendLag());
-    f.put("service", c.service());
-    f.put("scheduled", c.scheduled());
-    f.put("generatorBound", c.generatorBound());
-    f.put("generatorBoundReason", c.generatorBoundReason());
-    f.put("headroom", c.headroom());
-    f.put("auditCompleted", c.auditCompleted());
-    f.put("auditCompletedPerS", c.auditCompletedPerS());
-    f.put("auditServiceMeanMs", c.auditServiceMeanMs());
-    f.put("auditBusyFraction", c.auditBusyFraction());
-    f.put("outstandingDelta", c.outstandingDelta());
-    f.put("queueDepthBefore", c.queueDepthBefore());
-    f.put("queueDepthAfter", c.queueDepthAfter());
-    f.put("drainWaitS", c.drainWaitS());
-    f.put("loadPerCpuBefore", c.loadPerCpuBefore());
-    f.put("loadPerCpuAfter", c.loadPerCpuAfter());
+    for (RecordComponent group : Cell.class.getRecordComponents()) {
+      Object g = group.getAccessor().invoke(c);
+      for (RecordComponent field : group.getType().getRecordComponents()) {
+        f.put(field.getName(), field.getAccessor().invoke(g));
+      }
+    }
     return f;
   }
 
@@ -154,13 +131,12 @@ class CellAssemblerTest {
     f.put("repeat", 2);
     f.put("sequence", 7);
     f.put("twoCommunity", true);
-    f.put("startedAt", CLOCK_START);
-    f.put("durationRequestedS", 4.0);
-    f.put("durationElapsedS", 4.25);
     f.put("attempted", 400L);
+    f.put("warmupSlotsSent", 40L);
     f.put("accepted", 350L);
     f.put("acceptedInWindow", 345L);
-    f.put("warmupSlotsSent", 40L);
+    f.put("acceptedPerS", 86.25); // 345 in the window / 4 s requested
+    f.put("acceptedOverOffered", 0.8625); // 345 / (100/s x 4 s)
     f.put("rejected", 30L);
     f.put("rejectedByPrefix", Map.of("rate-limited", 30L));
     f.put("notices", 4L);
@@ -169,14 +145,11 @@ class CellAssemblerTest {
     f.put("unknownOkIds", 5L);
     f.put("transportErrors", Map.of("connect", 2L));
     f.put("acceptedByCommunity", Map.of("a", 311L, "b", 39L));
-    f.put("counterDeltas", scraped().deltas());
-    f.put("counterResets", List.of(MetricRole.AUDIT_WRITE_ERRORS.key()));
     f.put("sendLag", SEND_LAG);
     f.put("service", SERVICE);
     f.put("scheduled", SCHEDULED);
-    f.put("generatorBound", true);
-    f.put("generatorBoundReason", "send lag p99 12 ms");
-    f.put("headroom", 4.0);
+    f.put("counterDeltas", scraped().deltas());
+    f.put("counterResets", List.of(MetricRole.AUDIT_WRITE_ERRORS.key()));
     f.put("auditCompleted", 200L);
     f.put("auditCompletedPerS", 50.0); // 200 completions / 4 s window
     f.put("auditServiceMeanMs", 15.0); // 3 s / 200 completions
@@ -184,9 +157,18 @@ class CellAssemblerTest {
     f.put("outstandingDelta", 40L); // queue depth 12 -> 52
     f.put("queueDepthBefore", 12.0);
     f.put("queueDepthAfter", 52.0);
+    f.put("startedAt", CLOCK_START);
+    f.put("durationRequestedS", 4.0);
+    f.put("durationElapsedS", 4.25);
+    f.put("generatorBound", true);
+    f.put("generatorBoundReason", "send lag p99 12 ms");
+    f.put("headroom", 4.0);
     f.put("drainWaitS", 1.25);
     f.put("loadPerCpuBefore", 0.5);
     f.put("loadPerCpuAfter", 0.75);
+    // The runner adds the scrape times; the assembler does not know them.
+    f.put("scrapeStartS", null);
+    f.put("scrapeEndS", null);
     return f;
   }
 
@@ -201,6 +183,76 @@ class CellAssemblerTest {
     Cell swapped = c.toBuilder().accepted(c.acceptedInWindow()).build();
 
     assertThat(fields(swapped)).isNotEqualTo(expected()).containsEntry("accepted", 345L);
+  }
+
+  /**
+   * Asserts that {@code mapping} carries every count of {@link #report()} into the cell's counts,
+   * component by component through {@link CellCounts}'s own component list: a component named as
+   * one of the generator's result is that one's value, the others have a rule here, and a component
+   * with neither fails, so a count added to the cell cannot go unchecked.
+   */
+  static void assertCarriesEveryCount(BiFunction<GeneratorReport, Double, CellCounts> mapping)
+      throws Exception {
+    GeneratorReport report = report();
+    CellCounts counts = mapping.apply(report, 100.0);
+    for (RecordComponent c : CellCounts.class.getRecordComponents()) {
+      Object want =
+          switch (c.getName()) {
+            case "acceptedPerS" -> 345 / 4.0; // in-window answers / requested duration
+            case "acceptedOverOffered" -> 345 / (100.0 * 4.0);
+            case "acceptedByCommunity" -> Map.of("a", 311L, "b", 39L);
+            default -> sameNamed(report.aggregate(), c.getName());
+          };
+      assertThat(want).as("the fixture's %s", c.getName()).isNotIn(null, 0L, 0.0, Map.of());
+      assertThat(c.getAccessor().invoke(counts)).as(c.getName()).isEqualTo(want);
+    }
+  }
+
+  private static Object sameNamed(GeneratorReport.Result r, String name) throws Exception {
+    try {
+      return GeneratorReport.Result.class.getMethod(name).invoke(r);
+    } catch (NoSuchMethodException e) {
+      throw new AssertionError("no rule for the cell's " + name + ": write one here", e);
+    }
+  }
+
+  /** {@code c} with one field, by its JSON name, replaced. */
+  static CellCounts with(CellCounts c, String field, Object value) {
+    ObjectNode tree = Json.mapper().valueToTree(c);
+    tree.set(field, Json.mapper().valueToTree(value));
+    try {
+      return Json.mapper().treeToValue(tree, CellCounts.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  @Test
+  void theCountsMappingCarriesEveryCount() throws Exception {
+    assertCarriesEveryCount(CellAssembler::counts);
+  }
+
+  @Test
+  void aCountsMappingThatDropsACountFails() {
+    BiFunction<GeneratorReport, Double, CellCounts> dropsUnknownOkIds =
+        (report, offered) -> with(CellAssembler.counts(report, offered), "unknown_ok_ids", null);
+
+    assertThatThrownBy(() -> assertCarriesEveryCount(dropsUnknownOkIds))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("unknownOkIds");
+  }
+
+  @Test
+  void aCountsMappingThatSwapsTwoCountsFails() {
+    BiFunction<GeneratorReport, Double, CellCounts> swaps =
+        (report, offered) -> {
+          CellCounts c = CellAssembler.counts(report, offered);
+          return with(c, "accepted_in_window", c.accepted());
+        };
+
+    assertThatThrownBy(() -> assertCarriesEveryCount(swaps))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("acceptedInWindow");
   }
 
   @Test
@@ -230,10 +282,10 @@ class CellAssemblerTest {
     Cell c = assemble(false, CellAssembler.none(4.0));
 
     assertThat(c.counterDeltas()).isEmpty();
-    assertThat(c.auditCompleted()).isNull();
+    assertThat(c.relay().auditCompleted()).isNull();
     assertThat(c.auditCompletedPerS()).isNull();
-    assertThat(c.auditServiceMeanMs()).isNull();
-    assertThat(c.queueDepthBefore()).isNull();
+    assertThat(c.relay().auditServiceMeanMs()).isNull();
+    assertThat(c.relay().queueDepthBefore()).isNull();
     // The generator's side is all there.
     assertThat(c.accepted()).isEqualTo(350L);
   }
@@ -244,8 +296,8 @@ class CellAssemblerTest {
     deltas.put(MetricRole.AUDIT_LOG_COUNT.key(), 0.0);
     Cell c = assemble(true, new CellAssembler.Scraped(deltas, List.of(), 12.0, 52.0, 4.0));
 
-    assertThat(c.auditCompleted()).isZero();
-    assertThat(c.auditServiceMeanMs()).isNull();
+    assertThat(c.relay().auditCompleted()).isZero();
+    assertThat(c.relay().auditServiceMeanMs()).isNull();
   }
 
   static RigDescriptor rig(Map<String, String> mapping) {

@@ -3,10 +3,13 @@ package dev.ceiling.generator;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.core.model.LatencySummary;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * Everything one generator run measured: one {@link Result} per target and their aggregate, plus
@@ -261,6 +264,78 @@ public record GeneratorReport(
       Objects.requireNonNull(scheduled, "scheduled must not be null");
       boundConsistent(checks, generatorBound, generatorBoundReason);
       checks.orThrow();
+    }
+
+    /**
+     * What {@code parts} measured together: the one place results add up, for a process's targets
+     * into its aggregate and for segments into the whole schedule. Counts add, each first message
+     * is the first part's that has one, the rates are rebuilt from the summed in-window count, the
+     * latencies are merged by {@code latencies} (from the raw histograms, never by averaging
+     * percentiles), and the self-check is ORed with each part's reason kept under its label.
+     *
+     * @param labels one per part, naming it in the joined reason ("target 1", "segment 0/2")
+     * @param offeredPerS the offered rate of the parts together, events/s
+     * @param durationS the requested duration every part shares, seconds
+     */
+    public static Result sum(
+        List<Result> parts,
+        List<String> labels,
+        double offeredPerS,
+        double durationS,
+        Function<List<LatencySummary>, LatencySummary> latencies) {
+      List<String> reasons = new ArrayList<>();
+      for (int i = 0; i < parts.size(); i++) {
+        if (parts.get(i).generatorBound()) {
+          reasons.add(labels.get(i) + ": " + parts.get(i).generatorBoundReason());
+        }
+      }
+      String reason = reasons.isEmpty() ? null : String.join("; ", reasons);
+      long sent = total(parts, Result::slotsSent);
+      long inWindow = total(parts, Result::acceptedInWindow);
+      return new Result(
+          offeredPerS,
+          total(parts, Result::slotsPlanned),
+          sent,
+          total(parts, Result::slotsUnsentLate),
+          total(parts, Result::slotsUnsentDeadConnection),
+          total(parts, Result::slotsCapDelayed),
+          sent,
+          total(parts, Result::accepted),
+          total(parts, Result::rejected),
+          merged(parts, Result::rejectedByPrefix),
+          first(parts, Result::firstRejection),
+          total(parts, Result::notices),
+          first(parts, Result::firstNotice),
+          total(parts, Result::unacknowledged),
+          total(parts, Result::unknownOkIds),
+          total(parts, Result::duplicateOks),
+          total(parts, Result::authChallenges),
+          merged(parts, Result::transportErrors),
+          first(parts, Result::firstTransportError),
+          inWindow,
+          total(parts, Result::warmupSlotsSent),
+          inWindow / durationS,
+          inWindow / (offeredPerS * durationS),
+          latencies.apply(parts.stream().map(Result::sendLag).toList()),
+          latencies.apply(parts.stream().map(Result::service).toList()),
+          latencies.apply(parts.stream().map(Result::scheduled).toList()),
+          reason != null,
+          reason);
+    }
+
+    private static long total(List<Result> parts, ToLongFunction<Result> count) {
+      return parts.stream().mapToLong(count).sum();
+    }
+
+    private static Map<String, Long> merged(
+        List<Result> parts, Function<Result, Map<String, Long>> byClass) {
+      Map<String, Long> sum = new TreeMap<>();
+      parts.forEach(p -> byClass.apply(p).forEach((k, v) -> sum.merge(k, v, Long::sum)));
+      return sum;
+    }
+
+    private static String first(List<Result> parts, Function<Result, String> message) {
+      return parts.stream().map(message).filter(Objects::nonNull).findFirst().orElse(null);
     }
   }
 

@@ -1,12 +1,9 @@
 package dev.ceiling.generator;
 
 import dev.ceiling.core.model.LatencySummary;
-import dev.ceiling.generator.internal.Tally;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -71,13 +68,14 @@ public final class SegmentMerge {
               ft.connections(),
               ft.identities(),
               ft.sendLagBoundMs(),
-              result(parts, labels, ft.ratePerS(), durS, latencies)));
+              GeneratorReport.Result.sum(parts, labels, ft.ratePerS(), durS, latencies)));
     }
     List<GeneratorReport.Result> aggParts = new ArrayList<>();
     for (Input in : ordered) {
       aggParts.add(in.report().aggregate());
     }
-    GeneratorReport.Result agg = result(aggParts, labels, offeredTotal, durS, latencies);
+    GeneratorReport.Result agg =
+        GeneratorReport.Result.sum(aggParts, labels, offeredTotal, durS, latencies);
     Double busy = null;
     Double headroom = null;
     Double cpu = 0.0;
@@ -144,40 +142,5 @@ public final class SegmentMerge {
       return a;
     }
     return Double.valueOf(Math.max(a, b));
-  }
-
-  /** One target's (or the aggregate's) parts summed; latencies merged from raw histograms. */
-  private static GeneratorReport.Result result(
-      List<GeneratorReport.Result> parts,
-      List<String> labels,
-      double offeredPerS,
-      double durS,
-      Function<List<LatencySummary>, LatencySummary> latencies) {
-    // Counts add through the generator's own Tally, as per-target results do in one process.
-    Tally total = Tally.ZERO;
-    List<LatencySummary> lag = new ArrayList<>();
-    List<LatencySummary> service = new ArrayList<>();
-    List<LatencySummary> scheduled = new ArrayList<>();
-    Map<String, String> reasons = new LinkedHashMap<>();
-    for (int i = 0; i < parts.size(); i++) {
-      GeneratorReport.Result r = parts.get(i);
-      total = total.plus(Tally.of(r));
-      lag.add(r.sendLag());
-      service.add(r.service());
-      scheduled.add(r.scheduled());
-      if (r.generatorBound()) {
-        reasons.put(labels.get(i), r.generatorBoundReason());
-      }
-    }
-    List<String> why = new ArrayList<>();
-    reasons.forEach((label, reason) -> why.add(label + ": " + reason));
-    String reason = why.isEmpty() ? null : String.join("; ", why);
-    return total.toResult(
-        offeredPerS,
-        durS,
-        latencies.apply(lag),
-        latencies.apply(service),
-        latencies.apply(scheduled),
-        reason);
   }
 }

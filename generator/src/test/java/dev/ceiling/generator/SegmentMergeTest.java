@@ -178,36 +178,7 @@ class SegmentMergeTest {
         new LatencySummary(
             3, 1.0, 1.0, 1.0, 1.0, 1.0, LatencySummary.of(us(1000, 1000)).histogramUsBase64());
     GeneratorReport.Result r = result(45, 10, 10, 10, 0, us(FAST), us(FAST), null);
-    GeneratorReport.Result bad =
-        new GeneratorReport.Result(
-            r.offeredPerS(),
-            r.slotsPlanned(),
-            r.slotsSent(),
-            r.slotsUnsentLate(),
-            r.slotsUnsentDeadConnection(),
-            r.slotsCapDelayed(),
-            r.attempted(),
-            r.accepted(),
-            r.rejected(),
-            r.rejectedByPrefix(),
-            r.firstRejection(),
-            r.notices(),
-            r.firstNotice(),
-            r.unacknowledged(),
-            r.unknownOkIds(),
-            r.duplicateOks(),
-            r.authChallenges(),
-            r.transportErrors(),
-            r.firstTransportError(),
-            r.acceptedInWindow(),
-            r.warmupSlotsSent(),
-            r.acceptedInWindowPerS(),
-            r.acceptedInWindowOverOffered(),
-            liar,
-            r.service(),
-            r.scheduled(),
-            false,
-            null);
+    GeneratorReport.Result bad = Results.with(r, Map.of("send_lag", liar));
     assertThat(
             problems(
                 List.of(input("a.json", plain(0, 2, 90)), input("b.json", report(1, 2, 90, bad)))))

@@ -2,6 +2,7 @@ package dev.ceiling.generator;
 
 import dev.ceiling.core.model.LatencySummary;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -35,35 +36,26 @@ final class SegmentReports {
       Histogram lag,
       Histogram scheduled,
       String boundReason) {
-    return new GeneratorReport.Result(
-        offered,
-        planned,
-        sent,
-        planned - sent,
-        0,
-        0,
-        sent,
-        accepted,
-        rejected,
-        rejected == 0 ? Map.of() : Map.of("rate-limited", rejected),
-        rejected == 0 ? null : "rate-limited: slow down",
-        0,
-        null,
-        sent - accepted - rejected,
-        0,
-        0,
-        0,
-        Map.of(),
-        null,
-        accepted,
-        0,
-        accepted / 1.0,
-        accepted / offered,
-        LatencySummary.of(lag),
-        LatencySummary.of(scheduled),
-        LatencySummary.of(scheduled),
-        boundReason != null,
-        boundReason);
+    Map<String, Object> f = new HashMap<>();
+    f.put("offered_per_s", offered);
+    f.put("slots_planned", planned);
+    f.put("slots_sent", sent);
+    f.put("slots_unsent_late", planned - sent);
+    f.put("attempted", sent);
+    f.put("accepted", accepted);
+    f.put("rejected", rejected);
+    f.put("rejected_by_prefix", rejected == 0 ? Map.of() : Map.of("rate-limited", rejected));
+    f.put("first_rejection", rejected == 0 ? null : "rate-limited: slow down");
+    f.put("unacknowledged", sent - accepted - rejected);
+    f.put("accepted_in_window", accepted);
+    f.put("accepted_in_window_per_s", accepted / 1.0);
+    f.put("accepted_in_window_over_offered", accepted / offered);
+    f.put("send_lag", LatencySummary.of(lag));
+    f.put("service", LatencySummary.of(scheduled));
+    f.put("scheduled", LatencySummary.of(scheduled));
+    f.put("generator_bound", boundReason != null);
+    f.put("generator_bound_reason", boundReason);
+    return Results.of(f);
   }
 
   /** A one-target report of segment i/n of a rate/s schedule of 1 s, started at {@link #START}. */

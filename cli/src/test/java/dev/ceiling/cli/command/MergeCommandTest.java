@@ -2,6 +2,7 @@ package dev.ceiling.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.cli.Main;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.LatencySummary;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -44,41 +46,33 @@ class MergeCommandTest {
   }
 
   /** Segment i/n of a 100/s, 1 s schedule: every slot sent and accepted, scheduled = lagMs. */
-  static GeneratorReport segment(int i, int n, Instant startAt, long lagUs, String bound) {
+  static GeneratorReport segment(int i, int n, Instant startAt, long lagUs, String bound)
+      throws Exception {
     Histogram h = LatencySummary.newHistogram();
     long planned = 100 / n;
     h.recordValueWithCount(lagUs, planned);
     LatencySummary l = LatencySummary.of(h);
-    GeneratorReport.Result r =
-        new GeneratorReport.Result(
-            100.0 / n,
-            planned,
-            planned,
-            0,
-            0,
-            0,
-            planned,
-            planned,
-            0,
-            Map.of(),
-            null,
-            0,
-            null,
-            0,
-            0,
-            0,
-            0,
-            Map.of(),
-            null,
-            planned,
-            0,
-            planned,
-            1.0,
-            l,
-            l,
-            l,
-            bound != null,
-            bound);
+    Map<String, Object> fields = new HashMap<>();
+    fields.put("slots_planned", planned);
+    fields.put("slots_sent", planned);
+    fields.put("attempted", planned);
+    fields.put("accepted", planned);
+    fields.put("accepted_in_window", planned);
+    fields.put("accepted_in_window_per_s", (double) planned);
+    fields.put("accepted_in_window_over_offered", 1.0);
+    fields.put("send_lag", l);
+    fields.put("service", l);
+    fields.put("scheduled", l);
+    fields.put("generator_bound", bound != null);
+    fields.put("generator_bound_reason", bound);
+    // Named fields over "nothing happened" (the sum of no parts), never 28 values in order.
+    ObjectNode tree =
+        Json.mapper()
+            .valueToTree(
+                GeneratorReport.Result.sum(
+                    List.of(), List.of(), 100.0 / n, 1.0, LatencySummary::merge));
+    fields.forEach((name, value) -> tree.set(name, Json.mapper().valueToTree(value)));
+    GeneratorReport.Result r = Json.mapper().treeToValue(tree, GeneratorReport.Result.class);
     String seg = i + "/" + n;
     return new GeneratorReport(
         GeneratorReport.SCHEMA_VERSION,

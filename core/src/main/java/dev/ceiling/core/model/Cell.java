@@ -12,8 +12,9 @@ import java.util.Objects;
  * <p>The figures are grouped by where they come from: {@link CellKey which cell of the plan},
  * {@link CellCounts what the generator counted}, {@link CellLatencies its latencies}, {@link
  * RelayFigures what the relay's metrics said} and {@link CellEnvironment the conditions it ran in}.
- * The flat accessors below are shortcuts into those groups (not JSON properties: Jackson writes a
- * record's components only).
+ * The flat accessors below are shortcuts into those groups for the readers that take a cell figure
+ * by figure (the verdict's rules, the report); they are not JSON properties (Jackson writes a
+ * record's components only). Code that fills a cell works with the groups.
  *
  * <p>Nullable fields mean "not applicable" or "not measured" (for example {@code outstandingDelta}
  * for an arm with no queue), never zero.
@@ -108,10 +109,6 @@ public record Cell(
     return environment.durationRequestedS();
   }
 
-  public double durationElapsedS() {
-    return environment.durationElapsedS();
-  }
-
   public long attempted() {
     return counts.attempted();
   }
@@ -166,10 +163,6 @@ public record Cell(
     return counts.transportErrors();
   }
 
-  public Map<String, Long> acceptedByCommunity() {
-    return counts.acceptedByCommunity();
-  }
-
   public Map<String, Double> counterDeltas() {
     return relay.counterDeltas();
   }
@@ -202,16 +195,8 @@ public record Cell(
     return environment.headroom();
   }
 
-  public Long auditCompleted() {
-    return relay.auditCompleted();
-  }
-
   public Double auditCompletedPerS() {
     return relay.auditCompletedPerS();
-  }
-
-  public Double auditServiceMeanMs() {
-    return relay.auditServiceMeanMs();
   }
 
   public Double auditBusyFraction() {
@@ -220,14 +205,6 @@ public record Cell(
 
   public Long outstandingDelta() {
     return relay.outstandingDelta();
-  }
-
-  public Double queueDepthBefore() {
-    return relay.queueDepthBefore();
-  }
-
-  public Double queueDepthAfter() {
-    return relay.queueDepthAfter();
   }
 
   public double drainWaitS() {

@@ -7,7 +7,6 @@ import dev.ceiling.generator.StartInstant;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 
 /** Builds the report from the targets' receive-side counts and the joined senders' tallies. */
 final class ReportBuilder {
@@ -25,51 +24,29 @@ final class ReportBuilder {
       GeneratorConfig cfg, List<TargetRun> targets, List<Sender> senders, Timing timing) {
     double durS = cfg.duration().toNanos() / 1e9;
     List<GeneratorReport.TargetReport> perTarget = new ArrayList<>();
-    Tally total = Tally.ZERO;
-    List<String> reasons = new ArrayList<>();
+    List<GeneratorReport.Result> results = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
     String cause = cause(senders);
-    Histogram aggLag = LatencySummary.newHistogram();
-    Histogram aggService = LatencySummary.newHistogram();
-    Histogram aggScheduled = LatencySummary.newHistogram();
     for (TargetRun t : targets) {
       SendTally sends = new SendTally();
       for (Sender s : senders) {
         s.tallies[t.index].addTo(sends);
       }
-      Tally tally;
-      Histogram service;
-      Histogram scheduled;
-      synchronized (t) {
-        tally = t.tally(sends);
-        service = t.serviceUs.copy();
-        scheduled = t.scheduledUs.copy();
-      }
       String reason =
           SelfCheck.reason(
               cfg.sendLagBound().toNanos() / 1000,
               t.schedule.segmentIntervalNanos(),
-              tally.slotsPlanned(),
-              tally.slotsUnsentLate(),
-              tally.slotsCapDelayed(),
+              t.slotsPlanned(),
+              sends.unsentLate,
+              sends.capDelayed,
               sends.sendLagUs);
-      if (reason != null && tally.slotsCapDelayed() == 0) {
+      if (reason != null && sends.capDelayed == 0) {
         reason = reason + "; " + cause;
       }
       GeneratorReport.Result r =
-          tally.toResult(
-              t.load.ratePerS() / cfg.segment().count(),
-              durS,
-              LatencySummary.of(sends.sendLagUs),
-              LatencySummary.of(service),
-              LatencySummary.of(scheduled),
-              reason);
-      total = total.plus(tally);
-      if (reason != null) {
-        reasons.add("target " + (t.index + 1) + ": " + reason);
-      }
-      aggLag.add(sends.sendLagUs);
-      aggService.add(service);
-      aggScheduled.add(scheduled);
+          t.result(sends, t.load.ratePerS() / cfg.segment().count(), durS, reason);
+      results.add(r);
+      labels.add("target " + (t.index + 1));
       perTarget.add(
           new GeneratorReport.TargetReport(
               t.load.target().community(),
@@ -82,13 +59,7 @@ final class ReportBuilder {
               r));
     }
     GeneratorReport.Result agg =
-        total.toResult(
-            cfg.offeredPerS(),
-            durS,
-            LatencySummary.of(aggLag),
-            LatencySummary.of(aggService),
-            LatencySummary.of(aggScheduled),
-            reasons.isEmpty() ? null : String.join("; ", reasons));
+        GeneratorReport.Result.sum(results, labels, cfg.offeredPerS(), durS, LatencySummary::merge);
     Double busy = busiest(senders, timing.startNanos());
     Double headroom = busy == null || busy <= 0 ? null : 1.0 / busy;
     Double senderCpuS = 0.0;

@@ -1,6 +1,7 @@
 package dev.ceiling.generator.internal;
 
 import dev.ceiling.core.model.LatencySummary;
+import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.TargetLoad;
 import dev.ceiling.nostr.Keys;
 import java.util.BitSet;
@@ -175,17 +176,28 @@ public final class TargetRun {
     frozen = true;
   }
 
-  /** The receive-side counts of the measured slots with the senders' {@code sends} folded in. */
-  synchronized Tally tally(SendTally sends) {
-    return new Tally(
-        payloads.length - firstMeasured,
+  /** Slots of the measured window this process owns (the warm-up's are not counted). */
+  long slotsPlanned() {
+    return (long) payloads.length - firstMeasured;
+  }
+
+  /**
+   * This target's result: the receive-side counts of the measured slots with the senders' {@code
+   * sends} folded in, the rates built from them, and the latencies.
+   */
+  synchronized GeneratorReport.Result result(
+      SendTally sends, double offeredPerS, double durationS, String generatorBoundReason) {
+    return new GeneratorReport.Result(
+        offeredPerS,
+        slotsPlanned(),
         sends.sent,
         sends.unsentLate,
         sends.unsentDead,
         sends.capDelayed,
+        sends.sent,
         accepted,
         rejected,
-        new TreeMap<>(rejectedByPrefix),
+        rejectedByPrefix,
         firstRejection,
         notices,
         firstNotice,
@@ -193,10 +205,17 @@ public final class TargetRun {
         unknownOkIds,
         duplicateOks,
         authChallenges,
-        new TreeMap<>(transportErrors),
+        transportErrors,
         firstTransportError,
         acceptedInWindow,
-        warmupSlotsSent());
+        warmupSlotsSent(),
+        acceptedInWindow / durationS,
+        acceptedInWindow / (offeredPerS * durationS),
+        LatencySummary.of(sends.sendLagUs),
+        LatencySummary.of(serviceUs),
+        LatencySummary.of(scheduledUs),
+        generatorBoundReason != null,
+        generatorBoundReason);
   }
 
   /** Warm-up slots put on the wire: their answers may arrive inside the window. */
