@@ -23,60 +23,56 @@ class ResultSumTest {
   static final double DURATION_S = 2.0;
 
   /**
-   * Every count non-zero and different from the other part's, so a dropped one shows. Only the
-   * first part kept its schedule too poorly: the sum is bound, and says which part was.
+   * One part's counts, each different from the others (so a swapped pair shows) and consistent
+   * (planned = sent + unsent, sent = accepted + rejected + unacknowledged). A part is these times a
+   * factor, so the two parts differ in every count and a dropped one shows.
    */
-  static final GeneratorReport.Result A =
-      part(100, 90, 7, 3, 5, 61, 19, 4, 10, 2, 6, 8, 55, 11, "a late", us(1_000, 2_000));
+  static final Map<String, Long> COUNTS =
+      Map.ofEntries(
+          Map.entry("slots_planned", 100L),
+          Map.entry("slots_sent", 90L),
+          Map.entry("slots_unsent_late", 7L),
+          Map.entry("slots_unsent_dead_connection", 3L),
+          Map.entry("slots_cap_delayed", 5L),
+          Map.entry("attempted", 90L),
+          Map.entry("accepted", 61L),
+          Map.entry("rejected", 19L),
+          Map.entry("notices", 4L),
+          Map.entry("unacknowledged", 10L),
+          Map.entry("unknown_ok_ids", 2L),
+          Map.entry("duplicate_oks", 6L),
+          Map.entry("auth_challenges", 8L),
+          Map.entry("accepted_in_window", 55L),
+          Map.entry("warmup_slots_sent", 11L));
 
-  static final GeneratorReport.Result B =
-      part(300, 280, 13, 7, 17, 201, 29, 14, 50, 12, 16, 18, 190, 21, null, us(9_000));
+  /**
+   * The first part kept its schedule too poorly (the sum is bound, and says which part was) and has
+   * no NOTICE text; the second has no transport error text. The sum takes each text from the part
+   * that has one.
+   */
+  static final GeneratorReport.Result A = part(1, "a", "a late", null, "write: a");
+
+  static final GeneratorReport.Result B = part(3, "b", null, "notice b", null);
 
   static GeneratorReport.Result part(
-      long planned,
-      long sent,
-      long late,
-      long dead,
-      long capDelayed,
-      long accepted,
-      long rejected,
-      long notices,
-      long unacknowledged,
-      long unknownOkIds,
-      long duplicateOks,
-      long authChallenges,
-      long inWindow,
-      long warmup,
-      String boundReason,
-      org.HdrHistogram.Histogram latencyUs) {
+      long factor, String name, String boundReason, String firstNotice, String firstError) {
     Map<String, Object> f = new HashMap<>();
-    f.put("offered_per_s", planned / DURATION_S);
-    f.put("slots_planned", planned);
-    f.put("slots_sent", sent);
-    f.put("slots_unsent_late", late);
-    f.put("slots_unsent_dead_connection", dead);
-    f.put("slots_cap_delayed", capDelayed);
-    f.put("attempted", sent);
-    f.put("accepted", accepted);
-    f.put("rejected", rejected);
-    f.put("rejected_by_prefix", Map.of("invalid", rejected - 1, "rate-limited" + planned, 1L));
-    f.put("first_rejection", planned == 100 ? "invalid: a" : "invalid: b");
-    f.put("notices", notices);
-    // The first part has no NOTICE text and no transport error text: the sum takes the second's.
-    f.put("first_notice", planned == 100 ? null : "notice b");
-    f.put("unacknowledged", unacknowledged);
-    f.put("unknown_ok_ids", unknownOkIds);
-    f.put("duplicate_oks", duplicateOks);
-    f.put("auth_challenges", authChallenges);
-    f.put("transport_errors", Map.of("write", planned, "connect" + planned, 2L));
-    f.put("first_transport_error", planned == 100 ? "write: a" : "write: b");
-    f.put("accepted_in_window", inWindow);
-    f.put("warmup_slots_sent", warmup);
+    COUNTS.forEach((field, count) -> f.put(field, factor * count));
+    long inWindow = factor * COUNTS.get("accepted_in_window");
+    // Not a multiple of the factor: the parts' in-window over offered ratios must differ too.
+    double offeredPerS = 20.0 + 15.0 * factor;
+    f.put("offered_per_s", offeredPerS);
+    f.put(
+        "rejected_by_prefix", Map.of("invalid", 9L * factor, "rate-limited-" + name, 10L * factor));
+    f.put("first_rejection", "invalid: " + name);
+    f.put("first_notice", firstNotice);
+    f.put("transport_errors", Map.of("write", factor, "connect-" + name, 2L));
+    f.put("first_transport_error", firstError);
     f.put("accepted_in_window_per_s", inWindow / DURATION_S);
-    f.put("accepted_in_window_over_offered", inWindow / (double) planned);
-    f.put("send_lag", LatencySummary.of(latencyUs));
-    f.put("service", LatencySummary.of(us(latencyUs.getMaxValue() + 1)));
-    f.put("scheduled", LatencySummary.of(us(latencyUs.getMaxValue() + 2, 3)));
+    f.put("accepted_in_window_over_offered", inWindow / (offeredPerS * DURATION_S));
+    f.put("send_lag", LatencySummary.of(us(1_000 * factor, 2_000)));
+    f.put("service", LatencySummary.of(us(3_000 * factor)));
+    f.put("scheduled", LatencySummary.of(us(4_000 * factor, 5)));
     f.put("generator_bound", boundReason != null);
     f.put("generator_bound_reason", boundReason);
     return Results.of(f);
