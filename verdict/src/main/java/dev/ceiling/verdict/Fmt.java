@@ -16,6 +16,11 @@ final class Fmt {
     return "-0".equals(s) ? "0" : s;
   }
 
+  /** A fraction as a percentage, rounded to 0.0001%: 0.9 -> "90". */
+  static String percent(double fraction) {
+    return num(Math.round(fraction * 1e6) / 1e4);
+  }
+
   /** Four significant decimals for statistics in messages: 0.0123, 12.3457. */
   static String stat(double x) {
     return String.format(Locale.ROOT, "%.4f", x);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.model.ExperimentIdentity;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -81,22 +80,11 @@ class VerdictErrorRateTest {
   }
 
   private static double sigma(double p, int n) {
-    return Math.sqrt(p * (1 - p) / n);
+    return ErrorRates.sigma(p, n);
   }
 
   private static String msg(String what, double observed, double lo, double hi) {
-    String line =
-        String.format(
-            Locale.ROOT,
-            "%s %.4f, accepted [%.4f, %.4f] (seed %d; replay: -Dceiling.seed=%d)",
-            what,
-            observed,
-            lo,
-            hi,
-            SEED,
-            SEED);
-    System.out.println(line);
-    return line;
+    return ErrorRates.msg(what, observed, lo, hi, SEED);
   }
 
   @Test

@@ -1,0 +1,241 @@
+package dev.ceiling.verdict;
+
+import dev.ceiling.core.model.Checks;
+import dev.ceiling.verdict.internal.WeightedLine;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The statistics of a delay sweep: if a path makes k sequential round trips per event over a link
+ * and each gains d ms, its per-event service time grows by k d, so its ceiling C follows 1 / C(d) =
+ * k d + c. This class fits that line over the repeat-level points, tests it against the pure error
+ * of the repeats, compares k with a declared count, and compares two arms. Pure: records in,
+ * records out; thread-safe.
+ */
+public final class Sensitivity {
+  private Sensitivity() {}
+
+  /**
+   * Weighted least squares of 1 / C (ms per event) on d (ms) over every repeat, with t intervals on
+   * points - 2 df and the lack-of-fit F test against the pure error of the repeats.
+   *
+   * @param points at least 3, at at least 2 distinct delays; weights on every point or on none; no
+   *     (delay, repeat) twice
+   * @param level the intervals' two-sided confidence level, in (0, 1), e.g. 0.95
+   * @param lackOfFitAlpha the lack-of-fit test's level, in (0, 0.5], e.g. 0.05
+   * @throws IllegalArgumentException naming every broken rule at once
+   */
+  public static SensitivityFit fit(List<DelayPoint> points, double level, double lackOfFitAlpha) {
+    if (points == null || points.stream().anyMatch(Objects::isNull)) {
+      throw new IllegalArgumentException("points must be a list without nulls");
+    }
+    // Sorted, so that the figures do not depend on the order the points came in, and so that
+    // equal delays (the pure-error groups) and duplicates are adjacent.
+    DelayPoint[] sorted = points.toArray(new DelayPoint[0]);
+    Arrays.sort(
+        sorted,
+        Comparator.comparingDouble(DelayPoint::addedDelayMs).thenComparingInt(DelayPoint::repeat));
+    check(sorted, level, lackOfFitAlpha);
+    int n = sorted.length;
+    double[] x = new double[n];
+    double[] y = new double[n];
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = sorted[i].addedDelayMs();
+      y[i] = sorted[i].msPerEvent();
+      w[i] = sorted[i].fitWeight();
+    }
+    WeightedLine line = WeightedLine.fit(x, y, w);
+    int df = n - 2;
+    double s2 = line.sse() / df;
+    Estimate k = Estimate.of(line.slope(), Math.sqrt(line.slopeVariance(s2)), df, level);
+    Estimate c = Estimate.of(line.intercept(), Math.sqrt(line.interceptVariance(s2)), df, level);
+    LackOfFit lof = PureError.test(x, y, w, line, lackOfFitAlpha);
+    boolean established = lof.status() == LackOfFit.Status.NOT_REJECTED && s2 > 0;
+    int delays = lof.levels().size();
+    return new SensitivityFit(
+        n, delays, k, c, Math.sqrt(s2), lof, established, words(k, c, level, lof, established));
+  }
+
+  /**
+   * TOST of k against a count declared before the run: CONSISTENT when the 1 - 2 alpha interval of
+   * k lies inside {@code declared +- margin}. INCONCLUSIVE without a test when the fit is not
+   * established: a slope through points that do not lie on a line is not a count of round trips.
+   *
+   * @param declaredRoundTrips finite, &gt;= 0
+   * @param margin finite, &gt; 0, round trips per event (e.g. 0.5)
+   * @param alpha each one-sided test's level, in (0, 0.5)
+   */
+  public static CountCheck againstCount(
+      SensitivityFit fit, double declaredRoundTrips, double margin, double alpha) {
+    Objects.requireNonNull(fit, "fit must not be null");
+    new Checks().nonNegativeFinite("declared_round_trips", declaredRoundTrips).orThrow();
+    Estimate k = fit.roundTripsPerEvent();
+    Tost tost =
+        fit.established()
+            ? Tost.of(k.value(), k.standardError(), k.df(), declaredRoundTrips, margin, alpha)
+            : Tost.untestable(
+                k.value(), declaredRoundTrips, margin, alpha, "k is not established: " + why(fit));
+    String head =
+        switch (tost.reading()) {
+          case CONSISTENT -> "consistent with the declared ";
+          case NOT_CONSISTENT -> "not consistent with the declared ";
+          case INCONCLUSIVE -> "inconclusive against the declared ";
+        };
+    String tail =
+        tost.reading() == Tost.Reading.INCONCLUSIVE && tost.untestableReason() == null
+            ? "; more repeats narrow the interval"
+            : "";
+    return new CountCheck(
+        declaredRoundTrips,
+        tost,
+        head
+            + Fmt.num(declaredRoundTrips)
+            + " round trips per event: k = "
+            + tost.inWords()
+            + tail);
+  }
+
+  /**
+   * Two arms that differ only in durability: a TOST that their slopes agree within {@code
+   * slopeMargin}, and the intercept difference a - b with its interval at {@code level}. Both on
+   * Welch-Satterthwaite degrees of freedom from the arms' residual df.
+   *
+   * @param slopeMargin finite, &gt; 0, round trips per event
+   * @param alpha each one-sided test's level, in (0, 0.5)
+   * @param level the intercept difference's two-sided level, in (0, 1)
+   */
+  public static ArmsComparison compareArms(
+      SensitivityFit a, SensitivityFit b, double slopeMargin, double alpha, double level) {
+    Objects.requireNonNull(a, "a must not be null");
+    Objects.requireNonNull(b, "b must not be null");
+    Estimate ka = a.roundTripsPerEvent();
+    Estimate kb = b.roundTripsPerEvent();
+    double slopeSe = Math.hypot(ka.standardError(), kb.standardError());
+    Tost slopes;
+    if (!a.established() || !b.established()) {
+      String which = !a.established() ? "arm a: " + why(a) : "arm b: " + why(b);
+      slopes =
+          Tost.untestable(
+              ka.value() - kb.value(),
+              0,
+              slopeMargin,
+              alpha,
+              "a slope is not established, " + which);
+    } else {
+      slopes =
+          Tost.of(ka.value() - kb.value(), slopeSe, satterthwaite(ka, kb), 0, slopeMargin, alpha);
+    }
+    Estimate ca = a.interceptMsPerEvent();
+    Estimate cb = b.interceptMsPerEvent();
+    Estimate dc =
+        Estimate.of(
+            ca.value() - cb.value(),
+            Math.hypot(ca.standardError(), cb.standardError()),
+            satterthwaite(ca, cb),
+            level);
+    String msg =
+        "slope difference a - b = "
+            + slopes.inWords()
+            + " round trips per event; intercept difference a - b = "
+            + dc.inWords()
+            + " ms per event ("
+            + Fmt.percent(level)
+            + "%)";
+    return new ArmsComparison(slopes, dc, msg);
+  }
+
+  /** Welch-Satterthwaite df of a difference of two independent estimates. */
+  private static double satterthwaite(Estimate a, Estimate b) {
+    double va = a.standardError() * a.standardError();
+    double vb = b.standardError() * b.standardError();
+    double denominator = va * va / a.df() + vb * vb / b.df();
+    // Both exactly constant: no variance to weigh, and the interval is a point whatever the df.
+    return denominator > 0 ? (va + vb) * (va + vb) / denominator : a.df() + b.df();
+  }
+
+  private static String why(SensitivityFit fit) {
+    LackOfFit lof = fit.lackOfFit();
+    return switch (lof.status()) {
+      case REJECTED -> "the line does not hold (" + lof.inWords() + ")";
+      case UNTESTABLE -> lof.inWords();
+      case NOT_REJECTED -> "the residual scatter is exactly 0, no estimate of sampling error";
+    };
+  }
+
+  /** Every broken rule at once; {@code sorted} by delay, then repeat. */
+  private static void check(DelayPoint[] sorted, double level, double lackOfFitAlpha) {
+    Checks checks = new Checks();
+    if (!(level > 0 && level < 1)) {
+      checks.add("level must be in (0, 1), got " + level);
+    }
+    if (!(lackOfFitAlpha > 0 && lackOfFitAlpha <= 0.5)) {
+      checks.add("lack_of_fit_alpha must be in (0, 0.5], got " + lackOfFitAlpha);
+    }
+    int weighted = 0;
+    int delays = 0;
+    for (int i = 0; i < sorted.length; i++) {
+      weighted += sorted[i].weight() != null ? 1 : 0;
+      boolean newDelay = i == 0 || sorted[i].addedDelayMs() != sorted[i - 1].addedDelayMs();
+      delays += newDelay ? 1 : 0;
+      if (!newDelay && sorted[i].repeat() == sorted[i - 1].repeat()) {
+        checks.add(
+            "each (delay, repeat) must appear once, got "
+                + Fmt.num(sorted[i].addedDelayMs())
+                + " ms repeat "
+                + sorted[i].repeat()
+                + " twice");
+      }
+    }
+    if (weighted != 0 && weighted != sorted.length) {
+      checks.add(
+          "weights must be given on every point or on none, got "
+              + weighted
+              + " of "
+              + sorted.length);
+    }
+    if (sorted.length < 3 || delays < 2) {
+      checks.add(
+          "a line with an interval needs at least 3 points at 2 distinct delays, got "
+              + sorted.length
+              + " points at "
+              + delays);
+    }
+    checks.orThrow();
+  }
+
+  private static String words(
+      Estimate k, Estimate c, double level, LackOfFit lof, boolean established) {
+    String fit =
+        "k = "
+            + k.inWords()
+            + " round trips per event, c = "
+            + c.inWords()
+            + " ms per event ("
+            + Fmt.percent(level)
+            + "%); ";
+    if (established) {
+      return fit + "the line holds (" + lof.inWords() + "): k is established";
+    }
+    if (lof.status() == LackOfFit.Status.REJECTED) {
+      StringBuilder names = new StringBuilder();
+      for (LevelDeparture l : lof.departing()) {
+        names.append(names.length() == 0 ? "" : ", ");
+        names.append(Fmt.num(l.addedDelayMs())).append(" ms (");
+        names.append(l.standardized() == null ? "n/a" : Fmt.stat(l.standardized())).append(')');
+      }
+      return fit
+          + "the line does not hold ("
+          + lof.inWords()
+          + "), departing delays "
+          + names
+          + ": k is not established";
+    }
+    if (lof.status() == LackOfFit.Status.UNTESTABLE) {
+      return fit + lof.inWords() + ": k is not established";
+    }
+    return fit + "the residual scatter is exactly 0: k is not established";
+  }
+}
