@@ -136,7 +136,8 @@ final class CellAssembler {
         .scheduled(r.scheduled())
         .generatorBound(report.generatorBound())
         .generatorBoundReason(report.generatorBoundReason())
-        .headroom(report.headroom());
+        .headroom(report.headroom())
+        .wakeFloorP99Ms(report.wakeFloorP99Ms());
   }
 
   /** What the relay's metrics showed over the window, derived from the two scrapes. */

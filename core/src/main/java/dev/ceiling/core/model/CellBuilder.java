@@ -55,6 +55,7 @@ public final class CellBuilder {
   private Double loadPerCpuAfter;
   private Double scrapeStartS;
   private Double scrapeEndS;
+  private Double wakeFloorP99Ms;
 
   CellBuilder() {}
 
@@ -99,6 +100,7 @@ public final class CellBuilder {
     this.loadPerCpuAfter = c.loadPerCpuAfter();
     this.scrapeStartS = c.scrapeStartS();
     this.scrapeEndS = c.scrapeEndS();
+    this.wakeFloorP99Ms = c.wakeFloorP99Ms();
   }
 
   public CellBuilder arm(String arm) {
@@ -295,6 +297,12 @@ public final class CellBuilder {
     return this;
   }
 
+  /** The machine's wake floor p99 before the clock, ms; null when not measured. */
+  public CellBuilder wakeFloorP99Ms(Double wakeFloorP99Ms) {
+    this.wakeFloorP99Ms = wakeFloorP99Ms;
+    return this;
+  }
+
   public CellBuilder loadPerCpuAfter(Double loadPerCpuAfter) {
     this.loadPerCpuAfter = loadPerCpuAfter;
     return this;
@@ -342,6 +350,7 @@ public final class CellBuilder {
             loadPerCpuBefore,
             loadPerCpuAfter,
             scrapeStartS,
-            scrapeEndS));
+            scrapeEndS,
+            wakeFloorP99Ms));
   }
 }

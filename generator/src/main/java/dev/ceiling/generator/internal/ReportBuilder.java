@@ -19,7 +19,8 @@ final class ReportBuilder {
       long startNanos,
       long windowStartNanos,
       long endOfSends,
-      double graceWaitedS) {}
+      double graceWaitedS,
+      Long wakeFloorP99Us) {}
 
   static GeneratorReport build(
       GeneratorConfig cfg, List<TargetRun> targets, List<Sender> senders, Timing timing) {
@@ -27,7 +28,7 @@ final class ReportBuilder {
     List<GeneratorReport.TargetReport> perTarget = new ArrayList<>();
     Tally total = Tally.ZERO;
     List<String> reasons = new ArrayList<>();
-    String cause = cause(senders);
+    String cause = cause(senders, timing.wakeFloorP99Us());
     Histogram aggLag = LatencySummary.newHistogram();
     Histogram aggService = LatencySummary.newHistogram();
     Histogram aggScheduled = LatencySummary.newHistogram();
@@ -47,6 +48,7 @@ final class ReportBuilder {
       String reason =
           SelfCheck.reason(
               cfg.sendLagBound().toNanos() / 1000,
+              timing.wakeFloorP99Us(),
               t.schedule.segmentIntervalNanos(),
               tally.slotsPlanned(),
               tally.slotsUnsentLate(),
@@ -78,7 +80,11 @@ final class ReportBuilder {
               t.load.ratePerS(),
               t.load.connections(),
               t.load.identities(),
-              cfg.sendLagBoundUs(t.index) / 1000.0,
+              SelfCheck.lagBoundUs(
+                      cfg.sendLagBound().toNanos() / 1000,
+                      timing.wakeFloorP99Us(),
+                      t.schedule.segmentIntervalNanos())
+                  / 1000.0,
               r));
     }
     GeneratorReport.Result agg =
@@ -110,6 +116,7 @@ final class ReportBuilder {
         busy,
         senderCpuS,
         runQueueWaitS(senders),
+        timing.wakeFloorP99Us() == null ? null : timing.wakeFloorP99Us() / 1000.0,
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),
@@ -130,7 +137,7 @@ final class ReportBuilder {
   }
 
   /** The self-check's cause line, from the senders' scheduler figures. */
-  private static String cause(List<Sender> senders) {
+  private static String cause(List<Sender> senders, Long wakeFloorP99Us) {
     long cpu = 0;
     long wait = 0;
     long run = 0;
@@ -145,7 +152,7 @@ final class ReportBuilder {
         wait += s.schedNanos[1];
       }
     }
-    return SelfCheck.cause(cpu, known ? wait : null, run);
+    return SelfCheck.cause(cpu, known ? wait : null, run, wakeFloorP99Us);
   }
 
   /** The busiest sender's busy time over its send window, or null when nothing was sent. */
