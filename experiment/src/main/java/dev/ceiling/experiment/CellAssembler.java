@@ -122,7 +122,8 @@ final class CellAssembler {
             loadBefore,
             loadAfter,
             null,
-            null));
+            null,
+            report.wakeFloorP99Ms()));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.generator.GeneratorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,11 +22,12 @@ import java.util.function.Consumer;
  * @param journal where finished cells are appended (JSON lines), never null
  * @param resume true to continue the journal instead of starting it
  * @param sendLagBound the generator self-check's send-lag p99 bound: above it a cell is
- *     generator-bound and excluded. 10 ms by default, not the generator's stand-alone 1 ms: on a
- *     2-core machine that also runs the relay, scheduler jitter alone puts p99 at 1-4 ms and a
- *     single GC or JIT pause (5-15 ms) decides the p99 of a short window, while the offered count
- *     over a window of seconds is exact and the scheduled latency (from the intended slot) already
- *     includes every late send, so nothing is hidden by the looser bound
+ *     generator-bound and excluded. {@link GeneratorConfig#DEFAULT_SEND_LAG_BOUND} (10 ms) by
+ *     default, as for the stand-alone generator: on a 2-core machine that also runs the relay,
+ *     scheduler jitter alone puts p99 at 1-4 ms and a single GC or JIT pause (5-15 ms) decides the
+ *     p99 of a short window, while the offered count over a window of seconds is exact and the
+ *     scheduled latency (from the intended slot) already includes every late send, so nothing is
+ *     hidden by the looser bound
  * @param generators local generator processes each cell's load is given to, 1 to {@link
  *     #MAX_GENERATORS}. 1 (the default) runs the generator in this process; N > 1 runs segments
  *     0/N..N-1/N of the cell's schedule as N child JVMs from one start instant a few seconds ahead
@@ -70,8 +72,8 @@ public record SweepOptions(
   /** The most generator processes one cell may be given. */
   public static final int MAX_GENERATORS = 256;
 
-  /** The default send-lag bound for sweeps; see the record's documentation. */
-  public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(10);
+  /** The generator's one default send-lag bound (docs/GENERATOR.md), for sweeps too. */
+  public static final Duration DEFAULT_SEND_LAG_BOUND = GeneratorConfig.DEFAULT_SEND_LAG_BOUND;
 
   /**
    * Defaults for the given journal: 2 s warm-up, 8 connections, 8 identities, 2 s grace period, 60

@@ -49,6 +49,10 @@ import java.util.function.ToLongFunction;
  *     measure thread CPU time
  * @param senderRunQueueWaitS seconds the sender threads spent runnable but waiting for a core
  *     (Linux schedstat), or null when /proc does not say
+ * @param wakeFloorP99Ms the machine's wake floor: the p99 of how late the senders' own wait
+ *     returned over about a second before the clock, ms, or null when not measured (a report
+ *     written before it was recorded, or no time before a shared start instant). The self-check's
+ *     bound is at least twice it
  * @param headroom 1 / senderBusyFraction: how many times the offered rate the busiest sender could
  *     have kept up with, or null when unknown (nothing sent)
  * @param generatorBound true when the generator could not keep its schedule (rule in
@@ -72,6 +76,7 @@ public record GeneratorReport(
     Double senderBusyFraction,
     Double senderCpuS,
     Double senderRunQueueWaitS,
+    Double wakeFloorP99Ms,
     Double headroom,
     boolean generatorBound,
     String generatorBoundReason,
@@ -103,6 +108,7 @@ public record GeneratorReport(
     checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
     checks.nonNegativeOrNull("sender_cpu_s", senderCpuS);
     checks.nonNegativeOrNull("sender_run_queue_wait_s", senderRunQueueWaitS);
+    checks.nonNegativeOrNull("wake_floor_p99_ms", wakeFloorP99Ms);
     checks.nonNegativeOrNull("headroom", headroom);
     boundConsistent(checks, generatorBound, generatorBoundReason);
     Objects.requireNonNull(aggregate, "aggregate must not be null");
@@ -113,8 +119,9 @@ public record GeneratorReport(
   /**
    * One target's configuration and results.
    *
-   * @param sendLagBoundMs the send-lag p99 bound the self-check applied to this target: the larger
-   *     of the configured floor and 10% of the interval between this process's slots of it
+   * @param sendLagBoundMs the send-lag p99 bound the self-check applied to this target: the largest
+   *     of the configured bound, twice the machine's wake floor p99 and 10% of the interval between
+   *     this process's slots of it
    */
   public record TargetReport(
       String community,

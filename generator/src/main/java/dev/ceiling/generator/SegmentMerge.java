@@ -55,8 +55,11 @@ public final class SegmentMerge {
     for (int t = 0; t < first.targets().size(); t++) {
       GeneratorReport.TargetReport ft = first.targets().get(t);
       List<GeneratorReport.Result> parts = new ArrayList<>();
+      // Each process applied its own bound (its own wake floor): the merged one is the loosest.
+      double boundMs = ft.sendLagBoundMs();
       for (Input in : ordered) {
         parts.add(in.report().targets().get(t).result());
+        boundMs = Math.max(boundMs, in.report().targets().get(t).sendLagBoundMs());
       }
       offeredTotal += ft.ratePerS();
       targets.add(
@@ -67,7 +70,7 @@ public final class SegmentMerge {
               ft.ratePerS(),
               ft.connections(),
               ft.identities(),
-              ft.sendLagBoundMs(),
+              boundMs,
               GeneratorReport.Result.sum(parts, labels, ft.ratePerS(), durS, latencies)));
     }
     List<GeneratorReport.Result> aggParts = new ArrayList<>();
@@ -81,6 +84,7 @@ public final class SegmentMerge {
     Double cpu = 0.0;
     Double firstLate = null;
     Double runQueue = null;
+    Double wakeFloor = null;
     double elapsed = 0;
     double grace = 0;
     int threads = 0;
@@ -92,6 +96,7 @@ public final class SegmentMerge {
       cpu = cpu == null || r.senderCpuS() == null ? null : cpu + r.senderCpuS();
       firstLate = max(firstLate, r.firstSlotLateMs());
       runQueue = max(runQueue, r.senderRunQueueWaitS());
+      wakeFloor = max(wakeFloor, r.wakeFloorP99Ms());
       elapsed = Math.max(elapsed, r.durationElapsedS());
       grace = Math.max(grace, r.graceWaitedS());
       threads += r.senderThreads();
@@ -114,6 +119,7 @@ public final class SegmentMerge {
         busy,
         cpu,
         runQueue,
+        wakeFloor,
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),

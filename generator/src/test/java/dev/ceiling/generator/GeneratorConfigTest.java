@@ -26,8 +26,8 @@ class GeneratorConfigTest {
         .isEqualTo(
             "generate 10.0 s, segment 0/1, cap 10000/conn, grace period 10.0 s after the last"
                 + " send, connect timeout 60.0 s, loopback only, max frame 1048576 B, 2 sender"
-                + " threads, send-lag p99 bound 1.0 ms (max of 1.0 ms and 10% of the slot"
-                + " interval): a@ws://127.0.0.1:7777/(host a.localhost:7777) 250/s over 4 conns, 8"
+                + " threads, send-lag p99 bound 10.0 ms (max of 10.0 ms and 10% of the slot"
+                + " interval; at least 2 x the wake floor): a@ws://127.0.0.1:7777/(host a.localhost:7777) 250/s over 4 conns, 8"
                 + " ids, kind 1, tags [[h, bench]], 64 B");
     assertThat(c.offeredPerS()).isEqualTo(250.0);
   }
@@ -40,11 +40,14 @@ class GeneratorConfigTest {
             .load(new TargetLoad(target("ws://127.0.0.1:7777/", null), 10, 1, 1))
             .load(new TargetLoad(target("ws://127.0.0.1:7778/", null), 4000, 1, 1))
             .segment(new dev.ceiling.generator.Segment(1, 2))
+            .sendLagBound(Duration.ofMillis(1))
             .build();
     assertThat(c.sendLagBoundUs(0)).isEqualTo(20_000);
     assertThat(c.sendLagBoundUs(1)).isEqualTo(1_000);
     assertThat(c.describe())
-        .contains("send-lag p99 bound 20.0 / 1.0 ms (max of 1.0 ms and 10% of the slot interval)");
+        .contains(
+            "send-lag p99 bound 20.0 / 1.0 ms (max of 1.0 ms and 10% of the slot interval; at"
+                + " least 2 x the wake floor)");
   }
 
   @Test

@@ -208,6 +208,7 @@ class SegmentMergeTest {
         r.senderBusyFraction(),
         r.senderCpuS(),
         r.senderRunQueueWaitS(),
+        r.wakeFloorP99Ms(),
         r.headroom(),
         r.generatorBound(),
         r.generatorBoundReason(),

@@ -84,6 +84,7 @@ final class SegmentReports {
         0.1 * (i + 1),
         0.5,
         null,
+        0.3 * (i + 1),
         1 / (0.1 * (i + 1)),
         r.generatorBound(),
         r.generatorBoundReason(),

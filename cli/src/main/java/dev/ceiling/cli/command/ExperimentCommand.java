@@ -5,6 +5,7 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
+import dev.ceiling.cli.report.Answer;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
@@ -145,6 +146,11 @@ public final class ExperimentCommand implements Callable<Integer> {
       description = "Echo the generator's progress lines and the libraries' info lines.")
   boolean verbose;
 
+  @Option(
+      names = "--quiet",
+      description = "Print only the answer (stdout) and warnings: no progress, table or file list.")
+  boolean quiet;
+
   @Override
   public Integer call() {
     OptionChecks checks =
@@ -169,6 +175,9 @@ public final class ExperimentCommand implements Callable<Integer> {
       }
     }
     VerdictConfig verdictConfig = thresholds.config(checks);
+    if (quiet && verbose) {
+      checks.add("--quiet and --verbose contradict each other; give one");
+    }
     if (resume != null && out != null) {
       checks.add("--resume DIR continues the run in DIR; it cannot be combined with --out");
     }
@@ -209,7 +218,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
-            .progress(ConsoleProgress.forStderr(err, verbose));
+            .progress(ConsoleProgress.forStderr(err, verbose, quiet));
     // Without --out or --resume the experiment names a new directory of the run's own
     // (Experiment.newRunDirectory under ceiling-reports), as it does for every API user.
     if (resume != null || out != null) {
@@ -236,7 +245,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         CommandLines.error(err, e.getMessage());
         return ExitCode.USAGE;
       }
-      int code = Reports.print(r, spec.commandLine().getOut(), err);
+      int code =
+          quiet
+              ? Reports.printAnswer(r, spec.commandLine().getOut())
+              : Reports.print(r, spec.commandLine().getOut(), err);
       spec.commandLine().getOut().flush();
       err.flush();
       return code;
@@ -260,6 +272,17 @@ public final class ExperimentCommand implements Callable<Integer> {
   /** Prints the summary, the problems and the paths of everything written. */
   static final class Reports {
     private Reports() {}
+
+    /** {@code --quiet}: the answer only, or the problems that left no report to answer from. */
+    static int printAnswer(ExperimentResult r, PrintWriter out) {
+      if (r.report() != null) {
+        out.print(Answer.of(r.report()).text());
+      }
+      for (String problem : r.problems()) {
+        out.println("NOT ESTABLISHED: " + problem);
+      }
+      return ExitCode.of(r.outcome());
+    }
 
     static int print(ExperimentResult r, PrintWriter out, PrintWriter err) {
       if (r.report() != null) {

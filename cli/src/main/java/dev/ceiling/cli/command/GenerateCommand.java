@@ -94,10 +94,11 @@ public final class GenerateCommand implements Callable<Integer> {
   @Option(
       names = "--lag-bound",
       paramLabel = "DURATION",
-      defaultValue = "1ms",
+      defaultValue = "10ms",
       description =
-          "Floor of the self-check's send-lag p99 bound; the bound is max(this, 10%% of the slot"
-              + " interval) (default: ${DEFAULT-VALUE}).")
+          "The self-check's send-lag p99 bound; the bound applied is max(this, 2 x the machine's"
+              + " wake floor p99 measured before the clock, 10%% of the slot interval) (default:"
+              + " ${DEFAULT-VALUE}, as for sweep and experiment).")
   Duration lagBound;
 
   @Option(

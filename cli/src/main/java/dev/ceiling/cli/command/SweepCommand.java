@@ -107,6 +107,11 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "Echo the generator's progress lines.")
   boolean verbose;
 
+  @Option(
+      names = "--quiet",
+      description = "Print only the answer (stdout) and warnings: no progress or file lines.")
+  boolean quiet;
+
   /** The sweep's options but for the journal: its measurement settings enter the identity. */
   private SweepOptions options() {
     return SweepOptions.defaults(Path.of("journal.jsonl"))
@@ -115,7 +120,11 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new OptionChecks()
+    OptionChecks checks = new OptionChecks();
+    if (quiet && verbose) {
+      checks.add("--quiet and --verbose contradict each other; give one");
+    }
+    checks
         .rates("--rates", rates)
         .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
         .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
@@ -173,7 +182,7 @@ public final class SweepCommand implements Callable<Integer> {
     SweepRunner runner =
         new SweepRunner(
             new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
-            ConsoleProgress.forStderr(err, verbose));
+            ConsoleProgress.forStderr(err, verbose, quiet));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
     ShutdownHook hook =
         ShutdownHook.install(
@@ -191,7 +200,9 @@ public final class SweepCommand implements Callable<Integer> {
     } finally {
       hook.close();
     }
-    err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
+    if (!quiet) {
+      err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
+    }
     if (outcome.failure() != null) {
       CommandLines.error(err, outcome.failure().getMessage());
       return ExitCode.INFRASTRUCTURE;

@@ -15,6 +15,7 @@ import org.jfree.data.xy.XYIntervalSeriesCollection;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
+import org.jfree.svg.ViewBox;
 
 /**
  * Draws the report's charts with JFreeChart and renders them to inline SVG with JFreeSVG, so the
@@ -116,6 +117,7 @@ final class Charts {
     chart.setBackgroundPaint(Color.WHITE);
     SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
     chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
-    return g.getSVGElement();
+    // A viewBox, so the page's CSS can shrink the chart to a phone's width instead of cropping it.
+    return g.getSVGElement(null, true, new ViewBox(0, 0, WIDTH, HEIGHT), null, null);
   }
 }

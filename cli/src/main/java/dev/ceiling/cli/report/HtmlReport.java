@@ -5,8 +5,6 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.verdict.ArmStats;
-import dev.ceiling.verdict.CellProblem;
-import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.Failure;
 import dev.ceiling.verdict.FatalProblem;
@@ -22,34 +20,70 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * A self-contained HTML report: inline SVG charts (JFreeChart via JFreeSVG), tables, and the run's
- * metadata. No script and no network. Figures come from the verdict and the raw cells; latency
- * percentiles per rate are read from the cells' merged histograms.
+ * A self-contained HTML report: the answer in words first ({@link Answer}), then inline SVG charts
+ * (JFreeChart via JFreeSVG), tables ({@link HtmlTables}), the method folded below the results, and
+ * the run's metadata. No script and no network, so the file can be archived, mailed and opened
+ * offline years later. Figures come from the verdict and the raw cells; latency percentiles per
+ * rate are read from the cells' merged histograms.
  */
 public final class HtmlReport {
   private HtmlReport() {}
+
+  /**
+   * Page style. Everything must fit a phone (390 px) as well as a desktop (1,400 px) without
+   * sideways scrolling, which hides columns a reader then never sees: charts scale with their
+   * viewBox, wide tables shrink their font and break long words rather than overflow, and the
+   * identity's JSON wraps.
+   */
+  static final String STYLE =
+      "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 8px;color:#222}"
+          + "table{border-collapse:collapse;margin:1em 0;font-size:13px;max-width:100%}"
+          + "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;overflow-wrap:anywhere}"
+          + "th{background:#f3f3f3}td.l,th.l{text-align:left}"
+          + "svg{max-width:100%;height:auto}"
+          + "pre{white-space:pre-wrap;overflow-wrap:anywhere}"
+          + ".answer{font-size:1.15em;line-height:1.4}"
+          + ".pass{color:#1e7b34;font-weight:bold}.fail{color:#b00020;font-weight:bold}"
+          + ".model{background:#fff3cd;padding:.5em}code{font-size:12px}"
+          + "@media (max-width:700px){body{margin:1em auto}"
+          + "table{font-size:10px}td,th{padding:2px 3px}}";
 
   public static String render(ExperimentReport report) {
     VerdictReport v = report.verdict();
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        // Without it a phone lays the page out 980 px wide and shrinks it to unreadable.
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         .append("<title>Ceiling report: ")
         .append(esc(report.identity().profile()))
         .append("</title><style>")
-        .append(
-            "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
-                + "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
-                + "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}"
-                + "th{background:#f3f3f3}td.l,th.l{text-align:left}"
-                + ".pass{color:#1e7b34;font-weight:bold}.fail{color:#b00020;font-weight:bold}"
-                + ".model{background:#fff3cd;padding:.5em}code{font-size:12px}")
+        .append(STYLE)
         .append("</style></head><body>\n");
     h.append("<h1>Ceiling: does '")
         .append(esc(report.identity().treatmentArm()))
         .append("' limit ingest?</h1>\n");
+    answer(h, report, v);
+    results(h, report, v);
+    // The method is for the reader who wants to check the answer, so it follows the results,
+    // folded; the answer above already carries the figures and the error rate that decided it.
+    h.append("<details><summary>Method</summary><p>Control: ")
+        .append(esc(v.controlMarker()))
+        .append(". ")
+        .append(esc(v.method()))
+        .append("</p></details>\n");
+    metadata(h, report);
+    h.append("</body></html>\n");
+    return h.toString();
+  }
+
+  /** The answer in words, the verdict's label, every failure, and what the run could not see. */
+  private static void answer(StringBuilder h, ExperimentReport report, VerdictReport v) {
     if (report.model()) {
       h.append("<p class=\"model\">MODEL OUTPUT: arithmetic for review, never evidence.</p>\n");
     }
+    Answer a = Answer.of(report);
+    h.append("<p class=\"answer\">").append(esc(a.sentence())).append("</p>\n");
+    // The label stays its own element: scripts and the browser test read the verdict from it.
     h.append("<p class=\"")
         .append(v.established() ? "pass\">" : "fail\">")
         .append(esc(v.label()))
@@ -65,14 +99,45 @@ public final class HtmlReport {
       }
       h.append("</ul>\n");
     }
-    h.append("<p>Control: ").append(esc(v.controlMarker())).append(". ");
-    h.append(esc(v.method())).append("</p>\n");
+    if (!a.nextSteps().isEmpty()) {
+      h.append("<h2>What this run could not see</h2><ul>");
+      for (String step : a.nextSteps()) {
+        h.append("<li>").append(esc(capitalized(step))).append("</li>");
+      }
+      h.append("</ul>\n");
+    }
+  }
 
+  /** Charts and tables, from the figures that decided to the cells they came from. */
+  private static void results(StringBuilder h, ExperimentReport report, VerdictReport v) {
     h.append("<h2>Accepted / offered</h2>\n").append(acceptanceChart(report));
-    h.append(rateTable(report));
+    h.append(HtmlTables.rateTable(report));
     h.append("<h2>Latency: scheduled (from the intended slot) vs service (from the send)</h2>\n");
     h.append(latencyChart(report));
     h.append("<h2>Audit worker</h2>\n").append(busyChart(report));
+    workerRate(h, v);
+    if (v.knee() != null) {
+      h.append("<p>Knee (report-only, nothing gates on it): ")
+          .append(esc(v.knee().note()))
+          .append("</p>\n");
+    }
+    h.append("<h2>Excluded cells</h2>\n").append(HtmlTables.excludedTable(v));
+    if (!v.fatal().isEmpty()) {
+      h.append("<h2>Fatal problems</h2><ul>");
+      for (FatalProblem f : v.fatal()) {
+        h.append("<li class=\"fail\">").append(esc(f.kind() + ": " + f.message())).append("</li>");
+      }
+      h.append("</ul>\n");
+    }
+    h.append("<h2>Notes</h2><ul>");
+    for (String n : v.notes()) {
+      h.append("<li>").append(esc(n)).append("</li>");
+    }
+    h.append("</ul>\n");
+    h.append("<h2>Cells</h2>\n").append(HtmlTables.cellTable(halves(report)));
+  }
+
+  private static void workerRate(StringBuilder h, VerdictReport v) {
     WorkerRate w = v.workerRate();
     if (w != null) {
       h.append(
@@ -88,27 +153,13 @@ public final class HtmlReport {
     } else if (v.clientSideEvidence()) {
       h.append("<p>").append(esc(capitalized(Verdict.CLIENT_NO_WORKER_RATE_NOTE))).append("</p>\n");
     } else {
+      // Said outright: a missing figure would read as an omission, not as a finding.
       h.append("<p>No worker-rate estimate: no evidence cell was steady and busy.</p>\n");
     }
-    if (v.knee() != null) {
-      h.append("<p>Knee (report-only, nothing gates on it): ")
-          .append(esc(v.knee().note()))
-          .append("</p>\n");
-    }
-    h.append("<h2>Excluded cells</h2>\n").append(excludedTable(v));
-    if (!v.fatal().isEmpty()) {
-      h.append("<h2>Fatal problems</h2><ul>");
-      for (FatalProblem f : v.fatal()) {
-        h.append("<li class=\"fail\">").append(esc(f.kind() + ": " + f.message())).append("</li>");
-      }
-      h.append("</ul>\n");
-    }
-    h.append("<h2>Notes</h2><ul>");
-    for (String n : v.notes()) {
-      h.append("<li>").append(esc(n)).append("</li>");
-    }
-    h.append("</ul>\n");
-    h.append("<h2>Cells</h2>\n").append(cellTable(report));
+  }
+
+  /** The identity and each arm's rig: what was run, for anyone reproducing or auditing it. */
+  private static void metadata(StringBuilder h, ExperimentReport report) {
     h.append("<h2>Run metadata</h2>\n");
     h.append(
         "<p>Load per CPU is the 1-minute load average over the CPU count: an exponentially"
@@ -119,23 +170,21 @@ public final class HtmlReport {
         .append("</code></pre>\n");
     for (HalfRun half : halves(report)) {
       h.append("<h3>Rig: arm '").append(esc(half.arm())).append("'</h3><table>");
-      row(h, "relay pid", String.valueOf(half.rig().relayPid()));
-      row(
+      HtmlTables.row(h, "relay pid", String.valueOf(half.rig().relayPid()));
+      HtmlTables.row(
           h,
           "metrics",
           half.rig().metricsUrl() == null
               ? "none: contamination evidence is client-side"
               : half.rig().metricsUrl());
-      row(h, "limiter settings", String.valueOf(half.rig().limiterSettings()));
-      row(h, "queue capacity", String.valueOf(half.rig().queueCapacity()));
+      HtmlTables.row(h, "limiter settings", String.valueOf(half.rig().limiterSettings()));
+      HtmlTables.row(h, "queue capacity", String.valueOf(half.rig().queueCapacity()));
       for (Map.Entry<String, String> e : half.rig().relayInfo().entrySet()) {
-        row(h, e.getKey(), e.getValue());
+        HtmlTables.row(h, e.getKey(), e.getValue());
       }
-      row(h, "complete", half.complete() ? "yes" : "no: " + half.incompleteReason());
+      HtmlTables.row(h, "complete", half.complete() ? "yes" : "no: " + half.incompleteReason());
       h.append("</table>\n");
     }
-    h.append("</body></html>\n");
-    return h.toString();
   }
 
   private static List<HalfRun> halves(ExperimentReport r) {
@@ -150,6 +199,8 @@ public final class HtmlReport {
   }
 
   private static String acceptanceChart(ExperimentReport r) {
+    // Drawn from the verdict's rows, not recomputed from cells: the chart shows exactly the means
+    // and intervals that decided, excluded cells already left out.
     List<Charts.Series> series = new ArrayList<>();
     series.add(armSeries(r, r.identity().treatmentArm(), RateRow::treatment));
     series.add(armSeries(r, r.identity().controlArm(), RateRow::control));
@@ -168,6 +219,7 @@ public final class HtmlReport {
       if (a == null || a.mean() == null) {
         continue;
       }
+      // One evidence cell has no interval: drawn as a point, never as a made-up bar.
       double lo = a.lower() == null ? a.mean() : a.lower();
       double hi = a.upper() == null ? a.mean() : a.upper();
       pts.add(new Charts.Point(row.offeredPerS(), a.mean(), lo, hi));
@@ -179,6 +231,8 @@ public final class HtmlReport {
     List<Charts.Series> series = new ArrayList<>();
     for (HalfRun half : halves(r)) {
       Map<Double, List<Cell>> byRate = byRate(half);
+      // Scheduled beside service: the gap between them is the time events waited to be sent,
+      // which a latency timed from the send alone would hide (coordinated omission).
       series.add(latency(half.arm() + " scheduled p99", byRate, Cell::scheduled, 99));
       series.add(latency(half.arm() + " service p99", byRate, Cell::service, 99));
       series.add(latency(half.arm() + " service p50", byRate, Cell::service, 50));
@@ -198,6 +252,8 @@ public final class HtmlReport {
       double pct) {
     List<Charts.Point> pts = new ArrayList<>();
     for (Map.Entry<Double, List<Cell>> e : byRate.entrySet()) {
+      // Percentiles of the merged histograms, never an average of per-cell percentiles, which
+      // is not a percentile of anything.
       LatencySummary merged = LatencySummary.merge(e.getValue().stream().map(pick).toList());
       if (merged.count() > 0) {
         double ms = merged.histogram().getValueAtPercentile(pct) / 1000.0;
@@ -211,6 +267,8 @@ public final class HtmlReport {
     List<Charts.Series> series = new ArrayList<>();
     for (HalfRun half : halves(r)) {
       List<Charts.Point> pts = new ArrayList<>();
+      // One point per cell, not a mean per rate: a worker busy in some repeats and idle in others
+      // is what decides whether its completion rate can be read as its capacity.
       for (Cell c : half.cells()) {
         if (!c.twoCommunity() && c.auditBusyFraction() != null) {
           pts.add(
@@ -232,6 +290,10 @@ public final class HtmlReport {
         "audit worker busy fraction per cell", "offered rate (events/s)", "busy fraction", series);
   }
 
+  /**
+   * Single-community cells by rate. Two-community cells are report-only and split the load across
+   * hosts, so merging them would mix two different experiments into one curve.
+   */
   private static Map<Double, List<Cell>> byRate(HalfRun half) {
     Map<Double, List<Cell>> m = new TreeMap<>();
     for (Cell c : half.cells()) {
@@ -242,138 +304,15 @@ public final class HtmlReport {
     return m;
   }
 
-  private static String rateTable(ExperimentReport r) {
-    StringBuilder t =
-        new StringBuilder(
-            "<table><tr><th>offered/s</th><th>treatment mean</th>"
-                + "<th>treatment interval</th><th>control mean</th><th>control interval</th>"
-                + "<th>control - treatment</th><th>adjusted lower bound</th><th>level</th>"
-                + "<th>p (Holm)</th><th class=\"l\">separated</th></tr>\n");
-    for (RateRow row : r.verdict().rates()) {
-      t.append("<tr><td>").append(f(row.offeredPerS(), 0)).append("</td>");
-      stats(t, row.treatment());
-      stats(t, row.control());
-      if (row.difference() == null) {
-        t.append("<td class=\"l\" colspan=\"4\">")
-            .append(esc(row.notComparableReason() == null ? "-" : row.notComparableReason()))
-            .append("</td>");
-      } else {
-        var d = row.difference();
-        t.append("<td>")
-            .append(f(d.estimate(), 4))
-            .append("</td><td>")
-            .append(d.lowerBound() == null ? "-" : f(d.lowerBound(), 4))
-            .append("</td><td>")
-            .append(f(d.intervalLevel(), 4))
-            .append("</td><td>")
-            .append(
-                d.pAdjusted() == null ? (d.degenerate() ? "degenerate" : "-") : f(d.pAdjusted(), 4))
-            .append("</td>");
-      }
-      t.append("<td class=\"l\">").append(row.separated() ? "yes" : "no").append("</td></tr>\n");
-    }
-    return t.append("</table>\n").toString();
-  }
-
-  private static void stats(StringBuilder t, ArmStats a) {
-    if (a == null || a.mean() == null) {
-      t.append("<td>-</td><td>-</td>");
-      return;
-    }
-    t.append("<td>").append(f(a.mean(), 4)).append(" (n=").append(a.n()).append(")</td><td>");
-    t.append(a.lower() == null ? "-" : "[" + f(a.lower(), 4) + ", " + f(a.upper(), 4) + "]");
-    t.append("</td>");
-  }
-
-  private static String excludedTable(VerdictReport v) {
-    if (v.excluded().isEmpty()) {
-      return "<p>None.</p>\n";
-    }
-    StringBuilder t =
-        new StringBuilder(
-            "<table><tr><th class=\"l\">arm</th><th>offered/s</th><th>repeat</th><th>seq</th>"
-                + "<th class=\"l\">reasons</th></tr>\n");
-    for (ExcludedCell e : v.excluded()) {
-      t.append("<tr><td class=\"l\">")
-          .append(esc(e.cell().arm()))
-          .append("</td><td>")
-          .append(f(e.cell().offeredPerS(), 0))
-          .append(e.cell().twoCommunity() ? " (2c)" : "")
-          .append("</td><td>")
-          .append(e.cell().repeat())
-          .append("</td><td>")
-          .append(e.cell().sequence())
-          .append("</td><td class=\"l\">");
-      for (CellProblem p : e.reasons()) {
-        t.append(esc(p.kind() + ": " + p.message())).append("<br>");
-      }
-      t.append("</td></tr>\n");
-    }
-    return t.append("</table>\n").toString();
-  }
-
-  private static String cellTable(ExperimentReport r) {
-    StringBuilder t =
-        new StringBuilder(
-            "<table><tr><th class=\"l\">arm</th><th>offered/s</th><th>rep</th><th>acc/off</th>"
-                + "<th>completed/s</th><th>outstanding Δ</th><th>busy</th><th>service p50 ms</th>"
-                + "<th>scheduled p99 ms</th><th>send lag p99 ms</th><th>drain s</th>"
-                + "<th>load/CPU before→after</th></tr>\n");
-    for (HalfRun half : halves(r)) {
-      for (Cell c : half.cells()) {
-        t.append("<tr><td class=\"l\">")
-            .append(esc(c.arm()))
-            .append("</td><td>")
-            .append(f(c.offeredPerS(), 0))
-            .append(c.twoCommunity() ? " (2c)" : "")
-            .append("</td><td>")
-            .append(c.repeat())
-            .append("</td><td>")
-            .append(f(c.acceptedOverOffered(), 4))
-            .append("</td><td>")
-            .append(opt(c.auditCompletedPerS(), 1))
-            .append("</td><td>")
-            .append(c.outstandingDelta() == null ? "-" : c.outstandingDelta())
-            .append("</td><td>")
-            .append(opt(c.auditBusyFraction(), 3))
-            .append("</td><td>")
-            .append(opt(c.service().p50Ms(), 2))
-            .append("</td><td>")
-            .append(opt(c.scheduled().p99Ms(), 2))
-            .append("</td><td>")
-            .append(opt(c.sendLag().p99Ms(), 3))
-            .append("</td><td>")
-            .append(f(c.drainWaitS(), 2))
-            .append("</td><td>")
-            .append(opt(c.loadPerCpuBefore(), 2))
-            .append("→")
-            .append(opt(c.loadPerCpuAfter(), 2))
-            .append("</td></tr>\n");
-      }
-    }
-    return t.append("</table>\n").toString();
-  }
-
-  private static void row(StringBuilder h, String k, String v) {
-    h.append("<tr><th class=\"l\">")
-        .append(esc(k))
-        .append("</th><td class=\"l\">")
-        .append(esc(v))
-        .append("</td></tr>");
-  }
-
-  private static String opt(Double v, int decimals) {
-    return v == null ? "-" : f(v, decimals);
-  }
-
-  private static String f(double v, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", v);
-  }
-
   private static String capitalized(String s) {
     return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
+  /**
+   * HTML-escapes text for element content and double- or single-quoted attributes. Every string
+   * from a file (arm names, relay info, problem messages) goes through it: a report is opened in a
+   * browser, and a relay's self-description is not trusted markup.
+   */
   static String esc(String s) {
     StringBuilder b = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); i++) {

@@ -12,8 +12,9 @@ import dev.ceiling.verdict.WorkerRate;
 import java.util.Locale;
 
 /**
- * The plain-text summary printed on stdout: a table per rate, the verdict, and one {@code NOT
- * ESTABLISHED:} line per failure. Formats only; every figure comes from the verdict.
+ * The plain-text summary printed on stdout: the answer in words ({@link Answer}), then a table per
+ * rate, the verdict, and one {@code NOT ESTABLISHED:} line per failure. Formats only; every figure
+ * comes from the verdict.
  */
 public final class Summary {
   private Summary() {}
@@ -28,7 +29,8 @@ public final class Summary {
    */
   public static String text(ExperimentReport report, VerdictConfig fileThresholds) {
     VerdictReport v = report.verdict();
-    StringBuilder sb = new StringBuilder();
+    // The answer first: a user who reads one line should read the one that answers the question.
+    StringBuilder sb = new StringBuilder(Answer.of(report).text()).append('\n');
     String t = report.identity().treatmentArm();
     String c = report.identity().controlArm();
     sb.append(

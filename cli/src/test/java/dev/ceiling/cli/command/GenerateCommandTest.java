@@ -146,7 +146,7 @@ class GenerateCommandTest {
             "(default: 0)",
             "--segment=i/N",
             "--lag-bound=DURATION",
-            "(default: 1ms)",
+            "(default: 10ms",
             "--grace-period=DURATION",
             "(default: 10s)",
             "--connect-timeout=DURATION",

@@ -89,6 +89,7 @@ class MergeCommandTest {
         0.1,
         0.5,
         null,
+        null,
         10.0,
         bound != null,
         bound,

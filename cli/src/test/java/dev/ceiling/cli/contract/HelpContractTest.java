@@ -102,7 +102,7 @@ class HelpContractTest {
             "--duration=DURATION",
             "--target=SPEC",
             "rate=EVENTS_PER_S",
-            "(default: 1ms)",
+            "(default: 10ms",
             "(default: 10s)",
             "(default: 10000)",
             "(default: 2)");

@@ -70,6 +70,18 @@ class UsageContractTest {
   }
 
   @Test
+  void quietWithVerboseIsRefusedOnOneLine() {
+    assertUsageError(run("experiment", "--quiet", "--verbose"), "--quiet and --verbose");
+    assertUsageError(
+        run("sweep", "--rig", "r.json", "--json", "h.json", "--rates", "1", "--quiet", "--verbose"),
+        "--quiet and --verbose");
+    // Partner: --quiet alone is no problem; only the bad number is named.
+    Cli.Outcome quiet = run("experiment", "--quiet", "--duration", "0");
+    assertUsageError(quiet, "--duration");
+    assertThat(quiet.errLines().get(0)).doesNotContain("--quiet");
+  }
+
+  @Test
   void experimentRefusesOneRepeatBeforeSweepingAnything() {
     Cli.Outcome o = run("experiment", "--repeats", "1", "--duration", "0");
     assertUsageError(o, "--repeats");

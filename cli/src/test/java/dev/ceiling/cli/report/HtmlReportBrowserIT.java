@@ -65,53 +65,121 @@ class HtmlReportBrowserIT {
           + "var pts=0;s.querySelectorAll('path,rect,ellipse,circle,line,polyline').forEach("
           + "function(p){var r=p.getBBox();if(r.width>0||r.height>0)pts++;});"
           + "out.push('svg '+i+' '+Math.round(b.width)+'x'+Math.round(b.height)+' shapes '+pts);});"
+          + "var vw=window.innerWidth,sw=document.documentElement.scrollWidth;"
+          + "out.push('viewport '+vw+' scroll '+sw);if(sw>vw)out.push('overflow page '+sw+' > '+vw);"
+          + "document.querySelectorAll('svg, table, pre, p, h1, h2').forEach(function(e,i){"
+          + "var r=e.getBoundingClientRect();if(r.right>vw+1||r.left<-1)out.push('overflow '+"
+          + "e.tagName.toLowerCase()+' '+i+' '+Math.round(r.left)+'..'+Math.round(r.right));});"
           + "var v=document.querySelector('p.pass, p.fail');"
           + "out.push('verdict '+(v?v.textContent:'none'));"
           + "errs.forEach(function(e){out.push('error '+e);});"
+          + "if(window.parent!==window){window.parent.postMessage(out.join('\\n'),'*');return;}"
           + "var pre=document.createElement('pre');pre.id='ceiling-probe';"
           + "pre.textContent=out.join('\\n');document.body.appendChild(pre);});})();</script>";
 
-  record Seen(List<String> svgs, String verdict, List<String> errors) {}
+  /**
+   * Headless Chromium will not make a window narrower than this, so a phone's width is given to the
+   * page by an iframe of exactly that width inside a wider window ({@link #phoneHost}).
+   */
+  static final int MIN_WINDOW_PX = 500;
+
+  /**
+   * A page holding {@code page} in an iframe {@code widthPx} wide, which writes what the probe in
+   * the iframe posts into its own DOM, where {@code --dump-dom} prints it.
+   */
+  static String phoneHost(Path page, int widthPx) {
+    return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body style=\"margin:0\">"
+        + "<iframe src=\""
+        + page.toUri()
+        + "\" style=\"width:"
+        + widthPx
+        + "px;height:1000px;border:0\"></iframe><script>window.addEventListener('message',"
+        + "function(e){var pre=document.createElement('pre');pre.id='ceiling-probe';"
+        + "pre.textContent=e.data;document.body.appendChild(pre);});</script></body></html>";
+  }
+
+  /** The URL Chromium opens for {@code page} at {@code widthPx}: the page, or its phone host. */
+  Path atWidth(Path page, int widthPx) throws Exception {
+    if (widthPx >= MIN_WINDOW_PX) {
+      return page;
+    }
+    Path host = Files.createTempFile(dir, "host", ".html");
+    Files.writeString(host, phoneHost(page, widthPx), StandardCharsets.UTF_8);
+    return host;
+  }
+
+  /**
+   * What the probe saw: each SVG's size and shapes, the verdict line, errors, the viewport's and
+   * the page's widths, and every chart, table or text block that reached past the viewport.
+   */
+  record Seen(
+      List<String> svgs,
+      String verdict,
+      List<String> errors,
+      String viewport,
+      List<String> overflows) {}
+
+  /** The widths the report must be readable at: a desktop window and a phone. */
+  static final int DESKTOP_PX = 1400;
+
+  static final int PHONE_PX = 390;
 
   Seen open(String html) throws Exception {
-    Path page = Files.createTempFile(dir, "page", ".html");
-    Files.writeString(page, html.replace("<head>", "<head>" + PROBE), StandardCharsets.UTF_8);
-    Path profile = Files.createTempDirectory(dir, "chromium-profile");
-    Path out = dir.resolve("dom.html");
-    Path err = dir.resolve("chromium.log");
+    return open(html, DESKTOP_PX);
+  }
+
+  /** Chromium's arguments shared by the DOM dump and the screenshot. */
+  List<String> chromiumArgs(Path profile, int widthPx) {
+    return new ArrayList<>(
+        List.of(
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=" + Math.max(widthPx, MIN_WINDOW_PX) + ",1000",
+            "--user-data-dir=" + profile,
+            "--enable-logging=stderr",
+            "--log-level=0",
+            "--virtual-time-budget=5000"));
+  }
+
+  /** Runs Chromium with {@code args}, waiting generously; its log is returned. */
+  static String runChromium(List<String> args, Path out, Path err) throws Exception {
     Process p =
-        new ProcessBuilder(
-                chromium,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + profile,
-                "--enable-logging=stderr",
-                "--log-level=0",
-                "--virtual-time-budget=5000",
-                "--dump-dom",
-                page.toUri().toString())
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+        new ProcessBuilder(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     // Generous: a loaded 2-core machine starts Chromium slowly.
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(
           "Chromium did not finish in 180 s; its log:\n" + Files.readString(err));
     }
+    return Files.readString(err, StandardCharsets.UTF_8) + "\nexit " + p.exitValue();
+  }
+
+  Seen open(String html, int widthPx) throws Exception {
+    Path page = Files.createTempFile(dir, "page", ".html");
+    Files.writeString(page, html.replace("<head>", "<head>" + PROBE), StandardCharsets.UTF_8);
+    Path profile = Files.createTempDirectory(dir, "chromium-profile");
+    Path out = dir.resolve("dom.html");
+    Path err = dir.resolve("chromium.log");
+    List<String> args = chromiumArgs(profile, widthPx);
+    args.add("--dump-dom");
+    args.add(atWidth(page, widthPx).toUri().toString());
+    String log = runChromium(args, out, err);
     String dom = Files.readString(out, StandardCharsets.UTF_8);
-    String log = Files.readString(err, StandardCharsets.UTF_8);
     Matcher m = Pattern.compile("(?s)<pre id=\"ceiling-probe\">(.*?)</pre>").matcher(dom);
-    assertThat(m.find()).as("the probe ran; exit %s, log:%n%s", p.exitValue(), log).isTrue();
+    assertThat(m.find()).as("the probe ran; log:%n%s", log).isTrue();
     List<String> svgs = new ArrayList<>();
     String verdict = null;
     List<String> errors = new ArrayList<>();
+    String viewport = null;
+    List<String> overflows = new ArrayList<>();
     for (String line : m.group(1).replace("&gt;", ">").replace("&lt;", "<").split("\n", -1)) {
       if (line.startsWith("svg ")) {
         svgs.add(line);
@@ -119,6 +187,10 @@ class HtmlReportBrowserIT {
         verdict = line.substring("verdict ".length());
       } else if (line.startsWith("error ")) {
         errors.add(line.substring("error ".length()));
+      } else if (line.startsWith("viewport ")) {
+        viewport = line;
+      } else if (line.startsWith("overflow ")) {
+        overflows.add(line);
       }
     }
     // Chromium's own console log: any error-level console message or uncaught exception.
@@ -127,7 +199,7 @@ class HtmlReportBrowserIT {
         errors.add("chromium log: " + line);
       }
     }
-    return new Seen(svgs, verdict, errors);
+    return new Seen(svgs, verdict, errors, viewport, overflows);
   }
 
   static ExperimentReport report() {
@@ -157,6 +229,59 @@ class HtmlReportBrowserIT {
     }
     assertThat(seen.verdict())
         .isEqualTo(fromJson.verdict().established() ? "ESTABLISHED" : "NOT ESTABLISHED");
+  }
+
+  /** A PNG of the page at {@code widthPx}, kept in target/ for a person to look at. */
+  Path screenshot(String html, int widthPx) throws Exception {
+    Path page = Files.createTempFile(dir, "shot", ".html");
+    Files.writeString(page, html, StandardCharsets.UTF_8);
+    Path png = Path.of("target", "report-" + widthPx + "px.png").toAbsolutePath();
+    Files.createDirectories(png.getParent());
+    Files.deleteIfExists(png);
+    List<String> args = chromiumArgs(Files.createTempDirectory(dir, "chromium-shot"), widthPx);
+    args.add("--screenshot=" + png);
+    args.add(atWidth(page, widthPx).toUri().toString());
+    String log = runChromium(args, dir.resolve("shot.out"), dir.resolve("shot.log"));
+    assertThat(png).as("Chromium wrote the screenshot; log:%n%s", log).exists();
+    // A PNG, not an empty or error file: the signature and more than a blank page's bytes.
+    byte[] bytes = Files.readAllBytes(png);
+    assertThat(bytes).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+    assertThat(bytes.length).as(png.toString()).isGreaterThan(10_000);
+    return png;
+  }
+
+  @Test
+  void readableOnADesktopAndAPhoneWithNothingReachingPastThePage() throws Exception {
+    String html = HtmlReport.render(report());
+    for (int width : new int[] {DESKTOP_PX, PHONE_PX}) {
+      Seen seen = open(html, width);
+      assertThat(seen.viewport()).as("width %d", width).startsWith("viewport " + width + " ");
+      assertThat(seen.overflows()).as("width %d: %s", width, seen.viewport()).isEmpty();
+      assertThat(seen.errors()).isEmpty();
+      // Every chart still drawn at a readable size on the phone, not shrunk to a stamp.
+      for (String svg : seen.svgs()) {
+        int w = Integer.parseInt(svg.split(" ", -1)[2].split("x", -1)[0]);
+        assertThat(w).as(svg).isBetween(Math.min(300, width - 40), width);
+      }
+      screenshot(html, width);
+    }
+  }
+
+  @Test
+  void theOverflowCheckCatchesADeliberatelyOverWideTableAndChart() throws Exception {
+    // Partner: the same page with a table and a chart wider than a phone must fail the check.
+    String html =
+        HtmlReport.render(report())
+            .replace(
+                "</body>",
+                "<table style=\"min-width:900px\"><tr><td>wide</td></tr></table>"
+                    + "<svg width=\"800\" height=\"50\" style=\"max-width:none\">"
+                    + "<rect width=\"800\" height=\"50\"/></svg></body>");
+    Seen seen = open(html, PHONE_PX);
+    assertThat(seen.overflows())
+        .anySatisfy(o -> assertThat(o).startsWith("overflow table"))
+        .anySatisfy(o -> assertThat(o).startsWith("overflow svg"))
+        .anySatisfy(o -> assertThat(o).startsWith("overflow page"));
   }
 
   @Test

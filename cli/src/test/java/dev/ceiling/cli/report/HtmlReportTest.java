@@ -48,6 +48,36 @@ class HtmlReportTest {
     assertThat(externalReferences(mutant)).hasSize(1);
   }
 
+  /** The answer before the first heading; the method only in the folded section after the cells. */
+  static void assertAnswerFirstMethodFolded(String html, ExperimentReport r) {
+    int answer = html.indexOf("<p class=\"answer\">" + HtmlReport.esc(Answer.of(r).sentence()));
+    assertThat(answer).isPositive().isLessThan(html.indexOf("<h2>"));
+    int details = html.indexOf("<details><summary>Method</summary>");
+    assertThat(details).isGreaterThan(html.indexOf("<h2>Cells</h2>"));
+    assertThat(html.indexOf(HtmlReport.esc(r.verdict().method()))).isGreaterThan(details);
+  }
+
+  @Test
+  void theAnswerComesFirstAndTheMethodIsFoldedBelowTheResults() {
+    ExperimentReport r = modelReport();
+    String html = HtmlReport.render(r);
+    assertAnswerFirstMethodFolded(html, r);
+    assertThat(html).contains("<h2>What this run could not see</h2>");
+    // Partner: the old layout, the method paragraph above the charts, fails the same check.
+    String methodFirst =
+        html.replace("<h1>", "<p>" + HtmlReport.esc(r.verdict().method()) + "</p><h1>");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> assertAnswerFirstMethodFolded(methodFirst, r))
+        .isInstanceOf(AssertionError.class);
+  }
+
+  @Test
+  void theSummaryLeadsWithTheAnswer() {
+    ExperimentReport r = modelReport();
+    assertThat(Summary.text(r)).startsWith(Answer.of(r).text());
+    assertThat(Answer.of(r).sentence()).containsIgnoringCase("model output, never evidence");
+  }
+
   @Test
   void summaryNamesTheVerdictAndEveryFailure() {
     ExperimentReport r = modelReport();

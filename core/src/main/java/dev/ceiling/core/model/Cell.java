@@ -226,4 +226,8 @@ public record Cell(
   public Double scrapeEndS() {
     return environment.scrapeEndS();
   }
+
+  public Double wakeFloorP99Ms() {
+    return environment.wakeFloorP99Ms();
+  }
 }

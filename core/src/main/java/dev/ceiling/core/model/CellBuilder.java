@@ -55,6 +55,7 @@ public final class CellBuilder {
   private Double loadPerCpuAfter;
   private Double scrapeStartS;
   private Double scrapeEndS;
+  private Double wakeFloorP99Ms;
 
   CellBuilder() {}
 
@@ -103,6 +104,7 @@ public final class CellBuilder {
     this.loadPerCpuAfter = env.loadPerCpuAfter();
     this.scrapeStartS = env.scrapeStartS();
     this.scrapeEndS = env.scrapeEndS();
+    this.wakeFloorP99Ms = env.wakeFloorP99Ms();
   }
 
   public CellBuilder arm(String arm) {
@@ -299,6 +301,12 @@ public final class CellBuilder {
     return this;
   }
 
+  /** The machine's wake floor p99 before the clock, ms; null when not measured. */
+  public CellBuilder wakeFloorP99Ms(Double wakeFloorP99Ms) {
+    this.wakeFloorP99Ms = wakeFloorP99Ms;
+    return this;
+  }
+
   public CellBuilder loadPerCpuAfter(Double loadPerCpuAfter) {
     this.loadPerCpuAfter = loadPerCpuAfter;
     return this;
@@ -346,6 +354,7 @@ public final class CellBuilder {
             loadPerCpuBefore,
             loadPerCpuAfter,
             scrapeStartS,
-            scrapeEndS));
+            scrapeEndS,
+            wakeFloorP99Ms));
   }
 }

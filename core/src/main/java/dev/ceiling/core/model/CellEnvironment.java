@@ -21,6 +21,10 @@ import java.util.Objects;
  *     the relay was not scraped (no metrics, or a file written before it was recorded)
  * @param scrapeEndS the same for the scrape at the window's end; a slow scrape shifts the
  *     relay-side window away from the generator's
+ * @param wakeFloorP99Ms the machine's wake floor before the clock (p99 of how late the generator's
+ *     own wait returned, ms; the self-check's send-lag bound is at least twice it), the largest
+ *     over the cell's generator processes, or null when not measured (a file written before it was
+ *     recorded)
  */
 public record CellEnvironment(
     Instant startedAt,
@@ -33,7 +37,8 @@ public record CellEnvironment(
     Double loadPerCpuBefore,
     Double loadPerCpuAfter,
     Double scrapeStartS,
-    Double scrapeEndS) {
+    Double scrapeEndS,
+    Double wakeFloorP99Ms) {
 
   public CellEnvironment {
     Objects.requireNonNull(startedAt, "started_at must not be null");
@@ -55,6 +60,7 @@ public record CellEnvironment(
         .nonNegativeOrNull("load_per_cpu_after", loadPerCpuAfter)
         .nonNegativeOrNull("scrape_start_s", scrapeStartS)
         .nonNegativeOrNull("scrape_end_s", scrapeEndS)
+        .nonNegativeOrNull("wake_floor_p99_ms", wakeFloorP99Ms)
         .orThrow();
   }
 }

@@ -89,6 +89,7 @@ final class GoldenFixtures {
         .drainWaitS(2.5)
         .loadPerCpuBefore(0.25)
         .loadPerCpuAfter(0.905)
+        .wakeFloorP99Ms(1.4)
         .build();
   }
 

@@ -28,6 +28,7 @@ class SchemaVersion1Test {
                         .warmupSlotsSent(null)
                         .firstNotice(null)
                         .unknownOkIds(null)
+                        .wakeFloorP99Ms(null)
                         .build())
             .toList();
     return new HalfRun(

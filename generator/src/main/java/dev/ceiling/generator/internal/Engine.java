@@ -62,7 +62,8 @@ public final class Engine {
       Connector.connectAll(client, all, cfg.connectTimeout(), progress);
       Connector.warmUp(all);
       settleHeap();
-      return sendAndReport(cfg, targets, all, clock, progress);
+      Long wakeFloorP99Us = wakeFloor(cfg, strategies, progress);
+      return sendAndReport(cfg, targets, all, clock, progress, wakeFloorP99Us);
     } finally {
       Connector.closeAll(client, all, progress);
     }
@@ -82,12 +83,41 @@ public final class Engine {
     System.gc();
   }
 
+  /**
+   * Measures the machine's wake floor for {@link WakeFloor#PROBE} (less when a shared start instant
+   * leaves less: being ready at the instant matters more than a full second of it) after everything
+   * else is ready, so no pre-signing or connecting competes with the probe, and prints it with the
+   * bound it sets. Null when there was no time for it.
+   */
+  private static Long wakeFloor(
+      GeneratorConfig cfg, RunStrategies strategies, ProgressListener progress) {
+    Duration probe = WakeFloor.PROBE;
+    if (cfg.startAt() != null) {
+      // Half the slack at most: a loaded machine's last waits can overshoot, and missing the
+      // instant costs the cell, while a shorter probe only costs precision.
+      Duration slack =
+          Duration.between(Instant.now(), cfg.startAt()).minus(StartInstant.MIN_LEAD).dividedBy(2);
+      probe = slack.compareTo(probe) < 0 ? (slack.isNegative() ? Duration.ZERO : slack) : probe;
+    }
+    Long floorUs = strategies.wakeFloor().p99Us(probe);
+    progress.progress(
+        SelfCheck.boundLine(
+            cfg.sendLagBound().toNanos() / 1000,
+            floorUs,
+            SelfCheck.lagBoundUs(
+                cfg.sendLagBound().toNanos() / 1000,
+                floorUs,
+                1e9 * cfg.segment().count() / cfg.loads().get(0).ratePerS())));
+    return floorUs;
+  }
+
   private static GeneratorReport sendAndReport(
       GeneratorConfig cfg,
       List<TargetRun> targets,
       List<Conn> all,
       RunClock clock,
-      ProgressListener progress)
+      ProgressListener progress,
+      Long wakeFloorP99Us)
       throws GeneratorException {
     int threads = Math.min(cfg.senderThreads(), all.size());
     List<List<Conn>> owned = new ArrayList<>();
@@ -211,7 +241,7 @@ public final class Engine {
         targets,
         senders,
         new ReportBuilder.Timing(
-            windowStart, startNanos, windowStartNanos, endOfSends, graceWaitedS));
+            windowStart, startNanos, windowStartNanos, endOfSends, graceWaitedS, wakeFloorP99Us));
   }
 
   /**

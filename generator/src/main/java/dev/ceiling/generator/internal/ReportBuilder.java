@@ -18,7 +18,8 @@ final class ReportBuilder {
       long startNanos,
       long windowStartNanos,
       long endOfSends,
-      double graceWaitedS) {}
+      double graceWaitedS,
+      Long wakeFloorP99Us) {}
 
   static GeneratorReport build(
       GeneratorConfig cfg, List<TargetRun> targets, List<Sender> senders, Timing timing) {
@@ -26,7 +27,7 @@ final class ReportBuilder {
     List<GeneratorReport.TargetReport> perTarget = new ArrayList<>();
     List<GeneratorReport.Result> results = new ArrayList<>();
     List<String> labels = new ArrayList<>();
-    String cause = cause(senders);
+    String cause = cause(senders, timing.wakeFloorP99Us());
     for (TargetRun t : targets) {
       SendTally sends = new SendTally();
       for (Sender s : senders) {
@@ -35,6 +36,7 @@ final class ReportBuilder {
       String reason =
           SelfCheck.reason(
               cfg.sendLagBound().toNanos() / 1000,
+              timing.wakeFloorP99Us(),
               t.schedule.segmentIntervalNanos(),
               t.slotsPlanned(),
               sends.unsentLate,
@@ -55,7 +57,11 @@ final class ReportBuilder {
               t.load.ratePerS(),
               t.load.connections(),
               t.load.identities(),
-              cfg.sendLagBoundUs(t.index) / 1000.0,
+              SelfCheck.lagBoundUs(
+                      cfg.sendLagBound().toNanos() / 1000,
+                      timing.wakeFloorP99Us(),
+                      t.schedule.segmentIntervalNanos())
+                  / 1000.0,
               r));
     }
     GeneratorReport.Result agg =
@@ -81,6 +87,7 @@ final class ReportBuilder {
         busy,
         senderCpuS,
         runQueueWaitS(senders),
+        timing.wakeFloorP99Us() == null ? null : timing.wakeFloorP99Us() / 1000.0,
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),
@@ -101,7 +108,7 @@ final class ReportBuilder {
   }
 
   /** The self-check's cause line, from the senders' scheduler figures. */
-  private static String cause(List<Sender> senders) {
+  private static String cause(List<Sender> senders, Long wakeFloorP99Us) {
     long cpu = 0;
     long wait = 0;
     long run = 0;
@@ -116,7 +123,7 @@ final class ReportBuilder {
         wait += s.schedNanos[1];
       }
     }
-    return SelfCheck.cause(cpu, known ? wait : null, run);
+    return SelfCheck.cause(cpu, known ? wait : null, run, wakeFloorP99Us);
   }
 
   /** The busiest sender's busy time over its send window, or null when nothing was sent. */

@@ -1,5 +1,6 @@
 package dev.ceiling.generator.internal;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -11,7 +12,7 @@ import java.util.Objects;
  * runs use {@link #PRODUCTION}; tests swap one rule for a mutant (a slowed sender, a FIFO matcher,
  * a sender that times from the send) that the real generator must be told apart from. None is
  * called per slot: the send path calls {@link SendClock} once per batch, in place of the {@code
- * nanoTime()} it needs for the send instant.
+ * nanoTime()} it needs for the send instant; the wake floor is read once, before the clock.
  *
  * @param dueRule each slot's due time; production: the schedule
  * @param sendClock the send instant of a batch about to be handed to Jetty
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param scheduledOrigin where a slot's "scheduled" latency starts
  * @param graceRule whether the grace period may end before its deadline
  * @param authResponder what a connection does with a NIP-42 AUTH challenge
+ * @param wakeFloor how the machine's wake floor is measured before the clock
  */
 public record RunStrategies(
     SlotPlanner.DueRule dueRule,
@@ -26,7 +28,8 @@ public record RunStrategies(
     OkMatcher okMatcher,
     ScheduledOrigin scheduledOrigin,
     GraceRule graceRule,
-    AuthResponder authResponder) {
+    AuthResponder authResponder,
+    WakeFloorProbe wakeFloor) {
 
   /** Where the send instant of a batch of {@code slots} slots on {@code conn} comes from. */
   public interface SendClock {
@@ -55,6 +58,15 @@ public record RunStrategies(
     void onChallenge(Conn conn, String challenge);
   }
 
+  /** The machine's wake floor, measured once before the clock. */
+  public interface WakeFloorProbe {
+    /**
+     * The p99 lateness of the senders' wait over about {@code probe}, µs, or null when unknown.
+     * Production: {@link WakeFloor#measureP99Us}; a test can simulate a slow machine.
+     */
+    Long p99Us(Duration probe);
+  }
+
   /**
    * The real generator: the schedule, {@code nanoTime()} at hand-off, OKs matched by event id,
    * latency from the intended slot, grace over once every sent event is answered, AUTH answered.
@@ -66,11 +78,14 @@ public record RunStrategies(
           (target, id) -> target.slotById.get(id),
           (due, sentAt) -> due,
           (answered, sent, targets) -> answered >= sent,
-          Conn::answerAuth);
+          Conn::answerAuth,
+          WakeFloor::measureP99Us);
 
   public RunStrategies {
     // A missing rule would fail deep in a sender or receive thread; fail here instead.
-    Object[] rules = {dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, authResponder};
+    Object[] rules = {
+      dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, authResponder, wakeFloor
+    };
     for (Object rule : rules) {
       Objects.requireNonNull(rule, "every rule of a run must be set, got " + Arrays.asList(rules));
     }
@@ -78,26 +93,36 @@ public record RunStrategies(
 
   /** These rules with {@code c} for the send instant. */
   public RunStrategies withSendClock(SendClock c) {
-    return new RunStrategies(dueRule, c, okMatcher, scheduledOrigin, graceRule, authResponder);
+    return new RunStrategies(
+        dueRule, c, okMatcher, scheduledOrigin, graceRule, authResponder, wakeFloor);
   }
 
   /** These rules with {@code m} for matching OKs. */
   public RunStrategies withOkMatcher(OkMatcher m) {
-    return new RunStrategies(dueRule, sendClock, m, scheduledOrigin, graceRule, authResponder);
+    return new RunStrategies(
+        dueRule, sendClock, m, scheduledOrigin, graceRule, authResponder, wakeFloor);
   }
 
   /** These rules with {@code o} for the scheduled latency's origin. */
   public RunStrategies withScheduledOrigin(ScheduledOrigin o) {
-    return new RunStrategies(dueRule, sendClock, okMatcher, o, graceRule, authResponder);
+    return new RunStrategies(dueRule, sendClock, okMatcher, o, graceRule, authResponder, wakeFloor);
   }
 
   /** These rules with {@code g} for the end of the grace period. */
   public RunStrategies withGraceRule(GraceRule g) {
-    return new RunStrategies(dueRule, sendClock, okMatcher, scheduledOrigin, g, authResponder);
+    return new RunStrategies(
+        dueRule, sendClock, okMatcher, scheduledOrigin, g, authResponder, wakeFloor);
   }
 
   /** These rules with {@code a} for AUTH challenges. */
   public RunStrategies withAuthResponder(AuthResponder a) {
-    return new RunStrategies(dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, a);
+    return new RunStrategies(
+        dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, a, wakeFloor);
+  }
+
+  /** These rules with {@code w} for the machine's wake floor. */
+  public RunStrategies withWakeFloor(WakeFloorProbe w) {
+    return new RunStrategies(
+        dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, authResponder, w);
   }
 }

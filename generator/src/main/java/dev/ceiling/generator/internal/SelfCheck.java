@@ -9,9 +9,8 @@ import org.HdrHistogram.Histogram;
  * <ol>
  *   <li>any slot was still unsent at the send deadline (clock start + duration + late-send slack),
  *       or
- *   <li>the send lag p99 exceeds {@code max(floor, 10% of the interval between this process's
- *       consecutive slots of that target)}, the floor being the configuration's send-lag bound (1
- *       ms by default).
+ *   <li>the send lag p99 exceeds {@code max(configured bound, 2 x the machine's wake floor p99, 10%
+ *       of the interval between this process's consecutive slots of that target)}.
  * </ol>
  *
  * Slots skipped because the relay closed their connection do not count: that is the relay's doing
@@ -22,17 +21,71 @@ public final class SelfCheck {
   /** The bound as a fraction of the slot interval, for slow schedules. */
   public static final double LAG_FRACTION_OF_INTERVAL = 0.10;
 
+  /**
+   * The bound as a multiple of the machine's wake floor p99. A sender waits once per pass and then
+   * sends, so its lag is at least one wake-up's lateness; twice the floor leaves room for the send
+   * itself and for the floor having been measured over one second, not the whole run, while still
+   * flagging a sender that falls further behind than the machine explains.
+   */
+  public static final double LAG_MULTIPLE_OF_WAKE_FLOOR = 2.0;
+
   private SelfCheck() {}
 
-  /** The send-lag p99 bound in µs for slots {@code intervalNanos} apart. */
-  public static long lagBoundUs(long floorUs, double intervalNanos) {
-    return Math.max(floorUs, (long) (LAG_FRACTION_OF_INTERVAL * intervalNanos / 1000.0));
+  /** The send-lag p99 bound in µs for slots {@code intervalNanos} apart, the floor unknown. */
+  public static long lagBoundUs(long configuredUs, double intervalNanos) {
+    return lagBoundUs(configuredUs, null, intervalNanos);
+  }
+
+  /**
+   * The send-lag p99 bound in µs: the largest of the configured bound, {@link
+   * #LAG_MULTIPLE_OF_WAKE_FLOOR} times the machine's wake floor p99 ({@code wakeFloorP99Us}, null
+   * when unknown), and {@link #LAG_FRACTION_OF_INTERVAL} of the interval between slots.
+   */
+  public static long lagBoundUs(long configuredUs, Long wakeFloorP99Us, double intervalNanos) {
+    long byInterval = (long) (LAG_FRACTION_OF_INTERVAL * intervalNanos / 1000.0);
+    long byFloor =
+        wakeFloorP99Us == null ? 0 : (long) (LAG_MULTIPLE_OF_WAKE_FLOOR * wakeFloorP99Us);
+    return Math.max(configuredUs, Math.max(byFloor, byInterval));
+  }
+
+  /**
+   * One line naming the floor and which term set the bound, printed before the clock, e.g. "the
+   * machine's wake floor (p99 1.4 ms) exceeds the configured bound 1.0 ms: send-lag p99 bound
+   * applied 2.8 ms (2 x the floor)".
+   *
+   * @param configuredUs the configured bound, µs
+   * @param wakeFloorP99Us the measured floor, µs, or null when it could not be measured
+   * @param appliedUs the bound applied to the first target, µs
+   */
+  public static String boundLine(long configuredUs, Long wakeFloorP99Us, long appliedUs) {
+    String configured = "the configured bound " + ms(configuredUs) + " ms";
+    String applied = "send-lag p99 bound applied " + ms(appliedUs) + " ms";
+    if (wakeFloorP99Us == null) {
+      return "wake floor not measured (too little time before the clock): " + applied;
+    }
+    String floor = "the machine's wake floor (p99 " + ms(wakeFloorP99Us) + " ms)";
+    long byFloor = (long) (LAG_MULTIPLE_OF_WAKE_FLOOR * wakeFloorP99Us);
+    if (appliedUs > configuredUs && appliedUs == byFloor) {
+      // The floor alone above the bound is the case a user would otherwise read as a slow
+      // generator; say it in those words.
+      String what = wakeFloorP99Us > configuredUs ? floor : "twice " + floor;
+      return what + " exceeds " + configured + ": " + applied + " (2 x the floor)";
+    }
+    if (appliedUs > configuredUs) {
+      return floor + " is within " + configured + ": " + applied + " (10% of the slot interval)";
+    }
+    return floor + " is within " + configured + ": " + applied;
+  }
+
+  private static String ms(long us) {
+    return String.format(java.util.Locale.ROOT, "%.1f", us / 1000.0);
   }
 
   /**
    * The reason these slots are generator-bound, or null when they are not.
    *
-   * @param floorUs the send-lag bound's floor, µs
+   * @param configuredUs the configured send-lag bound, µs
+   * @param wakeFloorP99Us the machine's wake floor p99 measured before the clock, µs, or null
    * @param intervalNanos time between consecutive slots of this target in this process
    * @param planned slots planned
    * @param unsentLate slots unsent at the send deadline
@@ -40,7 +93,8 @@ public final class SelfCheck {
    * @param sendLagUs send lag of every sent slot, µs
    */
   public static String reason(
-      long floorUs,
+      long configuredUs,
+      Long wakeFloorP99Us,
       double intervalNanos,
       long planned,
       long unsentLate,
@@ -53,7 +107,7 @@ public final class SelfCheck {
           .append(planned)
           .append(" slots still unsent at the send deadline");
     }
-    long bound = lagBoundUs(floorUs, intervalNanos);
+    long bound = lagBoundUs(configuredUs, wakeFloorP99Us, intervalNanos);
     if (sendLagUs.getTotalCount() > 0) {
       long p99 = sendLagUs.getValueAtPercentile(99);
       if (p99 > bound) {
@@ -97,20 +151,28 @@ public final class SelfCheck {
    * @param cpuNanos sender threads' time on a CPU
    * @param runQueueWaitNanos their time runnable but waiting for a CPU, or null when unknown
    * @param runNanos their wall time (summed over threads)
+   * @param wakeFloorP99Us the machine's wake floor measured before the clock, µs, or null
    */
-  public static String cause(long cpuNanos, Long runQueueWaitNanos, long runNanos) {
+  public static String cause(
+      long cpuNanos, Long runQueueWaitNanos, long runNanos, Long wakeFloorP99Us) {
     String cpu = percent(cpuNanos, runNanos);
     if (runQueueWaitNanos == null) {
       return "sender CPU " + cpu + " of its run; run-queue wait unknown (no /proc schedstat)";
     }
     String wait = percent(runQueueWaitNanos, runNanos);
     if (runNanos > 0 && cpuNanos + runQueueWaitNanos < ASLEEP_BELOW * runNanos) {
+      String floor =
+          wakeFloorP99Us == null
+              ? "its wake floor was not measured"
+              : "later than the machine's wake floor (p99 " + ms(wakeFloorP99Us) + " ms) before it";
       return "sender mostly asleep: CPU "
           + cpu
           + ", run-queue wait "
           + wait
-          + " of its run (its wake-ups came late: timer slack, or a vCPU the hypervisor woke"
-          + " late; time this machine's bare wait with WakeLatencyBench)";
+          + " of its run (the machine woke it late during the run, "
+          + floor
+          + ": timer slack, or a vCPU the hypervisor woke late; time this machine's bare wait"
+          + " with WakeLatencyBench)";
     }
     if (runQueueWaitNanos > cpuNanos) {
       return "sender runnable but not scheduled: run-queue wait "

@@ -357,6 +357,77 @@ class GeneratorIT {
     }
   }
 
+  /** A sender that burns 15 ms of CPU per 10 ms slot: really saturated, not asleep. */
+  static final RunStrategies CPU_BURNING =
+      RunStrategies.PRODUCTION.withSendClock(
+          (conn, slots) -> {
+            long until = System.nanoTime() + slots * TimeUnit.MILLISECONDS.toNanos(15);
+            long spins = 0;
+            while (System.nanoTime() < until) {
+              spins++;
+            }
+            return spins >= 0 ? System.nanoTime() : 0;
+          });
+
+  @Test
+  void aThreeMsWakeFloorRaisesAOneMsBoundToSixAndASaturatedSenderIsStillFlagged() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      // 100/s: 10 ms slots, so the interval's 10% (1 ms) does not decide the bound.
+      GeneratorConfig c =
+          GeneratorConfig.builder()
+              .load(load(relay.url(), null, 100, 1))
+              .duration(Duration.ofSeconds(1))
+              .gracePeriod(Duration.ofSeconds(1))
+              .sendLagBound(Duration.ofMillis(1))
+              .build();
+      RunStrategies slowMachine = RunStrategies.PRODUCTION.withWakeFloor(probe -> 3_000L);
+      List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+      GeneratorReport r = Engine.run(c, lines::add, slowMachine);
+      assertThat(r.wakeFloorP99Ms()).isEqualTo(3.0);
+      assertThat(r.targets().get(0).sendLagBoundMs()).isEqualTo(6.0);
+      assertThat(lines)
+          .contains(
+              "the machine's wake floor (p99 3.0 ms) exceeds the configured bound 1.0 ms:"
+                  + " send-lag p99 bound applied 6.0 ms (2 x the floor)");
+      // Judged against 6 ms, whatever this machine's own lag was (never a timed assertion).
+      long p99Us = r.aggregate().sendLag().histogram().getValueAtPercentile(99);
+      assertThat(r.generatorBound()).as(r.generatorBoundReason()).isEqualTo(p99Us > 6_000);
+      GeneratorReport burning = run(c, CPU_BURNING.withWakeFloor(probe -> 3_000L));
+      assertThat(burning.generatorBound()).isTrue();
+      assertThat(burning.generatorBoundReason())
+          .contains("> bound 6.0 ms")
+          .doesNotContain("mostly asleep");
+      assertThat(burning.wakeFloorP99Ms()).isEqualTo(3.0);
+    }
+  }
+
+  @Test
+  void theReportRecordsTheMeasuredWakeFloorAndTheBoundItSet() throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      GeneratorConfig c =
+          GeneratorConfig.builder()
+              .load(load(relay.url(), null, 100, 1))
+              .duration(Duration.ofMillis(500))
+              .gracePeriod(Duration.ofSeconds(1))
+              .build();
+      GeneratorReport r = run(c, RunStrategies.PRODUCTION);
+      assertThat(r.wakeFloorP99Ms()).isNotNull().isNotNegative();
+      assertThat(r.targets().get(0).sendLagBoundMs())
+          .isEqualTo(Math.max(10_000L, Math.round(2 * r.wakeFloorP99Ms() * 1000)) / 1000.0);
+      String json = Json.write(r);
+      assertThat(Json.read(json, "test", GeneratorReport.class).wakeFloorP99Ms())
+          .isEqualTo(r.wakeFloorP99Ms());
+      // A report written before the floor was recorded still reads, the floor unknown (null)...
+      String before = json.replaceAll("\\s*\"wake_floor_p99_ms\"\\s*:\\s*[0-9.E-]+,", "");
+      assertThat(before).doesNotContain("wake_floor_p99_ms");
+      assertThat(Json.read(before, "old", GeneratorReport.class).wakeFloorP99Ms()).isNull();
+      // ... while the reader stays strict: a misspelt field is still refused.
+      String misspelt = json.replace("\"wake_floor_p99_ms\"", "\"wake_flor_p99_ms\"");
+      assertThatThrownBy(() -> Json.read(misspelt, "bad", GeneratorReport.class))
+          .hasMessageContaining("wake_flor_p99_ms");
+    }
+  }
+
   // ---------------------------------------------------------------- send deadline
 
   /**

@@ -26,10 +26,10 @@ class SelfCheckCauseTest {
 
   @Test
   void aSaturatedSenderAndAStarvedOneGetDifferentReasons() {
-    assertTellsThemApart(f -> SelfCheck.cause(f[0], f[1], f[2]));
-    assertThat(SelfCheck.cause(100, null, 1000)).contains("run-queue wait unknown");
+    assertTellsThemApart(f -> SelfCheck.cause(f[0], f[1], f[2], null));
+    assertThat(SelfCheck.cause(100, null, 1000, null)).contains("run-queue wait unknown");
     // Mutant: a rule that blames the sender whenever it is bound, whatever the scheduler says.
-    assertThatThrownBy(() -> assertTellsThemApart(f -> SelfCheck.cause(f[0], 0L, f[2])))
+    assertThatThrownBy(() -> assertTellsThemApart(f -> SelfCheck.cause(f[0], 0L, f[2], null)))
         .isInstanceOf(AssertionError.class);
     // Mutant: the two-way rule before the asleep case, which called 4% CPU "saturated".
     assertThatThrownBy(

@@ -1,0 +1,52 @@
+package dev.ceiling.core.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * Fields added to the current schema after files were first written with it. The strict reader
+ * requires every field, so a file written before a field existed would be refused; instead, on
+ * reading, an object that has the field's siblings but not the field gets it as null ("not
+ * measured"), and the strict reader still checks everything else. Adding a field this way keeps old
+ * reports readable; renaming one would not, so fields are only ever added.
+ */
+public final class AddedFields {
+  private AddedFields() {}
+
+  /**
+   * One added field: {@code field} is filled with null in any object that has every one of {@code
+   * siblings} (fields that identify the object's type) and lacks it.
+   */
+  record Added(String field, List<String> siblings) {}
+
+  static final List<Added> ADDED =
+      List.of(
+          // A cell's environment (CellEnvironment).
+          new Added("wake_floor_p99_ms", List.of("started_at", "drain_wait_s", "headroom")),
+          // A generator report's top level (GeneratorReport).
+          new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")));
+
+  /**
+   * Fills every added field missing from {@code node} and the objects inside it with null.
+   *
+   * @return true when anything was filled
+   */
+  public static boolean fill(JsonNode node) {
+    boolean changed = false;
+    if (node instanceof ObjectNode o) {
+      for (Added a : ADDED) {
+        if (!o.has(a.field()) && a.siblings().stream().allMatch(o::has)) {
+          o.putNull(a.field());
+          changed = true;
+        }
+      }
+    }
+    if (node != null && node.isContainerNode()) {
+      for (JsonNode child : node) {
+        changed |= fill(child);
+      }
+    }
+    return changed;
+  }
+}
