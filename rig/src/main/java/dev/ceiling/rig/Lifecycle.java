@@ -27,8 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The rig's start as a sequence of steps, each its own type: claim the state directory, settle who
  * runs there ({@link Occupants}), plan ({@link LaunchPlanner}), read the build's provenance, start
  * and wait until ready ({@link Launcher}) or attach, read the READY line, describe ({@link
- * Descriptors}); the upstream proxies open before the plan and close with the relay. Its checks are injected, so tests can run deliberately broken (mutant) checks
- * through the same code and show that the real ones are what keeps strangers and busy ports safe.
+ * Descriptors}); the upstream proxies open before the plan and close with the relay. Its checks are
+ * injected, so tests can run deliberately broken (mutant) checks through the same code and show
+ * that the real ones are what keeps strangers and busy ports safe.
  */
 final class Lifecycle {
   /** How long stdout may trail readiness before the READY line counts as missing. */

@@ -16,9 +16,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The profile's list and selection sections (arms and reset, limiter, targets, upstreams), read for {@link
- * ProfileReader} into the same problem list. {@code known} is the reader's placeholder set, filled
- * before these sections are read.
+ * The profile's list and selection sections (arms and reset, limiter, targets, upstreams), read for
+ * {@link ProfileReader} into the same problem list. {@code known} is the reader's placeholder set,
+ * filled before these sections are read.
  */
 final class ProfileSections {
   private final JsonFields f;
@@ -143,8 +143,8 @@ final class ProfileSections {
   }
 
   /**
-   * The upstreams: each a unique name and a {@code host:port} target template over {@code
-   * linkable} placeholders; each defines {@code ${upstream.NAME.host|port|address}}.
+   * The upstreams: each a unique name and a {@code host:port} target template over {@code linkable}
+   * placeholders; each defines {@code ${upstream.NAME.host|port|address}}.
    */
   List<UpstreamTemplate> upstreams(JsonNode node, Set<String> linkable) {
     List<UpstreamTemplate> out = new ArrayList<>();
@@ -193,7 +193,12 @@ final class ProfileSections {
     for (String suffix : UpstreamTemplate.PLACEHOLDER_SUFFIXES) {
       if (!known.add(probe.placeholder(suffix))) {
         problems.add(
-            path + ".name: \"" + name + "\" is declared twice (${" + probe.placeholder(suffix) + "})");
+            path
+                + ".name: \""
+                + name
+                + "\" is declared twice (${"
+                + probe.placeholder(suffix)
+                + "})");
         return false;
       }
     }

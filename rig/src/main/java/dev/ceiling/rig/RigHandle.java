@@ -59,10 +59,10 @@ public final class RigHandle implements AutoCloseable {
   }
 
   /**
-   * The delay proxy on each upstream the profile declares, by name in declaration order; empty
-   * when the profile declares none or they are linked directly ({@link
-   * UpOptions.UpstreamMode#DIRECT}, or an attached relay). Each starts at zero delay; set the delay
-   * and read the wire counters while the relay runs. Closed by {@link #stop()}.
+   * The delay proxy on each upstream the profile declares, by name in declaration order; empty when
+   * the profile declares none or they are linked directly ({@link UpOptions.UpstreamMode#DIRECT},
+   * or an attached relay). Each starts at zero delay; set the delay and read the wire counters
+   * while the relay runs. Closed by {@link #stop()}.
    */
   public Map<String, DelayProxy> proxies() {
     return proxies;

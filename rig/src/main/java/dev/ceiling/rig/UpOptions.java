@@ -26,9 +26,9 @@ import java.util.Objects;
  * @param extraArgs appended to the relay's command line after everything else
  * @param upstreamMode how the relay reaches the profile's upstreams: through a {@link
  *     dev.ceiling.rig.proxy.DelayProxy} each that lives as long as the {@link RigHandle} ({@link
- *     UpstreamMode#PROXIED}, the default), or straight to each target ({@link
- *     UpstreamMode#DIRECT}, for a relay that must outlive this process, as after {@code ceiling rig
- *     up}); ignored with skipRelay, which launches nothing
+ *     UpstreamMode#PROXIED}, the default), or straight to each target ({@link UpstreamMode#DIRECT},
+ *     for a relay that must outlive this process, as after {@code ceiling rig up}); ignored with
+ *     skipRelay, which launches nothing
  * @param allowRemoteUpstreams false (the default) refuses an upstream target whose host is not
  *     loopback ({@link dev.ceiling.core.net.Loopback})
  */

@@ -18,7 +18,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A declared upstream with a real relay process (python3 fake_relay.py) and a real echo service. */
+/**
+ * A declared upstream with a real relay process (python3 fake_relay.py) and a real echo service.
+ */
 class UpstreamsIT {
   @TempDir Path dir;
 
@@ -55,8 +57,7 @@ class UpstreamsIT {
     int port = Fakes.freePort();
     try (EchoServer echo = new EchoServer()) {
       int echoPort = echo.address().getPort();
-      RigHandle h =
-          Fakes.real().up(Fakes.options(profile(port, echoPort), dir.resolve("s")));
+      RigHandle h = Fakes.real().up(Fakes.options(profile(port, echoPort), dir.resolve("s")));
       DelayProxy proxy;
       try {
         proxy = h.proxies().get("db");

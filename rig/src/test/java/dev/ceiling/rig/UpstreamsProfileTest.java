@@ -125,7 +125,8 @@ class UpstreamsProfileTest {
     UpOptions o = UpOptions.of(p, "on", dir.resolve("s"));
     assertThatThrownBy(() -> UpstreamPlans.targets(o))
         .isInstanceOf(RigException.class)
-        .satisfies(e -> assertThat(((RigException) e).kind()).isEqualTo(RigException.Kind.BAD_INPUT))
+        .satisfies(
+            e -> assertThat(((RigException) e).kind()).isEqualTo(RigException.Kind.BAD_INPUT))
         .extracting(e -> ((RigException) e).problems())
         .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.list(String.class))
         .containsExactly(

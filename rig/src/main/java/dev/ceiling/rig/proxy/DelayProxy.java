@@ -15,13 +15,12 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A TCP proxy on 127.0.0.1 between a relay and one of its upstream services (a database, a
- * cache), that adds a round-trip delay d: each chunk is forwarded d/2 after it arrived, in each
- * direction, so one request-response exchange gains d. Bytes pass unchanged and in order, each
- * chunk on its own (never coalesced, reordered or throttled); only a full hold (4 MiB) or a sink
- * that cannot take more stops the source from reading. It counts wire turns, the times a
- * connection's traffic flips from client-to-target to target-to-client: the sequential round trips
- * the relay made.
+ * A TCP proxy on 127.0.0.1 between a relay and one of its upstream services (a database, a cache),
+ * that adds a round-trip delay d: each chunk is forwarded d/2 after it arrived, in each direction,
+ * so one request-response exchange gains d. Bytes pass unchanged and in order, each chunk on its
+ * own (never coalesced, reordered or throttled); only a full hold (4 MiB) or a sink that cannot
+ * take more stops the source from reading. It counts wire turns, the times a connection's traffic
+ * flips from client-to-target to target-to-client: the sequential round trips the relay made.
  *
  * <p>Each connection to the proxy opens one to the target. One event-loop thread (daemon) serves
  * every connection. With epoll (Linux) holds are precise to microseconds; elsewhere NIO rounds them

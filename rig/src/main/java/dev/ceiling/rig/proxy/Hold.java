@@ -37,7 +37,9 @@ final class Hold {
     this.lastDueNanos = System.nanoTime();
   }
 
-  /** Takes ownership of {@code bytes}, which arrived now, and releases them {@code holdNanos} on. */
+  /**
+   * Takes ownership of {@code bytes}, which arrived now, and releases them {@code holdNanos} on.
+   */
   void accept(ByteBuf bytes, long holdNanos) {
     long now = System.nanoTime();
     long due = Math.max(now + holdNanos, lastDueNanos);

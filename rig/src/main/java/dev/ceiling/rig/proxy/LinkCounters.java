@@ -1,8 +1,8 @@
 package dev.ceiling.rig.proxy;
 
 /**
- * What a {@link DelayProxy} has carried since it started: a snapshot, so a cell can take one
- * before and one after and compute turns per accepted event from the difference.
+ * What a {@link DelayProxy} has carried since it started: a snapshot, so a cell can take one before
+ * and one after and compute turns per accepted event from the difference.
  *
  * @param connections connections accepted from the client side, >= 0
  * @param failedConnects accepted connections whose target refused or could not be reached, >= 0

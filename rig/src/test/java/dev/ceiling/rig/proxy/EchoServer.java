@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /** A TCP echo service on 127.0.0.1 (Netty), standing in for a relay's upstream. */
 public final class EchoServer implements AutoCloseable {
-  private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+  private final EventLoopGroup group =
+      new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   private final Channel server;
 
   public EchoServer() throws Exception {
