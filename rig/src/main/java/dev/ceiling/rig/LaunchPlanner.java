@@ -191,6 +191,11 @@ final class LaunchPlanner {
     for (Target t : targets) {
       loopback(problems, "targets url", t.url());
     }
+    refuseIfAny(p, problems);
+  }
+
+  /** BAD_INPUT naming the profile and every problem, when there is any. */
+  static void refuseIfAny(RelayProfile p, List<String> problems) throws RigException {
     if (!problems.isEmpty()) {
       throw new RigException(
           RigException.Kind.BAD_INPUT,

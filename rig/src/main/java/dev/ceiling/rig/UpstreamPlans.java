@@ -52,13 +52,7 @@ final class UpstreamPlans {
         out.add(UpstreamRoute.direct(u.name(), hp));
       }
     }
-    if (!problems.isEmpty()) {
-      throw new RigException(
-          RigException.Kind.BAD_INPUT,
-          p.origin() + ": " + String.join("; ", problems),
-          problems,
-          null);
-    }
+    LaunchPlanner.refuseIfAny(p, problems);
     return out;
   }
 
