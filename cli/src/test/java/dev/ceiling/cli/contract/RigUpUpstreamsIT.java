@@ -53,7 +53,8 @@ class RigUpUpstreamsIT {
     int db = freePort();
     Path file = Files.writeString(dir.resolve("linked.json"), profile(port, "127.0.0.1:" + db));
     Path state = dir.resolve("state");
-    Cli.Outcome up = Cli.run("rig", "up", "--profile", file.toString(), "--state-dir", state.toString());
+    Cli.Outcome up =
+        Cli.run("rig", "up", "--profile", file.toString(), "--state-dir", state.toString());
     try {
       assertThat(up.code()).as(up.toString()).isZero();
       assertThat(up.out())
@@ -77,7 +78,8 @@ class RigUpUpstreamsIT {
     Path file =
         Files.writeString(dir.resolve("remote.json"), profile(freePort(), "db.example.com:5432"));
     Cli.Outcome up =
-        Cli.run("rig", "up", "--profile", file.toString(), "--state-dir", dir.resolve("s").toString());
+        Cli.run(
+            "rig", "up", "--profile", file.toString(), "--state-dir", dir.resolve("s").toString());
     Cli.assertUsageError(up, "$.upstreams[0].target must point at loopback");
     assertThat(up.err()).contains("got db.example.com:5432");
   }

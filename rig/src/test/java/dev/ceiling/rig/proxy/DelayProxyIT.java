@@ -27,8 +27,8 @@ class DelayProxyIT {
    * How far above d the median may land. Each delayed exchange has two wake-ups more than a
    * baseline one (the proxy's timers), and on a loaded machine a woken thread waits for a CPU: at a
    * load average of 25 to 28 on 2 cores the median came out 1.31 and 1.34 ms and the mean 1.44 to
-   * 1.93 ms (a few exchanges stall for tens of milliseconds). Holds are scheduled from arrival, so load
-   * only ever adds: the lower bound stays d - 0.1 ms, and it is what the one-way mutant fails.
+   * 1.93 ms (a few exchanges stall for tens of milliseconds). Holds are scheduled from arrival, so
+   * load only ever adds: the lower bound stays d - 0.1 ms, and it is what the one-way mutant fails.
    */
   private static final double LOAD_ALLOWANCE_MS = 0.5;
 
