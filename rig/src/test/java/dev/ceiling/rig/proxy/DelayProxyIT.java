@@ -20,17 +20,19 @@ import org.junit.jupiter.api.Test;
 class DelayProxyIT {
   private static final Duration D = Duration.ofMillis(1);
 
-  /** The stated precision: an exchange gains d within 0.1 ms (checked from below, see next). */
+  /** The stated precision: an exchange gains d within 0.1 ms, checked from below. */
   private static final double TOLERANCE_MS = 0.1;
 
   /**
-   * How far above d the median may land. Each delayed exchange has two wake-ups more than a
-   * baseline one (the proxy's timers), and on a loaded machine a woken thread waits for a CPU: at a
-   * load average of 25 to 28 on 2 cores the median came out 1.31 and 1.34 ms and the mean 1.44 to
-   * 1.93 ms (a few exchanges stall for tens of milliseconds). Holds are scheduled from arrival, so
-   * load only ever adds: the lower bound stays d - 0.1 ms, and it is what the one-way mutant fails.
+   * How far above d the fastest delayed exchange may land: each delayed exchange has two timer
+   * wake-ups (the proxy's) more than a baseline one, and on this 2-core VM under a load average of
+   * 24 each cost about 0.1 ms even at best (fastest added 1.21 ms; the one-way mutant's 0.64 ms,
+   * one wake-up). Neither mean nor median is asserted: a woken thread waits for a CPU, so at load
+   * 25 to 30 the mean came out 1.44 to 9.5 ms and the median 1.31 to 1.51 ms (p99 up to 106 ms),
+   * while the mutant's median reached 0.95 ms. The minimum is what load cannot push below d: every
+   * chunk is held from its arrival. The mean, median and tail are printed.
    */
-  private static final double LOAD_ALLOWANCE_MS = 0.5;
+  private static final double WAKE_ALLOWANCE_MS = 0.5;
 
   @Test
   void anExchangeGainsTheDelayAndEveryByteComesBackInOrder() throws Exception {
@@ -40,12 +42,9 @@ class DelayProxyIT {
       PingPong p = PingPong.run(proxy, D, 20, seed);
       report("two-way proxy", p, proxy, seed);
       assertThat(p.turns()).as("one wire turn per exchange").isEqualTo(p.exchanges());
-      assertThat(p.medianAddedMillis())
-          .as("median added round trip at d = 1 ms (seed %d)", seed)
-          .isBetween(1.0 - TOLERANCE_MS, 1.0 + LOAD_ALLOWANCE_MS);
-      assertThat(p.meanAddedMillis())
-          .as("mean added round trip at d = 1 ms (seed %d)", seed)
-          .isGreaterThanOrEqualTo(1.0 - TOLERANCE_MS);
+      assertThat(p.minimumAddedMillis())
+          .as("fastest delayed minus fastest baseline round trip at d = 1 ms (seed %d)", seed)
+          .isBetween(1.0 - TOLERANCE_MS, 1.0 + WAKE_ALLOWANCE_MS);
     }
   }
 
@@ -56,7 +55,7 @@ class DelayProxyIT {
         DelayProxy mutant = new OneWayDelayProxy(echo.address(), Duration.ZERO)) {
       PingPong p = PingPong.run(mutant, D, 20, seed);
       report("one-way mutant", p, mutant, seed);
-      assertThat(p.medianAddedMillis())
+      assertThat(p.minimumAddedMillis())
           .as("the mutant adds only d/2 (seed %d)", seed)
           .isLessThan(1.0 - TOLERANCE_MS);
     }
@@ -163,7 +162,7 @@ class DelayProxyIT {
 
   private static void report(String what, PingPong p, DelayProxy proxy, long seed) {
     System.out.printf(
-        "%s, d = %s, %d exchanges, seed %d, %s timers: added mean %.3f, median %.3f ms;"
+        "%s, d = %s, %d exchanges, seed %d, %s timers: added minimum %.3f, mean %.3f, median %.3f ms;"
             + " delayed RTT minus baseline mean: p50 %.3f,"
             + " p99 %.3f, max %.3f ms; mean release lateness %s ms; load average %.2f%n",
         what,
@@ -171,6 +170,7 @@ class DelayProxyIT {
         p.exchanges(),
         seed,
         proxy.preciseTimers() ? "epoll" : "NIO",
+        p.minimumAddedMillis(),
         p.meanAddedMillis(),
         p.medianAddedMillis(),
         p.addedQuantileMillis(0.5),

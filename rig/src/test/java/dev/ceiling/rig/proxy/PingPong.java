@@ -99,6 +99,15 @@ final class PingPong {
   }
 
   /**
+   * Fastest delayed RTT minus fastest baseline RTT, ms: the added delay on the exchanges no thread
+   * waited for a CPU in. No delayed exchange can be faster than d plus the path, since every chunk
+   * is held from its arrival; so this is d plus the timers' own wake-up, whatever the load.
+   */
+  double minimumAddedMillis() {
+    return (quantile(delayedNanos, 0) - quantile(baselineNanos, 0)) / 1e6;
+  }
+
+  /**
    * Median delayed RTT minus median baseline RTT, ms: what a typical exchange gained, untouched by
    * the few exchanges a loaded machine stalls for milliseconds.
    */
