@@ -91,7 +91,11 @@ final class Descriptors {
         Provenance.codeSourceDigest(Target.class));
   }
 
-  /** {@code parameter.<name>} (secrets redacted), {@code port.<name>}, then the READY pairs. */
+  /**
+   * {@code parameter.<name>} (secrets redacted), {@code port.<name>}, {@code
+   * upstream.<name>.target|address|via} (via: {@code proxy} or {@code direct}), then the READY
+   * pairs.
+   */
   private static Map<String, String> relayInfo(
       LaunchPlan plan, UpOptions o, Optional<ReadyLine> ready, Map<String, String> secrets) {
     RelayProfile p = o.profile();
@@ -103,6 +107,11 @@ final class Descriptors {
           p.isSecret(e.getKey()) ? Secrets.redacted(e.getKey(), value) : value);
     }
     plan.ports().forEach((k, v) -> info.put("port." + k, Integer.toString(v)));
+    for (UpstreamRoute r : plan.upstreams()) {
+      info.put("upstream." + r.name() + ".target", r.target().toString());
+      info.put("upstream." + r.name() + ".address", r.address().toString());
+      info.put("upstream." + r.name() + ".via", r.proxied() ? "proxy" : "direct");
+    }
     ready.ifPresent(r -> r.fields().forEach((k, v) -> info.put(k, Secrets.scrub(v, secrets))));
     return info;
   }

@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param targets the communities, expanded
  * @param limiter limiter setting name to raised value
  * @param probe how readiness is asked
+ * @param upstreams each declared upstream's target and the address the relay was given
  * @param sourceDir the relay's checkout for provenance, or null
  * @param binary the relay's binary, jar or classes directory to digest, or null
  */
@@ -42,6 +43,7 @@ record LaunchPlan(
     List<Target> targets,
     Map<String, String> limiter,
     Probe probe,
+    List<UpstreamRoute> upstreams,
     Path sourceDir,
     Path binary) {
 
@@ -57,5 +59,6 @@ record LaunchPlan(
     targets = List.copyOf(targets);
     limiter = Map.copyOf(limiter);
     Objects.requireNonNull(probe, "probe must not be null");
+    upstreams = List.copyOf(upstreams);
   }
 }

@@ -42,11 +42,22 @@ final class LaunchPlanner {
    *     rig id
    */
   LaunchPlan plan(UpOptions o, String rigId) throws RigException {
+    return plan(o, rigId, List.of());
+  }
+
+  /**
+   * The plan for {@code o} under {@code rigId}, its upstream placeholders carrying {@code routes}'
+   * addresses.
+   *
+   * @throws RigException BAD_INPUT as {@link #plan(UpOptions, String)}
+   */
+  LaunchPlan plan(UpOptions o, String rigId, List<UpstreamRoute> routes) throws RigException {
     RelayProfile p = o.profile();
     Path stateDir = o.stateDir().toAbsolutePath();
     Path dataDir = stateDir.resolve(StateDirectory.DATA_DIR);
     Map<String, Integer> ports = o.effectivePorts();
     Map<String, String> vars = placeholders(o, rigId, ports, stateDir, dataDir);
+    UpstreamPlans.placeholders(routes, vars);
     try {
       String health = expandOrNull(p.healthUrl(), vars);
       String metrics = expandOrNull(p.metricsUrl(), vars);
@@ -72,6 +83,7 @@ final class LaunchPlanner {
           targets,
           limiter(p),
           probe(p.readiness(), health, targets, ports),
+          routes,
           p.sourceDir() == null ? null : resolve(p, p.sourceDir()),
           p.binaryPath() == null ? null : resolve(p, Templates.expand(p.binaryPath(), vars)));
     } catch (IllegalArgumentException e) {
@@ -179,6 +191,11 @@ final class LaunchPlanner {
     for (Target t : targets) {
       loopback(problems, "targets url", t.url());
     }
+    refuseIfAny(p, problems);
+  }
+
+  /** BAD_INPUT naming the profile and every problem, when there is any. */
+  static void refuseIfAny(RelayProfile p, List<String> problems) throws RigException {
     if (!problems.isEmpty()) {
       throw new RigException(
           RigException.Kind.BAD_INPUT,

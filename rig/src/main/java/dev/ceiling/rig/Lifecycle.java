@@ -18,15 +18,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The rig's start as a sequence of steps, each its own type: claim the state directory, settle who
  * runs there ({@link Occupants}), plan ({@link LaunchPlanner}), read the build's provenance, start
  * and wait until ready ({@link Launcher}) or attach, read the READY line, describe ({@link
- * Descriptors}). Its checks are injected, so tests can run deliberately broken (mutant) checks
- * through the same code and show that the real ones are what keeps strangers and busy ports safe.
+ * Descriptors}); the upstream proxies open before the plan and close with the relay. Its checks are
+ * injected, so tests can run deliberately broken (mutant) checks through the same code and show
+ * that the real ones are what keeps strangers and busy ports safe.
  */
 final class Lifecycle {
   /** How long stdout may trail readiness before the READY line counts as missing. */
@@ -36,6 +39,12 @@ final class Lifecycle {
   private final LaunchPlanner planner;
   private final Teardown teardown;
   private final Launcher launcher;
+
+  /**
+   * The upstream proxies of each state directory whose relay this process started: they live in
+   * this process, so whoever stops the relay here (a handle, or {@code down}) closes them too.
+   */
+  private final Map<Path, Upstreams> upstreams = new ConcurrentHashMap<>();
 
   Lifecycle(
       Ownership ownership, Launcher.PortCheck portCheck, LaunchPlanner.RelayJarSource relayJar) {
@@ -57,7 +66,23 @@ final class Lifecycle {
     List<String> notes = new ArrayList<>();
     claim(stateDir);
     refuseIfRunning(stateDir, notes);
-    LaunchPlan plan = planner.plan(o, "ceiling-rig-" + UUID.randomUUID());
+    closeUpstreams(stateDir);
+    List<UpstreamRoute> targets = UpstreamPlans.targets(o);
+    boolean proxied = o.upstreamMode() == UpOptions.UpstreamMode.PROXIED && !o.skipRelay();
+    Upstreams links = Upstreams.open(targets, proxied);
+    try {
+      RigHandle h = up(o, stateDir, links, notes);
+      upstreams.put(stateDir, links);
+      return h;
+    } catch (RigException | RuntimeException e) {
+      links.close();
+      throw e;
+    }
+  }
+
+  private RigHandle up(UpOptions o, Path stateDir, Upstreams links, List<String> notes)
+      throws RigException {
+    LaunchPlan plan = planner.plan(o, "ceiling-rig-" + UUID.randomUUID(), links.routes());
     Descriptors.Build build = Descriptors.Build.of(plan, o.profile());
     Identity relay = null;
     Optional<ReadyLine> ready = Optional.empty();
@@ -67,6 +92,7 @@ final class Lifecycle {
       relay = start(plan, o);
       ready = readyLine(plan, o, notes);
     }
+    directNotes(links, notes);
     RigDescriptor d = Descriptors.build(plan, o, relay, ready, build);
     Path file = stateDir.resolve(StateDirectory.DESCRIPTOR_FILE);
     try {
@@ -78,7 +104,30 @@ final class Lifecycle {
       throw new RigException(
           RigException.Kind.STATE, "cannot write descriptor " + file + ": " + e, e);
     }
-    return new RigHandle(this, d, stateDir, file, o.stopTimeout(), notes);
+    return new RigHandle(this, d, stateDir, file, o.stopTimeout(), notes, links.proxies());
+  }
+
+  /** A direct link is worth a note: nothing on it is delayed or counted. */
+  private static void directNotes(Upstreams links, List<String> notes) {
+    for (UpstreamRoute r : links.routes()) {
+      if (!r.proxied()) {
+        notes.add(
+            "upstream '"
+                + r.name()
+                + "' is linked directly to "
+                + r.target()
+                + ": no delay proxy, so no added delay and no wire count on it (a proxy lives"
+                + " only as long as the process that owns it)");
+      }
+    }
+  }
+
+  /** Closes the proxies a previous {@code up} of this process left for {@code stateDir}. */
+  private void closeUpstreams(Path stateDir) {
+    Upstreams old = upstreams.remove(stateDir);
+    if (old != null) {
+      old.close();
+    }
   }
 
   private static void claim(Path stateDir) throws RigException {
@@ -173,8 +222,14 @@ final class Lifecycle {
     return line;
   }
 
+  /** Stops the relay, then closes the upstream proxies this process started for it. */
   DownResult down(Path stateDir, Duration stopTimeout) {
-    return teardown.down(stateDir, stopTimeout);
+    Path dir = stateDir.toAbsolutePath();
+    try {
+      return teardown.down(dir, stopTimeout);
+    } finally {
+      closeUpstreams(dir);
+    }
   }
 
   StatusResult status(Path stateDir) {

@@ -9,6 +9,7 @@ import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
+import dev.ceiling.rig.RelayProfile.UpstreamTemplate;
 import dev.ceiling.rig.internal.JsonFields;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,6 +60,7 @@ public final class ProfileReader {
           "metric_mapping",
           "positive_controlled",
           "targets",
+          "upstreams",
           "queue_capacity",
           "source_dir",
           "binary_path");
@@ -117,6 +119,9 @@ public final class ProfileReader {
     Map<String, Integer> ports = ports(root.get("ports"), "$.ports");
     Map<String, String> parameters = f.stringMap(root, "$", "parameters", false);
     List<String> secret = secretParameters(root, ports, parameters);
+    // Before the command is read: each upstream defines the placeholders it may use.
+    List<UpstreamTemplate> upstreams =
+        sections.upstreams(root.get("upstreams"), linkable(ports, parameters));
     List<String> command = command(root);
     Map<String, String> env = f.stringMap(root, "$", "environment", false);
     f.placeholders(env, "$.environment", known);
@@ -163,11 +168,19 @@ public final class ProfileReader {
         mapping,
         positive,
         targets,
+        upstreams,
         queueCapacity,
         sourceDir,
         binaryPath,
         source,
         baseDir);
+  }
+
+  /** An upstream's target may use the ports and parameters, which are known before any launch. */
+  private static Set<String> linkable(Map<String, Integer> ports, Map<String, String> parameters) {
+    Set<String> out = new TreeSet<>(ports.keySet());
+    out.addAll(parameters.keySet());
+    return out;
   }
 
   private List<String> command(JsonNode root) {

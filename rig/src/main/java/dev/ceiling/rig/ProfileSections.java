@@ -1,10 +1,12 @@
 package dev.ceiling.rig;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.net.HostAndPort;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
+import dev.ceiling.rig.RelayProfile.UpstreamTemplate;
 import dev.ceiling.rig.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,9 +16,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The profile's list and selection sections (arms and reset, limiter, targets), read for {@link
- * ProfileReader} into the same problem list. {@code known} is the reader's placeholder set, filled
- * before these sections are read.
+ * The profile's list and selection sections (arms and reset, limiter, targets, upstreams), read for
+ * {@link ProfileReader} into the same problem list. {@code known} is the reader's placeholder set,
+ * filled before these sections are read.
  */
 final class ProfileSections {
   private final JsonFields f;
@@ -138,5 +140,85 @@ final class ProfileSections {
       }
     }
     return out;
+  }
+
+  /**
+   * The upstreams: each a unique name and a {@code host:port} target template over {@code linkable}
+   * placeholders; each defines {@code ${upstream.NAME.host|port|address}}.
+   */
+  List<UpstreamTemplate> upstreams(JsonNode node, Set<String> linkable) {
+    List<UpstreamTemplate> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    if (!node.isArray()) {
+      problems.add("$.upstreams: expected an array of {\"name\", \"target\"}, got " + node);
+      return out;
+    }
+    for (int i = 0; i < node.size(); i++) {
+      String path = "$.upstreams[" + i + "]";
+      JsonNode n = node.get(i);
+      if (!n.isObject()) {
+        problems.add(path + ": expected an object {\"name\", \"target\"}, got " + n);
+        continue;
+      }
+      f.unknownFields(n, path, Set.of("name", "target"));
+      String name = f.string(n, path, "name", true);
+      String target = f.string(n, path, "target", true);
+      boolean named = name != null && upstreamName(name, path);
+      if (target != null) {
+        f.placeholders(target, path + ".target", linkable);
+        hostAndPort(target, path + ".target");
+      }
+      if (named && target != null) {
+        out.add(new UpstreamTemplate(name, target));
+      }
+    }
+    return out;
+  }
+
+  /** A name usable inside a placeholder, claiming its three placeholders. */
+  private boolean upstreamName(String name, String path) {
+    if (!name.matches("[A-Za-z0-9_-]+")) {
+      problems.add(
+          path
+              + ".name: must match [A-Za-z0-9_-]+ to be usable as ${upstream."
+              + name
+              + ".port}, got \""
+              + name
+              + "\"");
+      return false;
+    }
+    UpstreamTemplate probe = new UpstreamTemplate(name, "");
+    for (String suffix : UpstreamTemplate.PLACEHOLDER_SUFFIXES) {
+      if (!known.add(probe.placeholder(suffix))) {
+        problems.add(
+            path
+                + ".name: \""
+                + name
+                + "\" is declared twice (${"
+                + probe.placeholder(suffix)
+                + "})");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The shape, with every placeholder filled by a dummy port number. */
+  private void hostAndPort(String target, String path) {
+    String filled = target.replaceAll("\\$\\{[^}]*}", "1");
+    try {
+      HostAndPort hp = HostAndPort.fromString(filled);
+      if (!hp.hasPort() || hp.getHost().isEmpty() || hp.getPort() < 1) {
+        problems.add(path + ": expected host:port, e.g. 127.0.0.1:5432, got \"" + target + "\"");
+      }
+    } catch (IllegalArgumentException e) {
+      problems.add(
+          path
+              + ": expected host:port with a port in [1, 65535], e.g. 127.0.0.1:5432, got \""
+              + target
+              + "\"");
+    }
   }
 }

@@ -45,6 +45,9 @@ import java.util.Map;
  * @param metricMapping role key ({@code MetricRole.key()}) to series selector
  * @param positiveControlled role keys whose series appear only once they move
  * @param targets the communities to publish into (templates)
+ * @param upstreams the TCP services the relay talks to (a database, a cache), each reached through
+ *     a delay proxy the rig starts; the relay's command learns the address from {@code
+ *     ${upstream.NAME.host}}, {@code ${upstream.NAME.port}} and {@code ${upstream.NAME.address}}
  * @param queueCapacity the audit queue's capacity, or null when the relay has none; placeholder
  *     {@code queue_capacity}
  * @param sourceDir the relay's source checkout (for revision and diff digest), or null
@@ -74,6 +77,7 @@ public record RelayProfile(
     Map<String, String> metricMapping,
     List<String> positiveControlled,
     List<TargetTemplate> targets,
+    List<UpstreamTemplate> upstreams,
     Integer queueCapacity,
     String sourceDir,
     String binaryPath,
@@ -116,6 +120,7 @@ public record RelayProfile(
     metricMapping = Map.copyOf(metricMapping);
     positiveControlled = List.copyOf(positiveControlled);
     targets = List.copyOf(targets);
+    upstreams = List.copyOf(upstreams);
     java.util.Objects.requireNonNull(
         contaminationEvidence, "contamination_evidence must not be null");
     java.util.Objects.requireNonNull(readiness, "readiness must not be null");
@@ -174,6 +179,23 @@ public record RelayProfile(
       int contentBytes) {
     public TargetTemplate {
       tags = tags.stream().map(List::copyOf).toList();
+    }
+  }
+
+  /**
+   * A TCP service the relay talks to, declared so the rig can put a delay proxy on the link.
+   *
+   * @param name the link's name ({@code [A-Za-z0-9_-]+}), e.g. {@code db}
+   * @param target {@code host:port} template of the real service; placeholders are the profile's
+   *     ports and parameters
+   */
+  public record UpstreamTemplate(String name, String target) {
+    /** The placeholders that carry the address the relay should use, by suffix. */
+    public static final List<String> PLACEHOLDER_SUFFIXES = List.of("host", "port", "address");
+
+    /** {@code upstream.NAME.SUFFIX}, one of {@link #PLACEHOLDER_SUFFIXES}. */
+    public String placeholder(String suffix) {
+      return "upstream." + name + "." + suffix;
     }
   }
 

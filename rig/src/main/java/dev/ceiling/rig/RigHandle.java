@@ -1,14 +1,16 @@
 package dev.ceiling.rig;
 
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.rig.proxy.DelayProxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A relay the rig brought up (or attached to). {@link #close()} stops it if this rig started it
  * (verifying ownership first, like {@link Rig#down}); for an attached relay it only forgets the
- * descriptor. Idempotent; thread-safe.
+ * descriptor. Either way it closes the upstream delay proxies. Idempotent; thread-safe.
  */
 public final class RigHandle implements AutoCloseable {
   private final Lifecycle lifecycle;
@@ -17,6 +19,7 @@ public final class RigHandle implements AutoCloseable {
   private final Path descriptorFile;
   private final Duration stopTimeout;
   private final List<String> notes;
+  private final Map<String, DelayProxy> proxies;
   private DownResult closed;
 
   RigHandle(
@@ -25,13 +28,15 @@ public final class RigHandle implements AutoCloseable {
       Path stateDir,
       Path descriptorFile,
       Duration stopTimeout,
-      List<String> notes) {
+      List<String> notes,
+      Map<String, DelayProxy> proxies) {
     this.lifecycle = lifecycle;
     this.descriptor = descriptor;
     this.stateDir = stateDir;
     this.descriptorFile = descriptorFile;
     this.stopTimeout = stopTimeout;
     this.notes = List.copyOf(notes);
+    this.proxies = proxies;
   }
 
   /** What was brought up; also written to {@link #descriptorFile()}. */
@@ -51,6 +56,16 @@ public final class RigHandle implements AutoCloseable {
   /** Things up noticed that did not stop it (a stale pid file removed, no READY line, ...). */
   public List<String> notes() {
     return notes;
+  }
+
+  /**
+   * The delay proxy on each upstream the profile declares, by name in declaration order; empty when
+   * the profile declares none or they are linked directly ({@link UpOptions.UpstreamMode#DIRECT},
+   * or an attached relay). Each starts at zero delay; set the delay and read the wire counters
+   * while the relay runs. Closed by {@link #stop()}.
+   */
+  public Map<String, DelayProxy> proxies() {
+    return proxies;
   }
 
   /**

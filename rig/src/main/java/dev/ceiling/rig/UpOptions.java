@@ -24,6 +24,13 @@ import java.util.Objects;
  * @param overrides values for the profile's ports and parameters by name (e.g. {@code port=47200},
  *     {@code exchange_delay_ms=2}); an unknown name is an error
  * @param extraArgs appended to the relay's command line after everything else
+ * @param upstreamMode how the relay reaches the profile's upstreams: through a {@link
+ *     dev.ceiling.rig.proxy.DelayProxy} each that lives as long as the {@link RigHandle} ({@link
+ *     UpstreamMode#PROXIED}, the default), or straight to each target ({@link UpstreamMode#DIRECT},
+ *     for a relay that must outlive this process, as after {@code ceiling rig up}); ignored with
+ *     skipRelay, which launches nothing
+ * @param allowRemoteUpstreams false (the default) refuses an upstream target whose host is not
+ *     loopback ({@link dev.ceiling.core.net.Loopback})
  */
 public record UpOptions(
     RelayProfile profile,
@@ -35,7 +42,17 @@ public record UpOptions(
     Duration portWait,
     Duration stopTimeout,
     Map<String, String> overrides,
-    List<String> extraArgs) {
+    List<String> extraArgs,
+    UpstreamMode upstreamMode,
+    boolean allowRemoteUpstreams) {
+
+  /** How the relay reaches the upstreams its profile declares. */
+  public enum UpstreamMode {
+    /** Through a delay proxy per upstream, owned by the {@link RigHandle}. */
+    PROXIED,
+    /** Straight to each target; no proxy, no wire count, no added delay. */
+    DIRECT
+  }
 
   /**
    * The override that sets the audit queue's capacity (profiles with a queue only); the descriptor
@@ -101,6 +118,34 @@ public record UpOptions(
       }
     }
     extraArgs = List.copyOf(Objects.requireNonNull(extraArgs, "extra_args must not be null"));
+    Objects.requireNonNull(upstreamMode, "upstream_mode must not be null");
+  }
+
+  /** The options before upstreams existed: proxied upstreams, loopback targets only. */
+  public UpOptions(
+      RelayProfile profile,
+      String arm,
+      boolean reset,
+      boolean skipRelay,
+      Path stateDir,
+      Duration readyTimeout,
+      Duration portWait,
+      Duration stopTimeout,
+      Map<String, String> overrides,
+      List<String> extraArgs) {
+    this(
+        profile,
+        arm,
+        reset,
+        skipRelay,
+        stateDir,
+        readyTimeout,
+        portWait,
+        stopTimeout,
+        overrides,
+        extraArgs,
+        UpstreamMode.PROXIED,
+        false);
   }
 
   /** Defaults: ready timeout 60 s, port wait 15 s, stop timeout 10 s, no overrides. */
@@ -129,7 +174,9 @@ public record UpOptions(
         portWait,
         stopTimeout,
         overrides,
-        extraArgs);
+        extraArgs,
+        upstreamMode,
+        allowRemoteUpstreams);
   }
 
   public UpOptions withSkipRelay(boolean value) {
@@ -143,12 +190,25 @@ public record UpOptions(
         portWait,
         stopTimeout,
         overrides,
-        extraArgs);
+        extraArgs,
+        upstreamMode,
+        allowRemoteUpstreams);
   }
 
   public UpOptions withTimeouts(Duration ready, Duration ports, Duration stop) {
     return new UpOptions(
-        profile, arm, reset, skipRelay, stateDir, ready, ports, stop, overrides, extraArgs);
+        profile,
+        arm,
+        reset,
+        skipRelay,
+        stateDir,
+        ready,
+        ports,
+        stop,
+        overrides,
+        extraArgs,
+        upstreamMode,
+        allowRemoteUpstreams);
   }
 
   public UpOptions withOverrides(Map<String, String> value) {
@@ -162,7 +222,9 @@ public record UpOptions(
         portWait,
         stopTimeout,
         value,
-        extraArgs);
+        extraArgs,
+        upstreamMode,
+        allowRemoteUpstreams);
   }
 
   public UpOptions withExtraArgs(List<String> value) {
@@ -176,16 +238,52 @@ public record UpOptions(
         portWait,
         stopTimeout,
         overrides,
+        value,
+        upstreamMode,
+        allowRemoteUpstreams);
+  }
+
+  /** Proxied (the default) or direct upstream links; see {@link UpstreamMode}. */
+  public UpOptions withUpstreamMode(UpstreamMode value) {
+    return new UpOptions(
+        profile,
+        arm,
+        reset,
+        skipRelay,
+        stateDir,
+        readyTimeout,
+        portWait,
+        stopTimeout,
+        overrides,
+        extraArgs,
+        value,
+        allowRemoteUpstreams);
+  }
+
+  /** Whether an upstream target may be off this machine (default false). */
+  public UpOptions withAllowRemoteUpstreams(boolean value) {
+    return new UpOptions(
+        profile,
+        arm,
+        reset,
+        skipRelay,
+        stateDir,
+        readyTimeout,
+        portWait,
+        stopTimeout,
+        overrides,
+        extraArgs,
+        upstreamMode,
         value);
   }
 
-  /** The ports after overrides. */
   /** The queue capacity the relay runs with: the override if given, else the profile's. */
   public Integer effectiveQueueCapacity() {
     String v = overrides.get(QUEUE_CAPACITY);
     return v != null ? Integer.valueOf(v) : profile.queueCapacity();
   }
 
+  /** The ports after overrides. */
   public Map<String, Integer> effectivePorts() {
     Map<String, Integer> out = new java.util.TreeMap<>(profile.ports());
     for (Map.Entry<String, String> e : overrides.entrySet()) {

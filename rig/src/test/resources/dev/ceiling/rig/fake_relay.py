@@ -3,12 +3,16 @@
 Modes: ready (serves /health 200 and /metrics, prints a READY line), exit (prints a line and
 exits with --exit-code), never (prints a line, never listens), stubborn (like ready but ignores
 SIGTERM). --rig-id is accepted so the command line carries the rig id, as the rig requires.
+With --upstream HOST:PORT, GET /link?n=K makes K sequential 4-byte exchanges with an echo service
+there on one connection and answers "ok K".
 """
 import argparse
 import http.server
 import signal
+import socket
 import sys
 import time
+import urllib.parse
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--port", type=int, default=0)
@@ -18,6 +22,7 @@ ap.add_argument("--exit-code", type=int, default=0)
 ap.add_argument("--audit", default="on")
 ap.add_argument("--reset", action="store_true")
 ap.add_argument("--limit", default="")
+ap.add_argument("--upstream", default="")
 args, _ = ap.parse_known_args()
 
 if args.mode == "exit":
@@ -31,9 +36,29 @@ if args.mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+def link(n):
+    host, _, port = args.upstream.rpartition(":")
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=30) as s:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for i in range(n):
+            s.sendall(b"p%03d" % i)
+            got = b""
+            while len(got) < 4:
+                chunk = s.recv(4 - len(got))
+                if not chunk:
+                    raise IOError("upstream closed")
+                got += chunk
+            if got != b"p%03d" % i:
+                raise IOError("upstream answered %r" % got)
+    return ("ok %d\n" % n).encode()
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        if self.path == "/health":
+        url = urllib.parse.urlparse(self.path)
+        if url.path == "/link" and args.upstream:
+            body = link(int(urllib.parse.parse_qs(url.query)["n"][0]))
+        elif self.path == "/health":
             body = b"ok\n"
         elif self.path == "/metrics":
             body = ("fake_audit_rows %d\n" % (1 if args.audit == "on" else 0)).encode()

@@ -92,6 +92,9 @@ public final class RigCommand {
                 .withReset(reset)
                 .withSkipRelay(skipRelay)
                 .withOverrides(params)
+                // A delay proxy lives in the process that owns it, and this one exits while the
+                // relay runs on: the relay reaches its upstreams directly (a note says so).
+                .withUpstreamMode(UpOptions.UpstreamMode.DIRECT)
                 .withTimeouts(
                     Duration.ofMillis(Math.round(readyTimeoutS * 1000)),
                     UpOptions.DEFAULT_PORT_WAIT,
