@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Rig up the treatment arm, sweep it, rig down; the same for the control arm; combine,"
           + " judge, and write report.json and report.html. With no options: the built-in"
-          + " reference relay, with an injected audit delay that puts its worker ceiling inside"
-          + " the rate grid.",
+          + " reference relay at its profile's own parameters (an injected audit delay that puts"
+          + " its worker ceiling inside the rate grid); the rig's first line prints them.",
       "Exit codes: 0 established, 1 not established or partial, 2 bad usage or input, 3"
           + " infrastructure failure.",
       ""
@@ -63,15 +63,6 @@ public final class ExperimentCommand implements Callable<Integer> {
   static final double DEFAULT_DURATION_S = 4;
   static final int DEFAULT_REPEATS = 3;
   static final double DEFAULT_WARMUP_S = 2;
-
-  /**
-   * Reference relay only. The injected delay emulates a database round trip and makes the worker
-   * ceiling low enough (about 1/(6 x (0.5 ms + exchange cost))) that both arms and the generator
-   * fit on two cores with room to spare; the small queue fills within the warm-up at every rate
-   * above the ceiling, so saturating cells are measured in steady state.
-   */
-  public static final Map<String, String> REFERENCE_DEFAULTS =
-      Map.of("exchange_delay_ms", "0.5", "queue_capacity", "100");
 
   @Option(
       names = "--profile",
@@ -184,11 +175,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     } catch (RigException e) {
       throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
     }
-    Map<String, String> overrides = new TreeMap<>();
-    if ("reference".equals(p.name()) && p.origin().startsWith("built-in")) {
-      overrides.putAll(REFERENCE_DEFAULTS);
-    }
-    overrides.putAll(params);
+    // The profile's parameters are the defaults, as for every API user; only --param changes them.
+    Map<String, String> overrides = new TreeMap<>(params);
     try {
       // The rig's own rule for overrides, checked before anything starts.
       UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(overrides);

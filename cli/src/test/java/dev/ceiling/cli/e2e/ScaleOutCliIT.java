@@ -15,7 +15,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +33,7 @@ class ScaleOutCliIT {
     UpOptions up =
         UpOptions.of(Relays.reference(), "on", dir.resolve("rig"))
             .withReset(true)
-            .withOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")));
+            .withOverrides(Relays.freePorts(Relays.UNDELAYED));
     try (RigHandle rig = Rig.up(up)) {
       Path half = dir.resolve("half.json");
       StringWriter out = new StringWriter();
