@@ -116,6 +116,8 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin GeneratorsOption generators = new GeneratorsOption();
 
+  @Mixin IdentitiesOption identities = new IdentitiesOption();
+
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
@@ -144,6 +146,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
+    identities.check(checks);
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
@@ -193,7 +196,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                 SweepOptions.defaults(Path.of("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity)
-                    .withGenerators(generators.generators))
+                    .withGenerators(generators.generators)
+                    .withIdentities(identities.identities))
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)

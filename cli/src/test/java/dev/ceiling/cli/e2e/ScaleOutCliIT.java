@@ -57,12 +57,16 @@ class ScaleOutCliIT {
               "0.4",
               "--generators",
               "2",
+              "--identities",
+              "4",
               "--verbose");
       assertThat(code).as(err.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
       assertThat(out.toString()).contains("NOT ESTABLISHED: a half-run is a partial experiment");
       HalfRun h = Json.read(half, HalfRun.class);
       assertThat(h.complete()).isTrue();
       assertThat(h.cells()).hasSize(1);
+      // The keys the offer was signed with are part of what the half-run claims to have measured.
+      assertThat(h.identity().measurement().identities()).isEqualTo(4);
       Cell c = h.cells().get(0);
       // Both processes reached the console's progress, each labelled by its segment.
       assertThat(err.toString()).contains("2 generator processes, segments 0/2..1/2");
