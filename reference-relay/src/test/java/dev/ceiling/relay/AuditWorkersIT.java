@@ -28,24 +28,8 @@ class AuditWorkersIT {
   @BeforeAll
   static void measure() throws Exception {
     oneWorker = AuditDrain.measure(WINDOW, "--audit-exchange-delay-ms", DELAY_MS);
-    twoWorkersNoLock =
-        AuditDrain.measure(
-            WINDOW,
-            "--audit-exchange-delay-ms",
-            DELAY_MS,
-            "--audit-workers",
-            "2",
-            "--audit-lock",
-            "none");
-    twoWorkersGlobalLock =
-        AuditDrain.measure(
-            WINDOW,
-            "--audit-exchange-delay-ms",
-            DELAY_MS,
-            "--audit-workers",
-            "2",
-            "--audit-lock",
-            "global");
+    twoWorkersNoLock = twoWorkers("none");
+    twoWorkersGlobalLock = twoWorkers("global");
     System.out.printf(
         "AuditWorkersIT: one worker %.1f/s (predicted %.1f, %.2f in flight), two without a lock"
             + " %.1f/s (predicted %.1f, %.2f in flight), two under a global lock %.1f/s (lock"
@@ -59,6 +43,17 @@ class AuditWorkersIT {
         twoWorkersGlobalLock.perSecond(),
         twoWorkersGlobalLock.calibration().predictedLockCeilingPerSecond().orElseThrow(),
         twoWorkersGlobalLock.writesInFlight());
+  }
+
+  static AuditDrain twoWorkers(String lock) throws Exception {
+    return AuditDrain.measure(
+        WINDOW,
+        "--audit-exchange-delay-ms",
+        DELAY_MS,
+        "--audit-workers",
+        "2",
+        "--audit-lock",
+        lock);
   }
 
   /** About twice: within [1.6, 2.4] times what one worker drained, per write time. */
