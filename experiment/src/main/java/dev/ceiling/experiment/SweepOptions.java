@@ -14,7 +14,9 @@ import java.util.function.Consumer;
  *     saturating cell is measured with its queue already full rather than banking the empty queue's
  *     capacity as free accepts; >= 0
  * @param connectionsPerTarget WebSocket connections per community, >= 1
- * @param identities signing keys per community, used round-robin, >= 1
+ * @param identities signing keys per community, used round-robin, 1 to {@link #MAX_IDENTITIES};
+ *     part of the identity ({@link #measurement()}): more keys spread the offer over more
+ *     per-identity admission budgets
  * @param grace the grace period: how long answers are awaited after the last send, > 0 (the
  *     generator's name for it too)
  * @param drainTimeout how long to wait before a cell for the relay's backlog to drain, > 0
@@ -56,8 +58,9 @@ public record SweepOptions(
       throw new IllegalArgumentException(
           "connections_per_target must be >= 1, got " + connectionsPerTarget);
     }
-    if (identities < 1) {
-      throw new IllegalArgumentException("identities must be >= 1, got " + identities);
+    if (identities < 1 || identities > MAX_IDENTITIES) {
+      throw new IllegalArgumentException(
+          "identities must be in [1, " + MAX_IDENTITIES + "], got " + identities);
     }
     positive("grace", grace);
     positive("drain_timeout", drainTimeout);
@@ -68,6 +71,12 @@ public record SweepOptions(
           "generators must be in [1, " + MAX_GENERATORS + "], got " + generators);
     }
   }
+
+  /** Signing keys per community by default. */
+  public static final int DEFAULT_IDENTITIES = 8;
+
+  /** The most signing keys per community: each is generated and its events pre-signed. */
+  public static final int MAX_IDENTITIES = 10_000;
 
   /** The most generator processes one cell may be given. */
   public static final int MAX_GENERATORS = 256;
@@ -83,7 +92,7 @@ public record SweepOptions(
     return new SweepOptions(
         Duration.ofSeconds(2),
         8,
-        8,
+        DEFAULT_IDENTITIES,
         // Throughput is counted by answers arriving inside the window, so the grace period after
         // it only decides how many late answers reach the latency histograms; 2 s keeps a
         // saturated cell (whose backlog never clears in time) from idling long.
@@ -122,6 +131,10 @@ public record SweepOptions(
 
   public SweepOptions withSendLagBound(Duration value) {
     return with(f -> f.sendLagBound = value);
+  }
+
+  public SweepOptions withIdentities(int value) {
+    return with(f -> f.identities = value);
   }
 
   public SweepOptions withGenerators(int value) {
@@ -172,10 +185,13 @@ public record SweepOptions(
     }
   }
 
-  /** The settings that are part of the experiment's identity: warm-up, grace, send-lag bound. */
+  /**
+   * The settings that are part of the experiment's identity: warm-up, grace, send-lag bound and
+   * identities per community.
+   */
   public MeasurementSettings measurement() {
     return new MeasurementSettings(
-        warmup.toNanos() / 1e9, grace.toNanos() / 1e9, sendLagBound.toNanos() / 1e6);
+        warmup.toNanos() / 1e9, grace.toNanos() / 1e9, sendLagBound.toNanos() / 1e6, identities);
   }
 
   private static void positive(String name, Duration d) {

@@ -43,8 +43,8 @@ class IdentityCheckTest {
             "relayBinaryDigest: treatment sha256:a, control sha256:b",
             "relayParameters: treatment {exchange_delay_ms=0.5}, control {exchange_delay_ms=0}",
             "measurement: treatment MeasurementSettings[warmupS=2.0, graceS=2.0,"
-                + " sendLagBoundMs=10.0], control MeasurementSettings[warmupS=2.0, graceS=5.0,"
-                + " sendLagBoundMs=10.0]");
+                + " sendLagBoundMs=10.0, identities=null], control MeasurementSettings[warmupS=2.0,"
+                + " graceS=5.0, sendLagBoundMs=10.0, identities=null]");
     // Mutant partner: the same relay in both arms passes.
     assertThat(
             IdentityCheck.armsDiffer(
@@ -59,6 +59,25 @@ class IdentityCheckTest {
             .withWarmup(java.time.Duration.ofMillis(1500))
             .withGrace(java.time.Duration.ofSeconds(3))
             .withSendLagBound(java.time.Duration.ofMillis(20));
-    assertThat(o.measurement()).isEqualTo(new MeasurementSettings(1.5, 3, 20));
+    assertThat(o.measurement())
+        .isEqualTo(new MeasurementSettings(1.5, 3, 20, SweepOptions.DEFAULT_IDENTITIES));
+    assertThat(o.withIdentities(100).measurement())
+        .isEqualTo(new MeasurementSettings(1.5, 3, 20, 100));
+  }
+
+  /** A journal signed with 8 identities is not resumed with 100: the identity says which. */
+  @Test
+  void identitiesThatDifferAreNamedAsAMeasurementDifference() {
+    SweepOptions o = SweepOptions.defaults(java.nio.file.Path.of("j.jsonl"));
+    ExperimentIdentity eight = id("sha256:a", Map.of(), 2).withMeasurement(o.measurement());
+    ExperimentIdentity hundred =
+        id("sha256:a", Map.of(), 2).withMeasurement(o.withIdentities(100).measurement());
+    assertThat(IdentityCheck.differences(eight, hundred))
+        .singleElement()
+        .asString()
+        .startsWith("measurement: journal")
+        .contains("identities=8]", "identities=100]");
+    // Partner: the same identities are no difference.
+    assertThat(IdentityCheck.differences(eight, eight)).isEmpty();
   }
 }

@@ -55,7 +55,9 @@ class ScaleOutIT {
                     "db_port",
                     Integer.toString(freePort()),
                     "exchange_delay_ms",
-                    "0"));
+                    "0",
+                    "queue_capacity",
+                    "1000"));
     rig = Rig.up(up);
   }
 

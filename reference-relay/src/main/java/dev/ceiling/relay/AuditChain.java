@@ -66,11 +66,15 @@ public final class AuditChain {
   /**
    * Reads {@code table} in seq order and checks every link: seq runs 1, 2, 3..., each prev_hash
    * equals the previous hash (GENESIS for the first) and each hash recomputes.
+   *
+   * @param table {@code audit_log}, a further chain's {@code audit_log_k} or {@code
+   *     audit_calibration}
    */
   public static Verification verify(Connection c, String table) throws SQLException {
-    if (!table.equals("audit_log") && !table.equals("audit_calibration")) {
+    // The name goes into SQL text: only the relay's own table names.
+    if (!table.matches("audit_log(_[1-9][0-9]*)?|audit_calibration")) {
       throw new IllegalArgumentException(
-          "table must be audit_log or audit_calibration, got " + table);
+          "table must be audit_log, audit_log_<k> or audit_calibration, got " + table);
     }
     long rows = 0;
     String prev = GENESIS;

@@ -9,7 +9,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -18,9 +20,11 @@ import java.util.stream.Stream;
  * JDBC on loopback so each statement is a real network round trip; or an external database named by
  * a JDBC URL (PostgreSQL, or another H2).
  *
- * <p>Tables: {@code audit_lock} (lock rows: id 1 guards the audit log, id 2 the calibration scratch
- * table), {@code audit_log} (the hash chain) and {@code audit_calibration} (same shape, scratch).
- * Thread-safe: every caller opens its own connection.
+ * <p>Tables: {@code audit_lock} (lease rows: id 1 guards the audit log's first chain, id 2 the
+ * calibration scratch table, {@code 100 + k} chain {@code k}), {@code audit_log} (the first hash
+ * chain), {@code audit_log_k} (chain {@code k > 0}, when the lock mode has more than one: {@link
+ * AuditLocks}) and {@code audit_calibration} (same shape, scratch). Thread-safe: every caller opens
+ * its own connection.
  */
 public final class AuditDatabase implements AutoCloseable {
   static {
@@ -50,6 +54,7 @@ public final class AuditDatabase implements AutoCloseable {
   private final String password;
   private final Dialect dialect;
   private final boolean synchronousCommit;
+  private List<AuditLocks.Chain> chains = List.of(AuditLocks.chain(0));
 
   private AuditDatabase(
       org.h2.tools.Server h2Server,
@@ -76,14 +81,16 @@ public final class AuditDatabase implements AutoCloseable {
    * @param reset drop the audit tables first
    * @param externalUrl use this database instead of the embedded H2
    * @param synchronousCommit PostgreSQL's synchronous_commit for every connection
+   * @param chains the chains entries are written to (their tables and lease rows are created)
    * @throws SQLException when the server cannot start or the schema cannot be created
    */
-  public static AuditDatabase start(
+  static AuditDatabase start(
       int dbPort,
       Optional<Path> dataDir,
       boolean reset,
       Optional<String> externalUrl,
-      boolean synchronousCommit)
+      boolean synchronousCommit,
+      List<AuditLocks.Chain> chains)
       throws SQLException, IOException {
     AuditDatabase db;
     if (externalUrl.isPresent()) {
@@ -108,6 +115,7 @@ public final class AuditDatabase implements AutoCloseable {
       String url = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/audit";
       db = new AuditDatabase(server, tmp, url, "sa", "", Dialect.H2, synchronousCommit);
     }
+    db.chains = List.copyOf(chains);
     try {
       db.createSchema(reset);
     } catch (SQLException | RuntimeException e) {
@@ -150,28 +158,44 @@ public final class AuditDatabase implements AutoCloseable {
     return c;
   }
 
-  /** Rows in the audit log, read from the database. */
+  /** Rows in the audit log, every chain's, read from the database. */
   public long auditRows() throws SQLException {
+    long rows = 0;
     try (Connection c = open();
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT COUNT(*) FROM audit_log")) {
-      r.next();
-      return r.getLong(1);
+        Statement s = c.createStatement()) {
+      for (AuditLocks.Chain chain : chains) {
+        try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + chain.table())) {
+          r.next();
+          rows += r.getLong(1);
+        }
+      }
     }
+    return rows;
+  }
+
+  /** The tables of the chains entries are written to, the first being {@code audit_log}. */
+  public List<String> chainTables() {
+    return chains.stream().map(AuditLocks.Chain::table).toList();
   }
 
   private void createSchema(boolean reset) throws SQLException {
     try (Connection c = open();
         Statement s = c.createStatement()) {
+      List<String> tables = new ArrayList<>(chainTables());
+      if (!tables.contains("audit_log")) {
+        tables.add(0, "audit_log");
+      }
+      tables.add("audit_calibration");
       if (reset) {
-        s.execute("DROP TABLE IF EXISTS audit_log");
-        s.execute("DROP TABLE IF EXISTS audit_calibration");
+        for (String table : tables) {
+          s.execute("DROP TABLE IF EXISTS " + table);
+        }
         s.execute("DROP TABLE IF EXISTS audit_lock");
       }
       s.execute(
           "CREATE TABLE IF NOT EXISTS audit_lock (id INT PRIMARY KEY, holder VARCHAR(64),"
               + " acquired_at_ms BIGINT)");
-      for (String table : new String[] {"audit_log", "audit_calibration"}) {
+      for (String table : tables) {
         s.execute(
             "CREATE TABLE IF NOT EXISTS "
                 + table
@@ -180,7 +204,12 @@ public final class AuditDatabase implements AutoCloseable {
                 + " created_at BIGINT NOT NULL, prev_hash CHAR(64) NOT NULL,"
                 + " hash CHAR(64) NOT NULL, logged_at_ms BIGINT NOT NULL)");
       }
-      for (int id : new int[] {AUDIT_LOCK_ID, CALIBRATION_LOCK_ID}) {
+      List<Integer> leases = new ArrayList<>(List.of(AUDIT_LOCK_ID, CALIBRATION_LOCK_ID));
+      chains.stream()
+          .map(AuditLocks.Chain::lockId)
+          .filter(id -> !leases.contains(id))
+          .forEach(leases::add);
+      for (int id : leases) {
         try (PreparedStatement q =
             c.prepareStatement("SELECT COUNT(*) FROM audit_lock WHERE id = ?")) {
           q.setInt(1, id);

@@ -1,6 +1,8 @@
 package dev.ceiling.relay;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -11,8 +13,9 @@ import java.util.logging.Logger;
 
 /**
  * The audit path of the treatment arm: a bounded queue that connection handlers block on before
- * they send OK, drained serially by ONE worker thread that writes each entry with six sequential
- * database exchanges ({@link AuditWriter}).
+ * they send OK, drained by {@code --audit-workers} worker threads, each on its own database
+ * connection, that write each entry with {@code --audit-exchanges} sequential exchanges ({@link
+ * AuditWriter}) under the lease {@code --audit-lock} names ({@link AuditLocks}).
  *
  * <p>Thread-safe: {@link #enqueue} is called by many connection handlers at once.
  */
@@ -31,39 +34,56 @@ final class AuditLog implements AutoCloseable {
   private final AuditDatabase db;
   private final ArrayBlockingQueue<AuditEntry> queue;
   private final long delayNanos;
+  private final int exchanges;
+  private final AuditLocks locks;
+  private final LeaseBoard board = new LeaseBoard();
   private final RelayMetrics metrics;
   private final double writeErrorProbability;
   private final long dieAfterEntries;
   private final Random faultRandom;
-  private final Thread worker;
+  private final List<Thread> workers = new ArrayList<>();
+  private final AtomicInteger workersAlive = new AtomicInteger();
   private final AtomicInteger highWater = new AtomicInteger();
   private final AtomicLong written = new AtomicLong();
   private final AtomicLong processed = new AtomicLong();
   private final AtomicLong enqueued = new AtomicLong();
   private volatile boolean running = true;
-  private volatile boolean workerAlive = true;
 
-  AuditLog(
-      AuditDatabase db,
-      int capacity,
-      double delayMillis,
-      RelayMetrics metrics,
-      double writeErrorProbability,
-      long dieAfterEntries,
-      long seed)
+  AuditLog(AuditDatabase db, ReferenceRelayConfig config, AuditLocks locks, RelayMetrics metrics)
       throws SQLException {
     this.db = db;
-    this.queue = new ArrayBlockingQueue<>(capacity);
-    this.delayNanos = Math.round(delayMillis * 1_000_000);
+    this.queue = new ArrayBlockingQueue<>(config.auditQueueCapacity());
+    this.delayNanos = Math.round(config.auditExchangeDelayMillis() * 1_000_000);
+    this.exchanges = config.auditExchanges();
+    this.locks = locks;
     this.metrics = metrics;
-    this.writeErrorProbability = writeErrorProbability;
-    this.dieAfterEntries = dieAfterEntries;
-    this.faultRandom = new Random(seed);
-    AuditWriter writer =
-        new AuditWriter(db, "audit_log", AuditDatabase.AUDIT_LOCK_ID, "audit-worker");
-    this.worker = new Thread(() -> drain(writer), "refrelay-audit-worker");
-    worker.setDaemon(true);
-    worker.start();
+    this.writeErrorProbability = config.faults().auditWriteErrorProbability();
+    this.dieAfterEntries = config.faults().workerDiesAfterEntries();
+    this.faultRandom = new Random(config.faults().seed());
+    List<AuditWriter> writers = new ArrayList<>();
+    try {
+      // Every connection is opened before any worker starts, so a database that refuses the
+      // N-th connection fails the start instead of leaving fewer workers than asked for.
+      for (int i = 0; i < locks.workers(); i++) {
+        writers.add(newWriter(i));
+      }
+    } catch (SQLException e) {
+      writers.forEach(AuditWriter::close);
+      throw e;
+    }
+    for (int i = 0; i < writers.size(); i++) {
+      int index = i;
+      AuditWriter w = writers.get(i);
+      Thread t = new Thread(() -> drain(index, w), "refrelay-audit-worker-" + i);
+      t.setDaemon(true);
+      workers.add(t);
+    }
+    workersAlive.set(workers.size());
+    workers.forEach(Thread::start);
+  }
+
+  private AuditWriter newWriter(int worker) throws SQLException {
+    return new AuditWriter(db, "audit-worker-" + worker, exchanges, board);
   }
 
   /** Entries waiting now. */
@@ -76,25 +96,25 @@ final class AuditLog implements AutoCloseable {
     return highWater.get();
   }
 
-  /** Entries the worker committed. */
+  /** Entries the workers committed. */
   long written() {
     return written.get();
   }
 
-  /** Entries the worker took off the queue (committed or failed). */
+  /** Entries the workers took off the queue (committed or failed). */
   long processed() {
     return processed.get();
   }
 
   /**
-   * Blocks until the entry is in the queue: the backpressure on the OK path. Fails when the worker
-   * is gone (it will never drain again) or the log is closing.
+   * Blocks until the entry is in the queue: the backpressure on the OK path. Fails when every
+   * worker is gone (nobody will drain again) or the log is closing.
    */
   void enqueue(AuditEntry entry) throws EnqueueException, InterruptedException {
-    // offer-with-timeout in a loop rather than put(): a blocked handler must notice a dead worker
+    // offer-with-timeout in a loop rather than put(): a blocked handler must notice dead workers
     // instead of waiting forever on a queue nobody drains.
     while (true) {
-      if (!workerAlive || !running) {
+      if (workersAlive.get() == 0 || !running) {
         metrics.auditEnqueueErrors.inc();
         throw new EnqueueException("audit worker is not running");
       }
@@ -107,7 +127,7 @@ final class AuditLog implements AutoCloseable {
     }
   }
 
-  private void drain(AuditWriter initial) {
+  private void drain(int index, AuditWriter initial) {
     AuditWriter writer = initial;
     try {
       while (running) {
@@ -121,29 +141,7 @@ final class AuditLog implements AutoCloseable {
         if (e == null) {
           continue;
         }
-        boolean fail =
-            writeErrorProbability > 0 && faultRandom.nextDouble() < writeErrorProbability;
-        long t0 = System.nanoTime();
-        try {
-          if (writer == null) {
-            writer = new AuditWriter(db, "audit_log", AuditDatabase.AUDIT_LOCK_ID, "audit-worker");
-          }
-          writer.write(e, delayNanos, null, fail);
-          written.incrementAndGet();
-        } catch (SQLException ex) {
-          metrics.auditWriteErrors.inc();
-          if (!fail) {
-            LOG.log(Level.WARNING, "audit write failed for event " + e.eventId(), ex);
-            // The connection may be broken: start a fresh one for the next entry.
-            if (writer != null) {
-              writer.close();
-            }
-            writer = null;
-          }
-        } finally {
-          metrics.auditLogSeconds.observe((System.nanoTime() - t0) / 1e9);
-          processed.incrementAndGet();
-        }
+        writer = writeOne(index, writer, e);
         if (dieAfterEntries > 0 && processed.get() >= dieAfterEntries) {
           LOG.warning(
               "audit worker exits after "
@@ -153,18 +151,48 @@ final class AuditLog implements AutoCloseable {
         }
       }
     } finally {
-      workerAlive = false;
+      workersAlive.decrementAndGet();
       if (writer != null) {
         writer.close();
       }
     }
   }
 
-  /** Waits until the queue is empty and the worker idle, or the timeout passes. */
+  /** Writes one entry; returns the writer for the next (null when the connection was dropped). */
+  private AuditWriter writeOne(int index, AuditWriter writer, AuditEntry e) {
+    boolean fail = writeErrorProbability > 0 && faultRandom.nextDouble() < writeErrorProbability;
+    long t0 = System.nanoTime();
+    try {
+      if (writer == null) {
+        writer = newWriter(index);
+      }
+      AuditWriter.LeaseTimes lease =
+          writer.write(locks.chainFor(index, e.community()), e, delayNanos, null, fail);
+      metrics.leaseWaitSeconds.labelValues(e.community()).observe(lease.waitNanos() / 1e9);
+      metrics.leaseHeldSeconds.labelValues(e.community()).observe(lease.heldNanos() / 1e9);
+      written.incrementAndGet();
+    } catch (SQLException ex) {
+      metrics.auditWriteErrors.inc();
+      if (!fail) {
+        LOG.log(Level.WARNING, "audit write failed for event " + e.eventId(), ex);
+        // The connection may be broken: start a fresh one for the next entry.
+        if (writer != null) {
+          writer.close();
+        }
+        writer = null;
+      }
+    } finally {
+      metrics.auditLogSeconds.observe((System.nanoTime() - t0) / 1e9);
+      processed.incrementAndGet();
+    }
+    return writer;
+  }
+
+  /** Waits until the queue is empty and every worker idle, or the timeout passes. */
   boolean awaitDrained(long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     while (System.nanoTime() < deadline) {
-      if (!workerAlive || processed.get() == enqueued.get()) {
+      if (workersAlive.get() == 0 || processed.get() == enqueued.get()) {
         return true;
       }
       Thread.sleep(5);
@@ -175,11 +203,14 @@ final class AuditLog implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    worker.interrupt();
-    try {
-      worker.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    workers.forEach(Thread::interrupt);
+    for (Thread t : workers) {
+      try {
+        t.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 }

@@ -5,39 +5,83 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Writes one audit row as six sequential exchanges on one connection, each preceded by the injected
- * delay: lock, BEGIN, read the chain head, INSERT the hash-chained row, COMMIT, unlock. Every step
- * is one statement sent on its own, so each is a real round trip (no batching, no driver-implicit
- * transaction start).
+ * Writes one audit row as a fixed number of sequential exchanges on one connection, each preceded
+ * by the injected delay. With six (the default): take the lease, BEGIN, read the chain head, INSERT
+ * the hash-chained row, COMMIT, give the lease back. More than six add read-backs of the new row
+ * (inside the transaction, after the INSERT); four or five drop BEGIN and COMMIT, so the INSERT
+ * commits on its own (the lease still guards the chain) and five reads the row back once. Every
+ * step is one statement sent on its own, so each is a real round trip (no batching, no
+ * driver-implicit transaction start).
  *
- * <p>Lock: PostgreSQL uses {@code pg_advisory_lock}/{@code pg_advisory_unlock}; H2 has no advisory
- * locks, so the lock is a lease row ({@code UPDATE audit_lock SET holder = ? WHERE id = ? AND
- * holder IS NULL}, committed on its own) that must update exactly one row.
+ * <p>The lease is held from the end of its own exchange to the end of the give-back, and the next
+ * holder's take is one more exchange, so a contended lease passes at most one entry per {@code
+ * exchanges x (delay + cost)}: every exchange of the write counts as held.
+ *
+ * <p>Lease: PostgreSQL uses {@code pg_advisory_lock}/{@code pg_advisory_unlock}, which wait in the
+ * server; H2 has no advisory locks, so the lease is a row ({@code UPDATE audit_lock SET holder = ?
+ * WHERE id = ? AND holder IS NULL}, committed on its own) that must update exactly one row, and a
+ * writer that finds it taken waits on the {@link LeaseBoard} and asks again, each ask a delayed
+ * exchange of its own.
  *
  * <p>Not thread-safe: one writer per connection, used by one thread.
  */
 final class AuditWriter implements AutoCloseable {
-  /** Number of exchanges per entry. */
+  /** Exchanges per entry by default. */
   static final int EXCHANGES = 6;
+
+  /** Fewest exchanges: take, head, INSERT, give back. */
+  static final int MIN_EXCHANGES = 4;
+
+  /** From this many exchanges the row is written inside BEGIN .. COMMIT. */
+  static final int TRANSACTION_EXCHANGES = 6;
+
+  /** Longest a writer waits for a lease another writer holds before failing the entry, ms. */
+  static final long LEASE_GIVE_UP_MILLIS = 10_000;
+
+  /** How long one wait for a lease lasts before the writer asks the database again, ms. */
+  private static final long LEASE_POLL_MILLIS = 50;
+
+  /**
+   * Where the lease time of one written entry went.
+   *
+   * @param waitNanos time in the take step beyond its first delay: the round trip(s), and any time
+   *     the lease was held by another writer
+   * @param heldNanos from holding the lease to having given it back
+   */
+  record LeaseTimes(long waitNanos, long heldNanos) {}
 
   private final Connection connection;
   private final AuditDatabase.Dialect dialect;
-  private final int lockId;
   private final String holder;
+  private final int exchanges;
+  private final LeaseBoard board;
   private final PreparedStatement lock;
   private final Statement plain;
-  private final PreparedStatement head;
-  private final PreparedStatement insert;
   private final PreparedStatement unlock;
+  private final Map<String, TableStatements> tables = new HashMap<>();
 
-  AuditWriter(AuditDatabase db, String table, int lockId, String holder) throws SQLException {
+  /** The statements that name the chain's table, prepared once per table. */
+  private record TableStatements(
+      PreparedStatement head, PreparedStatement insert, PreparedStatement readBack) {}
+
+  AuditWriter(AuditDatabase db, String holder, int exchanges, LeaseBoard board)
+      throws SQLException {
+    if (exchanges < MIN_EXCHANGES) {
+      throw new IllegalArgumentException(
+          "exchanges must be >= " + MIN_EXCHANGES + ", got " + exchanges);
+    }
     this.connection = db.open();
     this.dialect = db.dialect();
-    this.lockId = lockId;
     this.holder = holder;
+    this.exchanges = exchanges;
+    this.board = board;
     try {
       if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
         lock = connection.prepareStatement("SELECT pg_advisory_lock(?)");
@@ -53,55 +97,71 @@ final class AuditWriter implements AutoCloseable {
                     + " holder = ?");
       }
       plain = connection.createStatement();
-      head =
-          connection.prepareStatement(
-              // MAX(seq) is a direct index lookup in H2 (ORDER BY seq DESC LIMIT 1 costs ~10x
-              // more).
-              "SELECT seq, hash FROM "
-                  + table
-                  + " WHERE seq = (SELECT MAX(seq) FROM "
-                  + table
-                  + ")");
-      insert =
-          connection.prepareStatement(
-              "INSERT INTO "
-                  + table
-                  + " (seq, community, event_id, pubkey, kind, created_at, prev_hash, hash,"
-                  + " logged_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     } catch (SQLException e) {
       connection.close();
       throw e;
     }
   }
 
+  /** The names of the steps of a write of {@code exchanges} exchanges, in order. */
+  static List<String> stepNames(int exchanges) {
+    boolean txn = exchanges >= TRANSACTION_EXCHANGES;
+    List<String> out = new ArrayList<>(List.of("lock"));
+    if (txn) {
+      out.add("begin");
+    }
+    out.add("head");
+    out.add("insert");
+    int readBacks = exchanges - (txn ? TRANSACTION_EXCHANGES : MIN_EXCHANGES);
+    for (int i = 1; i <= readBacks; i++) {
+      out.add(readBacks == 1 ? "read_back" : "read_back_" + i);
+    }
+    if (txn) {
+      out.add("commit");
+    }
+    out.add("unlock");
+    return out;
+  }
+
   /**
-   * Writes {@code entry}; {@code stepNanos} (length 6, may be null) receives each exchange's
-   * duration including its delay. When {@code failBeforeCommit} the transaction is rolled back in
-   * place of COMMIT (the injected write error) and a {@link SQLException} is thrown after the lock
-   * is released.
+   * Writes {@code entry} to {@code chain}; {@code stepNanos} (one slot per exchange, may be null)
+   * receives each exchange's duration including its delay. When {@code failBeforeCommit} the
+   * transaction is rolled back in place of COMMIT (the injected write error) and a {@link
+   * SQLException} is thrown after the lease is given back.
    *
    * @throws SQLException on any database error (the caller counts it as a write error)
    */
-  void write(AuditEntry entry, long delayNanos, long[] stepNanos, boolean failBeforeCommit)
+  LeaseTimes write(
+      AuditLocks.Chain chain,
+      AuditEntry entry,
+      long delayNanos,
+      long[] stepNanos,
+      boolean failBeforeCommit)
       throws SQLException {
+    if (failBeforeCommit && exchanges < TRANSACTION_EXCHANGES) {
+      throw new IllegalStateException("a write without a transaction has nothing to roll back");
+    }
+    TableStatements t = statements(chain.table());
+    Steps steps = new Steps(stepNanos);
+    boolean txn = exchanges >= TRANSACTION_EXCHANGES;
     boolean locked = false;
     boolean inTxn = false;
     try {
-      long t = System.nanoTime();
       pause(delayNanos);
-      acquire();
+      long asked = System.nanoTime();
+      acquire(chain.lockId(), delayNanos);
       locked = true;
-      t = mark(stepNanos, 0, t);
-
-      pause(delayNanos);
-      plain.execute("BEGIN");
-      inTxn = true;
-      t = mark(stepNanos, 1, t);
-
+      long lockedAt = steps.mark();
+      if (txn) {
+        pause(delayNanos);
+        plain.execute("BEGIN");
+        inTxn = true;
+        steps.mark();
+      }
       pause(delayNanos);
       long seq;
       String prev;
-      try (ResultSet r = head.executeQuery()) {
+      try (ResultSet r = t.head().executeQuery()) {
         if (r.next()) {
           seq = r.getLong(1) + 1;
           prev = r.getString(2).trim();
@@ -110,48 +170,35 @@ final class AuditWriter implements AutoCloseable {
           prev = AuditChain.GENESIS;
         }
       }
-      t = mark(stepNanos, 2, t);
-
+      steps.mark();
       pause(delayNanos);
-      insert.setLong(1, seq);
-      insert.setString(2, entry.community());
-      insert.setString(3, entry.eventId());
-      insert.setString(4, entry.pubkey());
-      insert.setInt(5, entry.kind());
-      insert.setLong(6, entry.createdAt());
-      insert.setString(7, prev);
-      insert.setString(
-          8,
-          AuditChain.hash(
-              prev,
-              seq,
-              entry.community(),
-              entry.eventId(),
-              entry.pubkey(),
-              entry.kind(),
-              entry.createdAt()));
-      insert.setLong(9, System.currentTimeMillis());
-      insert.executeUpdate();
-      t = mark(stepNanos, 3, t);
-
+      insert(t.insert(), entry, seq, prev);
+      steps.mark();
+      for (int i = exchanges - (txn ? TRANSACTION_EXCHANGES : MIN_EXCHANGES); i > 0; i--) {
+        pause(delayNanos);
+        readBack(t.readBack(), seq);
+        steps.mark();
+      }
+      if (txn) {
+        pause(delayNanos);
+        plain.execute(failBeforeCommit ? "ROLLBACK" : "COMMIT");
+        inTxn = false;
+        steps.mark();
+      }
       pause(delayNanos);
-      plain.execute(failBeforeCommit ? "ROLLBACK" : "COMMIT");
-      inTxn = false;
-      t = mark(stepNanos, 4, t);
-
-      pause(delayNanos);
-      release();
+      release(chain.lockId());
       locked = false;
-      mark(stepNanos, 5, t);
+      long releasedAt = steps.mark();
       if (failBeforeCommit) {
         throw new SQLException("injected audit write error (--fault-audit-write-error-p)");
       }
+      return new LeaseTimes(lockedAt - asked, releasedAt - lockedAt);
     } finally {
       if (inTxn) {
         rollbackQuietly();
       }
       if (locked) {
-        releaseQuietly();
+        releaseQuietly(chain.lockId());
       }
     }
   }
@@ -161,24 +208,95 @@ final class AuditWriter implements AutoCloseable {
     plain.execute("DELETE FROM " + table);
   }
 
-  private void acquire() throws SQLException {
+  private TableStatements statements(String table) throws SQLException {
+    TableStatements t = tables.get(table);
+    if (t == null) {
+      t =
+          new TableStatements(
+              // MAX(seq) is a direct index lookup in H2 (ORDER BY seq DESC LIMIT 1 costs ~10x
+              // more).
+              connection.prepareStatement(
+                  "SELECT seq, hash FROM "
+                      + table
+                      + " WHERE seq = (SELECT MAX(seq) FROM "
+                      + table
+                      + ")"),
+              connection.prepareStatement(
+                  "INSERT INTO "
+                      + table
+                      + " (seq, community, event_id, pubkey, kind, created_at, prev_hash, hash,"
+                      + " logged_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+              connection.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE seq = ?"));
+      tables.put(table, t);
+    }
+    return t;
+  }
+
+  private static void insert(PreparedStatement insert, AuditEntry entry, long seq, String prev)
+      throws SQLException {
+    insert.setLong(1, seq);
+    insert.setString(2, entry.community());
+    insert.setString(3, entry.eventId());
+    insert.setString(4, entry.pubkey());
+    insert.setInt(5, entry.kind());
+    insert.setLong(6, entry.createdAt());
+    insert.setString(7, prev);
+    insert.setString(
+        8,
+        AuditChain.hash(
+            prev,
+            seq,
+            entry.community(),
+            entry.eventId(),
+            entry.pubkey(),
+            entry.kind(),
+            entry.createdAt()));
+    insert.setLong(9, System.currentTimeMillis());
+    insert.executeUpdate();
+  }
+
+  private static void readBack(PreparedStatement readBack, long seq) throws SQLException {
+    readBack.setLong(1, seq);
+    try (ResultSet r = readBack.executeQuery()) {
+      if (!r.next() || r.getLong(1) != 1) {
+        throw new SQLException("audit row " + seq + " was not there to read back");
+      }
+    }
+  }
+
+  private void acquire(int lockId, long delayNanos) throws SQLException {
     if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
       lock.setLong(1, lockId);
       try (ResultSet r = lock.executeQuery()) {
         r.next();
       }
-    } else {
+      return;
+    }
+    long giveUp = System.nanoTime() + LEASE_GIVE_UP_MILLIS * 1_000_000;
+    while (true) {
+      long generation = board.generation(lockId);
       lock.setString(1, holder);
       lock.setLong(2, System.currentTimeMillis());
       lock.setInt(3, lockId);
-      int n = lock.executeUpdate();
-      if (n != 1) {
-        throw new SQLException("audit lock " + lockId + " is held by another writer");
+      if (lock.executeUpdate() == 1) {
+        return;
       }
+      if (System.nanoTime() > giveUp) {
+        throw new SQLException(
+            "audit lock " + lockId + " held by another writer for " + LEASE_GIVE_UP_MILLIS + " ms");
+      }
+      try {
+        board.awaitRelease(lockId, generation, LEASE_POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while waiting for audit lock " + lockId, e);
+      }
+      // Asking again is another round trip, with its delay like every other.
+      pause(delayNanos);
     }
   }
 
-  private void release() throws SQLException {
+  private void release(int lockId) throws SQLException {
     if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
       unlock.setLong(1, lockId);
       try (ResultSet r = unlock.executeQuery()) {
@@ -187,13 +305,14 @@ final class AuditWriter implements AutoCloseable {
           throw new SQLException("pg_advisory_unlock(" + lockId + ") found no lock held");
         }
       }
-    } else {
-      unlock.setInt(1, lockId);
-      unlock.setString(2, holder);
-      int n = unlock.executeUpdate();
-      if (n != 1) {
-        throw new SQLException("audit lock " + lockId + " was not held by " + holder);
-      }
+      return;
+    }
+    unlock.setInt(1, lockId);
+    unlock.setString(2, holder);
+    int n = unlock.executeUpdate();
+    board.released(lockId);
+    if (n != 1) {
+      throw new SQLException("audit lock " + lockId + " was not held by " + holder);
     }
   }
 
@@ -205,20 +324,33 @@ final class AuditWriter implements AutoCloseable {
     }
   }
 
-  private void releaseQuietly() {
+  private void releaseQuietly(int lockId) {
     try {
-      release();
+      release(lockId);
     } catch (SQLException e) {
       // Reported by the failure that brought us here.
     }
   }
 
-  private static long mark(long[] stepNanos, int i, long start) {
-    long now = System.nanoTime();
-    if (stepNanos != null) {
-      stepNanos[i] += now - start;
+  /** Times the steps of one write into their slots, each from the end of the one before. */
+  private static final class Steps {
+    private final long[] slots;
+    private int next;
+    private long last = System.nanoTime();
+
+    Steps(long[] slots) {
+      this.slots = slots;
     }
-    return now;
+
+    long mark() {
+      long now = System.nanoTime();
+      if (slots != null) {
+        slots[next] += now - last;
+      }
+      next++;
+      last = now;
+      return now;
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.ceiling.relay;
 
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.ReadyLine;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.SQLException;
@@ -9,38 +10,89 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
- * The known answer: times runs of the same six exchanges against the scratch table {@code
- * audit_calibration} (never the audit log) and predicts the audit worker's ceiling as {@code 1 / (6
- * x (delay + exchange cost))}, for two exchange costs that bound what the worker pays.
+ * The known answer: times runs of the same audit write the workers make ({@code exchanges}
+ * sequential exchanges) against the scratch table {@code audit_calibration} (never the audit log)
+ * and predicts one audit worker's ceiling as {@code 1 / (exchanges x (delay + exchange cost))}, for
+ * two exchange costs that bound what the worker pays. From the same cost it predicts the ceiling of
+ * all the workers together, {@code workers / (exchanges x (delay + cost))}, and, with a lock, each
+ * lease's, {@code 1 / (held exchanges x (delay + cost))}: a contended lease passes one entry per
+ * write, every exchange of which counts as held ({@link AuditWriter}).
  *
- * <p>Why two: the cost of an exchange depends on whether the database server's thread (and, on a
- * virtual machine, its virtual CPU) was asleep. Timed back to back with no delay ("hot"), it never
- * is; timed with the injected delay between exchanges ("cold", as the worker runs them on a machine
- * with nothing else to do), it always is, and each exchange pays a wake-up of tens to hundreds of
- * µs. A worker in a sweep pays something in between, depending on what else keeps the CPUs awake.
- * Timed hot only, the prediction was 40.8/s where a CI machine's worker measured 35.2/s (4 ms
- * delay, load 0.48 per CPU); timed cold only, it was 217.9/s where a busy sweep measured 251/s (0.5
- * ms). With no delay the two are one loop.
+ * <p>Why two costs: the cost of an exchange depends on whether the database server's thread (and,
+ * on a virtual machine, its virtual CPU) was asleep. Timed back to back with no delay ("hot"), it
+ * never is; timed with the injected delay between exchanges ("cold", as the worker runs them on a
+ * machine with nothing else to do), it always is, and each exchange pays a wake-up of tens to
+ * hundreds of µs. A worker in a sweep pays something in between, depending on what else keeps the
+ * CPUs awake. Timed hot only, the prediction was 40.8/s where a CI machine's worker measured 35.2/s
+ * (4 ms delay, load 0.48 per CPU); timed cold only, it was 217.9/s where a busy sweep measured
+ * 251/s (0.5 ms). With no delay the two are one loop.
  *
  * @param runs runs timed cold (with the delay)
  * @param exchangeCostSeconds mean cost of one exchange beyond its injected delay, timed cold,
  *     seconds: the prediction {@link #predictedCeilingPerSecond()} uses it
  * @param hotExchangeCostSeconds mean cost of one exchange timed back to back, seconds: {@link
  *     #predictedHotCeilingPerSecond()} uses it
- * @param stepCostSeconds mean duration of each of the six steps (lock, begin, head, insert, commit,
- *     unlock) timed cold, including its delay, seconds
+ * @param stepCostSeconds mean duration of each step ({@link AuditWriter#stepNames}) timed cold,
+ *     including its delay, seconds
  * @param delaySeconds the injected delay, seconds
+ * @param shape the audit path the predictions are for: exchanges, workers, lock
  */
 public record Calibration(
     int runs,
     double exchangeCostSeconds,
     double hotExchangeCostSeconds,
     List<Double> stepCostSeconds,
-    double delaySeconds) {
+    double delaySeconds,
+    Shape shape) {
 
-  private static final String[] STEPS = {"lock", "begin", "head", "insert", "commit", "unlock"};
+  /**
+   * The audit path a calibration predicts for.
+   *
+   * @param exchanges sequential exchanges per entry, >= {@link AuditWriter#MIN_EXCHANGES}
+   * @param workers audit workers, >= 1
+   * @param lock the lock mode
+   */
+  public record Shape(int exchanges, int workers, AuditLockMode lock) {
+    /** One worker, no lock, six exchanges: the relay's defaults. */
+    public static final Shape DEFAULT = new Shape(AuditWriter.EXCHANGES, 1, AuditLockMode.NONE);
+
+    public Shape {
+      if (exchanges < AuditWriter.MIN_EXCHANGES) {
+        throw new IllegalArgumentException(
+            "exchanges must be >= " + AuditWriter.MIN_EXCHANGES + ", got " + exchanges);
+      }
+      if (workers < 1) {
+        throw new IllegalArgumentException("workers must be >= 1, got " + workers);
+      }
+      if (lock == null) {
+        throw new IllegalArgumentException("lock must not be null");
+      }
+    }
+
+    /** The shape a relay with {@code config} runs. */
+    static Shape of(ReferenceRelayConfig config) {
+      return new Shape(config.auditExchanges(), config.auditWorkers(), config.auditLock());
+    }
+  }
+
+  /** A calibration of the default path (six exchanges, one worker, no lock). */
+  public Calibration(
+      int runs,
+      double exchangeCostSeconds,
+      double hotExchangeCostSeconds,
+      List<Double> stepCostSeconds,
+      double delaySeconds) {
+    this(
+        runs,
+        exchangeCostSeconds,
+        hotExchangeCostSeconds,
+        stepCostSeconds,
+        delaySeconds,
+        Shape.DEFAULT);
+  }
 
   public Calibration {
     if (runs < 1) {
@@ -54,9 +106,12 @@ public record Calibration(
       throw new IllegalArgumentException(
           "hotExchangeCostSeconds must be > 0 s, got " + hotExchangeCostSeconds);
     }
-    if (stepCostSeconds == null || stepCostSeconds.size() != AuditWriter.EXCHANGES) {
+    if (shape == null) {
+      throw new IllegalArgumentException("shape must not be null");
+    }
+    if (stepCostSeconds == null || stepCostSeconds.size() != shape.exchanges()) {
       throw new IllegalArgumentException(
-          "stepCostSeconds must have 6 entries, got " + stepCostSeconds);
+          "stepCostSeconds must have " + shape.exchanges() + " entries, got " + stepCostSeconds);
     }
     stepCostSeconds = List.copyOf(stepCostSeconds);
     if (!(delaySeconds >= 0)) {
@@ -64,14 +119,42 @@ public record Calibration(
     }
   }
 
-  /** 1 / (6 x (delay + cold exchange cost)), entries per second. */
+  /** One worker's ceiling: 1 / (exchanges x (delay + cold exchange cost)), entries per second. */
   public double predictedCeilingPerSecond() {
-    return 1.0 / (AuditWriter.EXCHANGES * (delaySeconds + exchangeCostSeconds));
+    return 1.0 / (shape.exchanges() * (delaySeconds + exchangeCostSeconds));
   }
 
-  /** 1 / (6 x (delay + hot exchange cost)), entries per second. */
+  /** One worker's ceiling timed hot: 1 / (exchanges x (delay + hot cost)), entries per second. */
   public double predictedHotCeilingPerSecond() {
-    return 1.0 / (AuditWriter.EXCHANGES * (delaySeconds + hotExchangeCostSeconds));
+    return 1.0 / (shape.exchanges() * (delaySeconds + hotExchangeCostSeconds));
+  }
+
+  /** All workers together, no lock binding: workers x one worker's ceiling, entries per second. */
+  public double predictedWorkersCeilingPerSecond() {
+    return shape.workers() * predictedCeilingPerSecond();
+  }
+
+  /**
+   * One lease's ceiling, 1 / (held exchanges x (delay + cold cost)) with every exchange of the
+   * write held, entries per second; empty without a lock (each worker's lease is its own).
+   */
+  public OptionalDouble predictedLockCeilingPerSecond() {
+    return shape.lock() == AuditLockMode.NONE
+        ? OptionalDouble.empty()
+        : OptionalDouble.of(1.0 / (shape.exchanges() * (delaySeconds + exchangeCostSeconds)));
+  }
+
+  /** The workers' prediction formatted for the ready line (1 decimal, Locale.ROOT). */
+  public String predictedWorkersCeilingText() {
+    return String.format(Locale.ROOT, "%.1f", predictedWorkersCeilingPerSecond());
+  }
+
+  /** The lease's prediction for the ready line (1 decimal, Locale.ROOT), or NA without a lock. */
+  public String predictedLockCeilingText() {
+    OptionalDouble c = predictedLockCeilingPerSecond();
+    return c.isPresent()
+        ? String.format(Locale.ROOT, "%.1f", c.getAsDouble())
+        : ReadyLine.NOT_APPLICABLE;
   }
 
   /** The hot per-exchange cost in ms, formatted for the ready line (3 decimals, Locale.ROOT). */
@@ -106,9 +189,17 @@ public record Calibration(
     doc.put("delay_ms", rounded(delaySeconds * 1e3, 4));
     doc.put("predicted_worker_ceiling_per_s", rounded(predictedCeilingPerSecond(), 2));
     doc.put("predicted_worker_ceiling_hot_per_s", rounded(predictedHotCeilingPerSecond(), 2));
+    doc.put("audit_exchanges", shape.exchanges());
+    doc.put("audit_workers", shape.workers());
+    doc.put("audit_lock", shape.lock().flagValue());
+    doc.put("predicted_workers_ceiling_per_s", rounded(predictedWorkersCeilingPerSecond(), 2));
+    OptionalDouble lock = predictedLockCeilingPerSecond();
+    doc.put(
+        "predicted_lock_ceiling_per_s", lock.isPresent() ? rounded(lock.getAsDouble(), 2) : null);
     Map<String, Object> steps = new LinkedHashMap<>();
-    for (int i = 0; i < STEPS.length; i++) {
-      steps.put(STEPS[i], rounded(stepCostSeconds.get(i) * 1e3, 4));
+    List<String> names = AuditWriter.stepNames(shape.exchanges());
+    for (int i = 0; i < names.size(); i++) {
+      steps.put(names.get(i), rounded(stepCostSeconds.get(i) * 1e3, 4));
     }
     doc.put("step_cost_ms", steps);
     return Json.writeLine(doc);
@@ -133,22 +224,24 @@ public record Calibration(
    * WarmUp}), then {@code runs} timed runs back to back (hot) and, with a delay, up to {@code runs}
    * timed runs with it (cold); the scratch table is emptied afterwards.
    */
-  static Calibration run(AuditDatabase db, int runs, double delayMillis) throws SQLException {
-    try (AuditWriter w =
-        new AuditWriter(
-            db, "audit_calibration", AuditDatabase.CALIBRATION_LOCK_ID, "calibration")) {
+  static Calibration run(AuditDatabase db, int runs, double delayMillis, Shape shape)
+      throws SQLException {
+    AuditLocks.Chain scratch =
+        new AuditLocks.Chain(AuditDatabase.CALIBRATION_LOCK_ID, "audit_calibration");
+    int exchanges = shape.exchanges();
+    try (AuditWriter w = new AuditWriter(db, "calibration", exchanges, new LeaseBoard())) {
       w.truncate("audit_calibration");
       AuditEntry e =
           new AuditEntry("calibration", "0".repeat(64), "0".repeat(64), 1, 1_700_000_000L);
       // Warm, not cold: the timed loop measures compiled code, as the worker runs in a sweep.
-      WarmUp.until(() -> w.write(e, 0, null, false), System::nanoTime);
+      WarmUp.until(() -> w.write(scratch, e, 0, null, false), System::nanoTime);
       w.truncate("audit_calibration");
       long delayNanos = Math.round(delayMillis * 1e6);
-      long[] hotSteps = new long[AuditWriter.EXCHANGES];
-      Timed hot = timed(w, e, 0, runs, hotSteps);
+      long[] hotSteps = new long[exchanges];
+      Timed hot = timed(w, scratch, e, 0, runs, hotSteps);
       w.truncate("audit_calibration");
-      long[] coldSteps = new long[AuditWriter.EXCHANGES];
-      Timed cold = delayNanos == 0 ? hot : timed(w, e, delayNanos, runs, coldSteps);
+      long[] coldSteps = new long[exchanges];
+      Timed cold = delayNanos == 0 ? hot : timed(w, scratch, e, delayNanos, runs, coldSteps);
       w.truncate("audit_calibration");
       long[] steps = delayNanos == 0 ? hotSteps : coldSteps;
       List<Double> stepSeconds = new ArrayList<>();
@@ -157,28 +250,30 @@ public record Calibration(
       }
       return new Calibration(
           cold.runs(),
-          cold.exchangeCostSeconds(delayNanos),
-          hot.exchangeCostSeconds(0),
+          cold.exchangeCostSeconds(delayNanos, exchanges),
+          hot.exchangeCostSeconds(0, exchanges),
           stepSeconds,
-          delayNanos / 1e9);
+          delayNanos / 1e9,
+          shape);
     }
   }
 
   /** A timed loop: how many runs, how long in all. */
   private record Timed(int runs, long totalNanos) {
     /** Mean time per exchange beyond the delay; a coarse clock cannot make it zero or less. */
-    double exchangeCostSeconds(long delayNanos) {
-      double perExchange = totalNanos / 1e9 / runs / AuditWriter.EXCHANGES - delayNanos / 1e9;
+    double exchangeCostSeconds(long delayNanos, int exchanges) {
+      double perExchange = totalNanos / 1e9 / runs / exchanges - delayNanos / 1e9;
       return Math.max(perExchange, 1e-9);
     }
   }
 
-  private static Timed timed(AuditWriter w, AuditEntry e, long delayNanos, int runs, long[] steps)
+  private static Timed timed(
+      AuditWriter w, AuditLocks.Chain chain, AuditEntry e, long delayNanos, int runs, long[] steps)
       throws SQLException {
     long t0 = System.nanoTime();
     int done = 0;
     while (done < runs && (done < MIN_TIMED_RUNS || System.nanoTime() - t0 < MAX_TIMED_NANOS)) {
-      w.write(e, delayNanos, steps, false);
+      w.write(chain, e, delayNanos, steps, false);
       done++;
     }
     return new Timed(done, System.nanoTime() - t0);

@@ -17,22 +17,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * The built-in system under test: a Nostr relay (Jetty 12 WebSocket on 127.0.0.1) serving several
  * communities resolved by Host, with an admission limiter, real BIP-340 checks, and — in the
- * treatment arm — an audit log on the OK path (bounded queue, one worker, six database exchanges
- * per entry against an H2 TCP server on loopback).
+ * treatment arm — an audit log on the OK path (bounded queue, {@code --audit-workers} workers,
+ * {@code --audit-exchanges} database exchanges per entry against an H2 TCP server on loopback).
  *
  * <p>Use {@link #start(ReferenceRelayConfig)}; the returned handle is {@link AutoCloseable} and
  * {@link #close()} is idempotent. Thread-safe.
@@ -96,15 +90,21 @@ public final class ReferenceRelay implements AutoCloseable {
     ExecutorService handlers = null;
     Server server = null;
     try {
+      AuditLocks locks = config.auditLocks();
       db =
           AuditDatabase.start(
               config.dbPort(),
               config.dataDir(),
               config.reset(),
               config.jdbcUrl(),
-              config.synchronousCommit());
+              config.synchronousCommit(),
+              locks.all());
       Calibration cal =
-          Calibration.run(db, config.calibrationRuns(), config.auditExchangeDelayMillis());
+          Calibration.run(
+              db,
+              config.calibrationRuns(),
+              config.auditExchangeDelayMillis(),
+              Calibration.Shape.of(config));
       LOG.info("calibration: " + cal.toJson());
 
       Holder holder = new Holder();
@@ -114,18 +114,9 @@ public final class ReferenceRelay implements AutoCloseable {
               () -> holder.audit == null ? 0 : holder.audit.depth(),
               () -> holder.audit == null ? 0 : holder.audit.highWater(),
               () -> holder.relay == null ? Double.NaN : holder.relay.auditRows());
-      metrics.exchangeCostSeconds.set(cal.exchangeCostSeconds());
-      metrics.predictedCeilingPerSecond.set(cal.predictedCeilingPerSecond());
+      metrics.calibrated(cal);
       if (config.auditOn()) {
-        audit =
-            new AuditLog(
-                db,
-                config.auditQueueCapacity(),
-                config.auditExchangeDelayMillis(),
-                metrics,
-                config.faults().auditWriteErrorProbability(),
-                config.faults().workerDiesAfterEntries(),
-                config.faults().seed());
+        audit = new AuditLog(db, config, locks, metrics);
         holder.audit = audit;
       }
       RelayCore core =
@@ -247,10 +238,13 @@ public final class ReferenceRelay implements AutoCloseable {
   /** Re-runs the calibration (GET /calibrate) and updates the gauges. */
   public synchronized Calibration recalibrate() throws SQLException {
     Calibration c =
-        Calibration.run(db, config.calibrationRuns(), config.auditExchangeDelayMillis());
+        Calibration.run(
+            db,
+            config.calibrationRuns(),
+            config.auditExchangeDelayMillis(),
+            Calibration.Shape.of(config));
     calibration = c;
-    metrics.exchangeCostSeconds.set(c.exchangeCostSeconds());
-    metrics.predictedCeilingPerSecond.set(c.predictedCeilingPerSecond());
+    metrics.calibrated(c);
     return c;
   }
 
@@ -279,9 +273,12 @@ public final class ReferenceRelay implements AutoCloseable {
   /**
    * The one ready line: {@code READY port=<p> db_port=<d> audit=<on|off> exchange_cost_ms=<c>
    * predicted_worker_ceiling_per_s=<x> exchange_cost_hot_ms=<h>
-   * predicted_worker_ceiling_hot_per_s=<y>}; db_port is {@code NA} with an external database. The
-   * plain keys are the cold calibration (with the delay), the hot ones back to back ({@link
-   * Calibration}).
+   * predicted_worker_ceiling_hot_per_s=<y> audit_exchanges=<n> audit_workers=<w>
+   * audit_lock=<global|per-community|none> predicted_workers_ceiling_per_s=<z>
+   * predicted_lock_ceiling_per_s=<l>}; db_port is {@code NA} with an external database, and the
+   * lock's prediction without a lock. The plain keys are the cold calibration (with the delay), the
+   * hot ones back to back ({@link Calibration}); {@code predicted_worker_ceiling_per_s} is one
+   * worker's, {@code predicted_workers_ceiling_per_s} all of them together.
    */
   public String readyLine() {
     Calibration c = calibration;
@@ -299,6 +296,15 @@ public final class ReferenceRelay implements AutoCloseable {
     f.put(
         "predicted_worker_ceiling_hot_per_s",
         c == null ? ReadyLine.NOT_APPLICABLE : c.predictedHotCeilingText());
+    f.put("audit_exchanges", Integer.toString(config.auditExchanges()));
+    f.put("audit_workers", Integer.toString(config.auditWorkers()));
+    f.put("audit_lock", config.auditLock().flagValue());
+    f.put(
+        "predicted_workers_ceiling_per_s",
+        c == null ? ReadyLine.NOT_APPLICABLE : c.predictedWorkersCeilingText());
+    f.put(
+        "predicted_lock_ceiling_per_s",
+        c == null ? ReadyLine.NOT_APPLICABLE : c.predictedLockCeilingText());
     return new ReadyLine(f).format(ReadyLine.PREFIX);
   }
 
@@ -334,64 +340,13 @@ public final class ReferenceRelay implements AutoCloseable {
   }
 
   /** Late-bound references for the metric callbacks and HTTP endpoints. */
-  private static final class Holder {
+  static final class Holder {
     volatile AuditLog audit;
     volatile ReferenceRelay relay;
   }
 
-  /** GET /health, /metrics, /calibrate. */
-  private static final class HttpEndpoints extends Handler.Abstract {
-    private final Holder holder;
-
-    HttpEndpoints(Holder holder) {
-      this.holder = holder;
-    }
-
-    @Override
-    public boolean handle(Request request, Response response, Callback callback) {
-      ReferenceRelay relay = holder.relay;
-      String path = Request.getPathInContext(request);
-      if (!"GET".equals(request.getMethod())) {
-        return reply(
-            response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, "text/plain", "GET only\n");
-      }
-      if (relay == null) {
-        return reply(response, callback, 503, "text/plain", "starting\n");
-      }
-      return switch (path) {
-        case "/health" ->
-            reply(
-                response,
-                callback,
-                200,
-                "application/json",
-                "{\"status\":\"ok\",\"audit\":\""
-                    + (relay.config.auditOn() ? "on" : "off")
-                    + "\"}\n");
-        case "/metrics" ->
-            reply(response, callback, 200, RelayMetrics.contentType(), relay.scrapeMetrics());
-        case "/calibrate" -> calibrate(relay, response, callback);
-        default -> reply(response, callback, 404, "text/plain", "not found: " + path + "\n");
-      };
-    }
-
-    private static boolean calibrate(ReferenceRelay relay, Response response, Callback callback) {
-      try {
-        return reply(
-            response, callback, 200, "application/json", relay.recalibrate().toJson() + "\n");
-      } catch (SQLException e) {
-        return reply(response, callback, 500, "text/plain", "calibration failed: " + e + "\n");
-      }
-    }
-
-    private static boolean reply(
-        Response response, Callback callback, int status, String type, String body) {
-      response.setStatus(status);
-      response
-          .getHeaders()
-          .put(HttpHeader.CONTENT_TYPE, type.contains("charset") ? type : type + "; charset=utf-8");
-      Content.Sink.write(response, true, body, callback);
-      return true;
-    }
+  /** Whether the audit path is on: GET /health says so. */
+  boolean auditOn() {
+    return config.auditOn();
   }
 }

@@ -91,9 +91,34 @@ final class ReferenceRelayArgs {
   @Option(
       names = "--audit-exchange-delay-ms",
       description =
-          "Injected delay before each of the audit write's six exchanges, ms (default:"
+          "Injected delay before each of the audit write's exchanges, ms (default:"
               + " ${DEFAULT-VALUE}).")
   double auditExchangeDelayMs = 0.0;
+
+  @Option(
+      names = "--audit-exchanges",
+      paramLabel = "N",
+      description =
+          "Sequential database exchanges per audit entry, 4 to 1000: lock, BEGIN, head, INSERT,"
+              + " N-6 read-backs, COMMIT, unlock; 4 and 5 write without BEGIN/COMMIT (default:"
+              + " ${DEFAULT-VALUE}).")
+  int auditExchanges = AuditWriter.EXCHANGES;
+
+  @Option(
+      names = "--audit-workers",
+      paramLabel = "N",
+      description =
+          "Audit workers draining the one queue, each on its own database connection, 1 to 64"
+              + " (default: ${DEFAULT-VALUE}).")
+  int auditWorkers = 1;
+
+  @Option(
+      names = "--audit-lock",
+      converter = LockModeConverter.class,
+      description =
+          "Lease the workers contend for: global (one for all), per-community (one per"
+              + " community), none (one per worker, never contended) (default: none).")
+  AuditLockMode auditLock = AuditLockMode.NONE;
 
   @Option(
       names = "--limiter-events-per-sec",
@@ -143,7 +168,7 @@ final class ReferenceRelayArgs {
   @Option(
       names = "--calibration-runs",
       description =
-          "Runs of the six exchanges timed at start to predict the worker ceiling (default:"
+          "Runs of the audit write timed at start to predict the worker and lock ceilings (default:"
               + " ${DEFAULT-VALUE}).")
   int calibrationRuns = 200;
 
@@ -249,6 +274,9 @@ final class ReferenceRelayArgs {
               audit == OnOff.on,
               auditQueueCapacity,
               auditExchangeDelayMs,
+              auditExchanges,
+              auditWorkers,
+              auditLock,
               limiterEventsPerSec,
               limiterWindowSecs,
               limiterRejectMode,
@@ -284,6 +312,19 @@ final class ReferenceRelayArgs {
   enum OnOff {
     on,
     off
+  }
+
+  /** {@code global} / {@code per-community} / {@code none}. */
+  static final class LockModeConverter implements ITypeConverter<AuditLockMode> {
+    @Override
+    public AuditLockMode convert(String s) {
+      AuditLockMode m = AuditLockMode.fromFlag(s.trim());
+      if (m == null) {
+        throw new TypeConversionException(
+            "expected global, per-community or none, got '" + s + "'");
+      }
+      return m;
+    }
   }
 
   /** {@code notice} / {@code ok-false}. */

@@ -19,7 +19,13 @@ import java.util.Optional;
  * @param defaultCommunity community for an unknown Host; empty = NOTICE and close
  * @param auditOn the treatment arm: the audit log sits on the OK path
  * @param auditQueueCapacity bounded audit queue capacity, entries
- * @param auditExchangeDelayMillis injected delay before each of the six exchanges, ms
+ * @param auditExchangeDelayMillis injected delay before each of the audit write's exchanges, ms
+ * @param auditExchanges sequential database exchanges per audit entry, in [{@value
+ *     #MIN_AUDIT_EXCHANGES}, {@value #MAX_AUDIT_EXCHANGES}] (6 by default; {@link AuditWriter} says
+ *     which statements)
+ * @param auditWorkers audit workers draining the one queue, each on its own database connection, in
+ *     [1, {@value #MAX_AUDIT_WORKERS}]
+ * @param auditLock which lease the workers contend for ({@link AuditLockMode})
  * @param limiterEventsPerSecond admission rate per (community, pubkey)
  * @param limiterWindowSeconds fixed window length; limit = rate x window
  * @param rejectMode how a limiter rejection is answered
@@ -42,6 +48,9 @@ public record ReferenceRelayConfig(
     boolean auditOn,
     int auditQueueCapacity,
     double auditExchangeDelayMillis,
+    int auditExchanges,
+    int auditWorkers,
+    AuditLockMode auditLock,
     int limiterEventsPerSecond,
     int limiterWindowSeconds,
     RejectMode rejectMode,
@@ -121,6 +130,15 @@ public record ReferenceRelayConfig(
     }
   }
 
+  /** Fewest exchanges an audit write can make ({@link AuditWriter#MIN_EXCHANGES}). */
+  public static final int MIN_AUDIT_EXCHANGES = AuditWriter.MIN_EXCHANGES;
+
+  /** Most exchanges per audit write: beyond it a sweep's rates would be a handful per second. */
+  public static final int MAX_AUDIT_EXCHANGES = 1000;
+
+  /** Most audit workers: each holds a database connection and a thread. */
+  public static final int MAX_AUDIT_WORKERS = 64;
+
   public ReferenceRelayConfig {
     communities = communities == null ? null : List.copyOf(communities);
     List<String> problems = new ArrayList<>();
@@ -142,6 +160,7 @@ public record ReferenceRelayConfig(
       problems.add(
           "audit-exchange-delay-ms must be in [0, 10000] ms, got " + auditExchangeDelayMillis);
     }
+    auditShape(problems, auditExchanges, auditWorkers, auditLock, faults);
     if (limiterEventsPerSecond < 1) {
       problems.add("limiter-events-per-sec must be >= 1, got " + limiterEventsPerSecond);
     }
@@ -179,6 +198,38 @@ public record ReferenceRelayConfig(
     }
   }
 
+  private static void auditShape(
+      List<String> problems, int exchanges, int workers, AuditLockMode lock, Faults faults) {
+    if (exchanges < MIN_AUDIT_EXCHANGES || exchanges > MAX_AUDIT_EXCHANGES) {
+      problems.add(
+          "audit-exchanges must be in ["
+              + MIN_AUDIT_EXCHANGES
+              + ", "
+              + MAX_AUDIT_EXCHANGES
+              + "], got "
+              + exchanges);
+    } else if (exchanges < AuditWriter.TRANSACTION_EXCHANGES
+        && faults != null
+        && faults.auditWriteErrorProbability() > 0) {
+      problems.add(
+          "fault-audit-write-error-p rolls back a transaction, which needs audit-exchanges >= "
+              + AuditWriter.TRANSACTION_EXCHANGES
+              + ", got "
+              + exchanges);
+    }
+    if (workers < 1 || workers > MAX_AUDIT_WORKERS) {
+      problems.add("audit-workers must be in [1, " + MAX_AUDIT_WORKERS + "], got " + workers);
+    }
+    if (lock == null) {
+      problems.add("audit-lock must be global, per-community or none, got null");
+    }
+  }
+
+  /** Which lease and chain each audit entry is written under. */
+  AuditLocks auditLocks() {
+    return new AuditLocks(auditLock, auditWorkers, communities);
+  }
+
   /** Limit per (community, pubkey) per window, events. */
   public int limiterLimitPerWindow() {
     return limiterEventsPerSecond * limiterWindowSeconds;
@@ -194,7 +245,8 @@ public record ReferenceRelayConfig(
     return String.format(
         Locale.ROOT,
         "port=%d db_port=%d data_dir=%s reset=%s communities=%s default_community=%s audit=%s"
-            + " audit_queue_capacity=%d audit_exchange_delay_ms=%s limiter=%d/s x %ds (%d per"
+            + " audit_queue_capacity=%d audit_exchange_delay_ms=%s audit_exchanges=%d"
+            + " audit_workers=%d audit_lock=%s limiter=%d/s x %ds (%d per"
             + " window) reject_mode=%s verify_signatures=%s db=%s synchronous_commit=%s"
             + " max_frame_bytes=%d faults=%s",
         port,
@@ -206,6 +258,9 @@ public record ReferenceRelayConfig(
         auditOn ? "on" : "off",
         auditQueueCapacity,
         auditExchangeDelayMillis,
+        auditExchanges,
+        auditWorkers,
+        auditLock.flagValue(),
         limiterEventsPerSecond,
         limiterWindowSeconds,
         limiterLimitPerWindow(),

@@ -28,8 +28,15 @@ import java.util.function.DoubleSupplier;
  *   <li>{@code refrelay_events_accepted_total{community}}, {@code
  *       refrelay_events_rejected_total{reason}} (reason: invalid, duplicate, rate-limited, error)
  *   <li>{@code refrelay_ok_dropped_total}, {@code refrelay_fault_closes_total}
+ *   <li>{@code refrelay_audit_lock_wait_seconds{community}} histogram: time an entry's writer spent
+ *       taking its lease beyond the take's injected delay (the round trip, and any time another
+ *       writer held it); {@code refrelay_audit_lock_held_seconds{community}} histogram: from
+ *       holding the lease to having given it back. Every served community from startup
  *   <li>{@code refrelay_audit_exchange_cost_seconds}, {@code
- *       refrelay_audit_predicted_ceiling_per_second} gauges from the calibration
+ *       refrelay_audit_predicted_ceiling_per_second} (one worker), {@code
+ *       refrelay_audit_predicted_workers_ceiling_per_second} (all workers) and {@code
+ *       refrelay_audit_predicted_lock_ceiling_per_second} (one lease; NaN without a lock) gauges
+ *       from the calibration
  * </ul>
  *
  * <p>Thread-safe.
@@ -52,6 +59,10 @@ public final class RelayMetrics {
   final Counter faultCloses;
   final Gauge exchangeCostSeconds;
   final Gauge predictedCeilingPerSecond;
+  final Gauge predictedWorkersCeilingPerSecond;
+  final Gauge predictedLockCeilingPerSecond;
+  final Histogram leaseWaitSeconds;
+  final Histogram leaseHeldSeconds;
 
   RelayMetrics(
       List<String> communities,
@@ -121,8 +132,28 @@ public final class RelayMetrics {
     predictedCeilingPerSecond =
         Gauge.builder()
             .name("refrelay_audit_predicted_ceiling_per_second")
-            .help("1 / (6 x (delay + exchange cost)): the audit worker's predicted ceiling")
+            .help("1 / (exchanges x (delay + exchange cost)): one audit worker's predicted ceiling")
             .register(registry);
+    predictedWorkersCeilingPerSecond =
+        Gauge.builder()
+            .name("refrelay_audit_predicted_workers_ceiling_per_second")
+            .help("workers / (exchanges x (delay + exchange cost)): all audit workers together")
+            .register(registry);
+    predictedLockCeilingPerSecond =
+        Gauge.builder()
+            .name("refrelay_audit_predicted_lock_ceiling_per_second")
+            .help("1 / (held exchanges x (delay + exchange cost)): one lease; NaN without a lock")
+            .register(registry);
+    leaseWaitSeconds =
+        lockHistogram(
+            "refrelay_audit_lock_wait_seconds",
+            "Time taking an audit entry's lease beyond the take's injected delay",
+            communities);
+    leaseHeldSeconds =
+        lockHistogram(
+            "refrelay_audit_lock_held_seconds",
+            "Time an audit entry's lease was held, from taking it to having given it back",
+            communities);
     GaugeWithCallback.builder()
         .name("refrelay_audit_queue_depth")
         .help("Entries waiting in the audit queue")
@@ -138,6 +169,31 @@ public final class RelayMetrics {
         .help("Rows in the audit_log table, read from the database")
         .callback(cb -> cb.call(auditRows.getAsDouble()))
         .register(registry);
+  }
+
+  private Histogram lockHistogram(String name, String help, List<String> communities) {
+    Histogram h =
+        Histogram.builder()
+            .name(name)
+            .help(help)
+            .labelNames("community")
+            .classicOnly()
+            .classicUpperBounds(
+                0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 10)
+            .withoutExemplars()
+            .register(registry);
+    for (String c : communities) {
+      h.labelValues(c);
+    }
+    return h;
+  }
+
+  /** Sets the calibration's gauges. */
+  void calibrated(Calibration c) {
+    exchangeCostSeconds.set(c.exchangeCostSeconds());
+    predictedCeilingPerSecond.set(c.predictedCeilingPerSecond());
+    predictedWorkersCeilingPerSecond.set(c.predictedWorkersCeilingPerSecond());
+    predictedLockCeilingPerSecond.set(c.predictedLockCeilingPerSecond().orElse(Double.NaN));
   }
 
   /** Content type of {@link #scrape()}. */

@@ -77,6 +77,49 @@ class AuditIT {
   }
 
   /**
+   * Two workers under per-community leases: each community's entries form a chain of their own
+   * (community a's in audit_log, b's in audit_log_1), each verifies, and the rows metric counts
+   * both.
+   */
+  @Test
+  void perCommunityLocksKeepOneVerifiedChainPerCommunity() throws Exception {
+    try (ReferenceRelay relay =
+        ReferenceRelay.start(
+            Fixtures.config(
+                "--audit",
+                "on",
+                "--audit-workers",
+                "2",
+                "--audit-lock",
+                "per-community",
+                "--limiter-events-per-sec",
+                "1000"))) {
+      int perCommunity = 30;
+      for (String host : List.of("a.localhost", "b.localhost")) {
+        try (RelayTestClient c = RelayTestClient.connect(relay.port(), host)) {
+          events(perCommunity).forEach(e -> c.send(frame(e)));
+          c.next(perCommunity, WAIT);
+        }
+      }
+      assertThat(relay.awaitAuditDrained(WAIT)).isTrue();
+      assertThat(Fixtures.metric(relay, "refrelay_audit_log_rows")).isEqualTo(2.0 * perCommunity);
+      try (Connection c = DriverManager.getConnection(relay.jdbcUrl(), "sa", "")) {
+        for (String table : List.of("audit_log", "audit_log_1")) {
+          AuditChain.Verification v = AuditChain.verify(c, table);
+          assertThat(v.problem()).as(table).isEmpty();
+          assertThat(v.rows()).as(table).isEqualTo(perCommunity);
+        }
+        try (Statement s = c.createStatement();
+            java.sql.ResultSet r =
+                s.executeQuery("SELECT COUNT(*) FROM audit_log WHERE community <> 'a.localhost'")) {
+          r.next();
+          assertThat(r.getLong(1)).as("rows of another community in a's chain").isZero();
+        }
+      }
+    }
+  }
+
+  /**
    * Sends {@code n} events at once on one connection to a relay whose audit queue holds {@code
    * capacity} and whose worker needs at least 6 x {@code delayMillis} per entry, and checks the
    * backpressure: the queue fills to exactly its capacity and never beyond, and OK latency rises so

@@ -168,7 +168,11 @@ class ConformanceIT {
             "refrelay_events_rejected_total{reason=\"invalid\"}",
             "refrelay_ok_dropped_total",
             "refrelay_audit_exchange_cost_seconds",
-            "refrelay_audit_predicted_ceiling_per_second")) {
+            "refrelay_audit_predicted_ceiling_per_second",
+            "refrelay_audit_predicted_workers_ceiling_per_second",
+            "refrelay_audit_predicted_lock_ceiling_per_second",
+            "refrelay_audit_lock_wait_seconds_count{community=\"a.localhost\"}",
+            "refrelay_audit_lock_held_seconds_sum{community=\"b.localhost\"}")) {
       Fixtures.metric(m, series);
     }
     assertThat(Fixtures.metric(m, "refrelay_audit_predicted_ceiling_per_second")).isPositive();

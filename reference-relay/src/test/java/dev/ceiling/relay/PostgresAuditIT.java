@@ -65,4 +65,35 @@ class PostgresAuditIT {
       }
     }
   }
+
+  /**
+   * The same lock on PostgreSQL, where the lease is {@code pg_advisory_lock} and waits in the
+   * server: two workers under a global lock write one entry at a time, and without it two (the
+   * partner), each per write time measured in its own window ({@link AuditDrain}).
+   */
+  @Test
+  void aGlobalAdvisoryLockHoldsTwoWorkersToOneWriteAtATime() throws Exception {
+    String url = System.getenv("CEILING_TEST_PG_URL");
+    Assumptions.assumeTrue(
+        url != null && !url.isBlank(), "CEILING_TEST_PG_URL not set: PostgreSQL test skipped");
+    java.time.Duration window = java.time.Duration.ofSeconds(2);
+    AuditDrain global = drain(url, window, "global");
+    AuditDrain none = drain(url, window, "none");
+    assertThat(global.writesInFlight()).as("global lock").isBetween(0.6, 1.3);
+    assertThat(none.writesInFlight()).as("no lock").isBetween(1.6, 2.4);
+  }
+
+  private static AuditDrain drain(String url, java.time.Duration window, String lock)
+      throws Exception {
+    return AuditDrain.measure(
+        window,
+        "--jdbc-url",
+        url,
+        "--audit-exchange-delay-ms",
+        "3",
+        "--audit-workers",
+        "2",
+        "--audit-lock",
+        lock);
+  }
 }

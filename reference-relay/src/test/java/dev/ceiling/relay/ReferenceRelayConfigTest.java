@@ -19,6 +19,54 @@ class ReferenceRelayConfigTest {
     assertThat(c.rejectMode()).isEqualTo(ReferenceRelayConfig.RejectMode.NOTICE);
     assertThat(c.maxFrameBytes()).isEqualTo(131072);
     assertThat(c.communities()).containsExactly("a.localhost", "b.localhost");
+    // One worker, no lock, six exchanges: the audit path the known answer was built on.
+    assertThat(c.auditExchanges()).isEqualTo(6);
+    assertThat(c.auditWorkers()).isEqualTo(1);
+    assertThat(c.auditLock()).isEqualTo(AuditLockMode.NONE);
+  }
+
+  @Test
+  void theAuditPathsShapeParses() {
+    ReferenceRelayConfig c =
+        ReferenceRelayConfig.fromArgs(
+            new String[] {
+              "--audit-exchanges", "9", "--audit-workers", "4", "--audit-lock", "per-community"
+            });
+    assertThat(c.auditExchanges()).isEqualTo(9);
+    assertThat(c.auditWorkers()).isEqualTo(4);
+    assertThat(c.auditLock()).isEqualTo(AuditLockMode.PER_COMMUNITY);
+    assertThat(ReferenceRelayConfig.fromArgs(new String[] {"--audit-lock", "global"}).auditLock())
+        .isEqualTo(AuditLockMode.GLOBAL);
+  }
+
+  @Test
+  void aBadAuditShapeIsReportedInFullAtOnce() {
+    assertThatThrownBy(
+            () ->
+                ReferenceRelayConfig.fromArgs(
+                    new String[] {
+                      "--audit-exchanges", "3", "--audit-workers", "0", "--audit-lock", "table"
+                    }))
+        .isInstanceOfSatisfying(
+            ReferenceRelayConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactlyInAnyOrder(
+                        "Invalid value for option '--audit-lock': expected global, per-community"
+                            + " or none, got 'table'",
+                        "audit-exchanges must be in [4, 1000], got 3",
+                        "audit-workers must be in [1, 64], got 0"));
+    assertThatThrownBy(
+            () ->
+                ReferenceRelayConfig.fromArgs(
+                    new String[] {"--audit-exchanges", "5", "--fault-audit-write-error-p", "0.1"}))
+        .isInstanceOfSatisfying(
+            ReferenceRelayConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "fault-audit-write-error-p rolls back a transaction, which needs"
+                            + " audit-exchanges >= 6, got 5"));
   }
 
   @Test
@@ -34,7 +82,8 @@ class ReferenceRelayConfigTest {
             .isEqualTo(
                 "port=0 db_port=0 data_dir=(temp) reset=false communities=a.localhost,b.localhost"
                     + " default_community=(none) audit=on audit_queue_capacity=1000"
-                    + " audit_exchange_delay_ms=0.5 limiter=10/s x 5s (50 per window)"
+                    + " audit_exchange_delay_ms=0.5 audit_exchanges=6 audit_workers=1"
+                    + " audit_lock=none limiter=10/s x 5s (50 per window)"
                     + " reject_mode=notice verify_signatures=true db=embedded-h2"
                     + " synchronous_commit=on max_frame_bytes=131072 faults=none");
       }

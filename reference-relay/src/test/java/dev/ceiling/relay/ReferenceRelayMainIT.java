@@ -25,7 +25,10 @@ class ReferenceRelayMainIT {
           "READY port=(\\d+) db_port=(\\d+|NA) audit=(on|off) exchange_cost_ms=(\\d+\\.\\d+|NA)"
               + " predicted_worker_ceiling_per_s=(\\d+\\.\\d+|NA)"
               + " exchange_cost_hot_ms=(\\d+\\.\\d+|NA)"
-              + " predicted_worker_ceiling_hot_per_s=(\\d+\\.\\d+|NA)");
+              + " predicted_worker_ceiling_hot_per_s=(\\d+\\.\\d+|NA)"
+              + " audit_exchanges=(\\d+) audit_workers=(\\d+) audit_lock=(global|per-community|none)"
+              + " predicted_workers_ceiling_per_s=(\\d+\\.\\d+|NA)"
+              + " predicted_lock_ceiling_per_s=(\\d+\\.\\d+|NA)");
 
   /** Parses the ready line; throws when it is not exactly the documented format. */
   static Matcher parseReady(String line) {
@@ -68,6 +71,11 @@ class ReferenceRelayMainIT {
       int port = Integer.parseInt(m.group(1));
       assertThat(m.group(3)).isEqualTo("on");
       assertThat(Double.parseDouble(m.group(5))).isPositive();
+      // The defaults: six exchanges, one worker, no lock, so the workers' prediction is the
+      // worker's and there is no lease to predict.
+      assertThat(List.of(m.group(8), m.group(9), m.group(10))).containsExactly("6", "1", "none");
+      assertThat(m.group(11)).isEqualTo(m.group(5));
+      assertThat(m.group(12)).isEqualTo("NA");
       assertThat(Fixtures.get(port, "/health")).contains("\"audit\":\"on\"");
       try (RelayTestClient c = RelayTestClient.connect(port, "b.localhost")) {
         NostrEvent e = Fixtures.event(Keys.generate());
@@ -180,7 +188,9 @@ class ReferenceRelayMainIT {
   void readyLineFormatCheckRejectsAMutantLine() {
     parseReady(
         "READY port=1 db_port=2 audit=off exchange_cost_ms=0.123 predicted_worker_ceiling_per_s=1.0"
-            + " exchange_cost_hot_ms=0.100 predicted_worker_ceiling_hot_per_s=1.1");
+            + " exchange_cost_hot_ms=0.100 predicted_worker_ceiling_hot_per_s=1.1"
+            + " audit_exchanges=6 audit_workers=2 audit_lock=global"
+            + " predicted_workers_ceiling_per_s=2.0 predicted_lock_ceiling_per_s=1.0");
     assertThatThrownBy(() -> parseReady("READY port=1 audit=off exchange_cost_ms=0.1"))
         .isInstanceOf(AssertionError.class);
     assertThatThrownBy(

@@ -49,6 +49,15 @@ class ReferenceRelayIT {
       // The relay's own READY report lands in relay_info.
       assertThat(d.relayInfo()).containsEntry("audit", "on").containsKey("exchange_cost_ms");
       assertThat(d.relayInfo()).containsKey("predicted_worker_ceiling_per_s");
+      // The audit path's shape, from the profile's parameters, and both of its predictions.
+      assertThat(d.relayCommand())
+          .containsSubsequence("--audit-exchanges", "6")
+          .containsSubsequence("--audit-workers", "1")
+          .containsSubsequence("--audit-lock", "none");
+      assertThat(d.relayInfo())
+          .containsEntry("audit_lock", "none")
+          .containsEntry("predicted_lock_ceiling_per_s", "NA")
+          .containsKey("predicted_workers_ceiling_per_s");
       // The descriptor digests the relay's own artifact, not the rig's code.
       assertThat(d.relayBinaryDigest())
           .isEqualTo(

@@ -37,7 +37,7 @@ class RelayProfileTest {
     assertThat(p.summary())
         .isEqualTo(
             "profile reference (built-in:reference): arms on/off, ports {db_port=47101,"
-                + " port=47100}, 2 target(s), queue capacity 1000");
+                + " port=47100}, 2 target(s), queue capacity 100");
     // Every role the verdict reads is mapped, and the limiter is raised far past any offered rate.
     for (MetricRole r : MetricRole.values()) {
       assertThat(p.metricMapping()).containsKey(r.key());

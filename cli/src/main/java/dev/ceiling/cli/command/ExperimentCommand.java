@@ -38,8 +38,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Rig up the treatment arm, sweep it, rig down; the same for the control arm; combine,"
           + " judge, and write report.json and report.html. With no options: the built-in"
-          + " reference relay, with an injected audit delay that puts its worker ceiling inside"
-          + " the rate grid.",
+          + " reference relay at its profile's own parameters (an injected audit delay that puts"
+          + " its worker ceiling inside the rate grid); the rig's first line prints them.",
       "Exit codes: 0 established, 1 not established or partial, 2 bad usage or input, 3"
           + " infrastructure failure.",
       ""
@@ -64,15 +64,6 @@ public final class ExperimentCommand implements Callable<Integer> {
   static final double DEFAULT_DURATION_S = 4;
   static final int DEFAULT_REPEATS = 3;
   static final double DEFAULT_WARMUP_S = 2;
-
-  /**
-   * Reference relay only. The injected delay emulates a database round trip and makes the worker
-   * ceiling low enough (about 1/(6 x (0.5 ms + exchange cost))) that both arms and the generator
-   * fit on two cores with room to spare; the small queue fills within the warm-up at every rate
-   * above the ceiling, so saturating cells are measured in steady state.
-   */
-  public static final Map<String, String> REFERENCE_DEFAULTS =
-      Map.of("exchange_delay_ms", "0.5", "queue_capacity", "100");
 
   @Option(
       names = "--profile",
@@ -126,6 +117,8 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin GeneratorsOption generators = new GeneratorsOption();
 
+  @Mixin IdentitiesOption identities = new IdentitiesOption();
+
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
@@ -159,6 +152,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
+    identities.check(checks);
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
@@ -193,11 +187,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     } catch (RigException e) {
       throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
     }
-    Map<String, String> overrides = new TreeMap<>();
-    if ("reference".equals(p.name()) && p.origin().startsWith("built-in")) {
-      overrides.putAll(REFERENCE_DEFAULTS);
-    }
-    overrides.putAll(params);
+    // The profile's parameters are the defaults, as for every API user; only --param changes them.
+    Map<String, String> overrides = new TreeMap<>(params);
     try {
       // The rig's own rule for overrides, checked before anything starts.
       UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(overrides);
@@ -214,7 +205,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                 SweepOptions.defaults(Path.of("journal.jsonl"))
                     .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
                     .withTwoCommunity(twoCommunity)
-                    .withGenerators(generators.generators))
+                    .withGenerators(generators.generators)
+                    .withIdentities(identities.identities))
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)

@@ -104,6 +104,8 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Mixin GeneratorsOption generators = new GeneratorsOption();
 
+  @Mixin IdentitiesOption identities = new IdentitiesOption();
+
   @Option(names = "--verbose", description = "Echo the generator's progress lines.")
   boolean verbose;
 
@@ -115,7 +117,8 @@ public final class SweepCommand implements Callable<Integer> {
   /** The sweep's options but for the journal: its measurement settings enter the identity. */
   private SweepOptions options() {
     return SweepOptions.defaults(Path.of("journal.jsonl"))
-        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)));
+        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+        .withIdentities(identities.identities);
   }
 
   @Override
@@ -124,12 +127,14 @@ public final class SweepCommand implements Callable<Integer> {
     if (quiet && verbose) {
       checks.add("--quiet and --verbose contradict each other; give one");
     }
-    checks
-        .rates("--rates", rates)
-        .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
-        .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
-        .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
-        .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "")
+    identities
+        .check(
+            checks
+                .rates("--rates", rates)
+                .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+                .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
+                .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
+                .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, ""))
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter out = spec.commandLine().getOut();

@@ -82,6 +82,23 @@ class UsageContractTest {
   }
 
   @Test
+  void identitiesOutOfRangeIsNamedBeforeAnythingStarts() {
+    assertUsageError(run("experiment", "--identities", "0"), "--identities");
+    assertUsageError(run("experiment", "--identities", "10001"), "--identities");
+    assertUsageError(run("experiment", "--identities", "many"), "--identities");
+    assertUsageError(
+        run("sweep", "--rig", "r.json", "--json", "h.json", "--rates", "1", "--identities", "0"),
+        "--identities");
+    // Partner: a good value passes the option checks; what stops this run is the next problem.
+    Cli.Outcome ok = run("experiment", "--identities", "500", "--repeats", "1");
+    assertUsageError(ok, "--repeats");
+    assertThat(ok.err()).doesNotContain("--identities");
+    assertThat(run("experiment", "--help").out().replaceAll("\\s+", " "))
+        .contains("--identities=N")
+        .contains("part of the run's identity (default: 8)");
+  }
+
+  @Test
   void experimentRefusesOneRepeatBeforeSweepingAnything() {
     Cli.Outcome o = run("experiment", "--repeats", "1", "--duration", "0");
     assertUsageError(o, "--repeats");

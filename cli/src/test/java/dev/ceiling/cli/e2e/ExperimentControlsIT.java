@@ -9,7 +9,6 @@ import dev.ceiling.experiment.Outcome;
 import dev.ceiling.verdict.ProblemKind;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +27,7 @@ class ExperimentControlsIT {
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.reference())
-            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
             .rates(100, 200)
             .duration(Duration.ofSeconds(3))
             .repeats(3)
@@ -50,7 +49,7 @@ class ExperimentControlsIT {
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.referenceWithDefaultLimits(dir))
-            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
             .rates(300)
             .duration(Duration.ofSeconds(2))
             .repeats(2)

@@ -119,7 +119,7 @@ class ExperimentIT {
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.reference())
-            .relayOverrides(Relays.freePorts(ExperimentCommand.REFERENCE_DEFAULTS))
+            .relayOverrides(Relays.freePorts(Map.of()))
             .ratesFromCalibration(top)
             .duration(Duration.ofSeconds(3))
             .repeats(12)

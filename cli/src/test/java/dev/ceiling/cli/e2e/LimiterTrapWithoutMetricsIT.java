@@ -13,7 +13,6 @@ import dev.ceiling.verdict.Verdict;
 import dev.ceiling.verdict.VerdictReport;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +31,7 @@ class LimiterTrapWithoutMetricsIT {
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.referenceWithoutMetrics(dir, true))
-            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
             // 8 identities at 300/s or more: each well past the default 10/s, so the limiter
             // answers NOTICEs inside every window.
             .rates(300, 400)
@@ -73,7 +72,7 @@ class LimiterTrapWithoutMetricsIT {
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.referenceWithoutMetrics(dir, false))
-            .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+            .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
             // 8 identities at 300/s or more: each well past the default 10/s, so the limiter
             // answers NOTICEs inside every window.
             .rates(300, 400)

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +32,7 @@ class ResumeIT {
     UpOptions up =
         UpOptions.of(Relays.reference(), "on", dir.resolve("rig"))
             .withReset(true)
-            .withOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")));
+            .withOverrides(Relays.freePorts(Relays.UNDELAYED));
     try (RigHandle rig = Rig.up(up)) {
       Path descriptor = rig.descriptorFile();
       Path journal = dir.resolve("journal.jsonl");

@@ -15,7 +15,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +33,7 @@ class ScaleOutCliIT {
     UpOptions up =
         UpOptions.of(Relays.reference(), "on", dir.resolve("rig"))
             .withReset(true)
-            .withOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")));
+            .withOverrides(Relays.freePorts(Relays.UNDELAYED));
     try (RigHandle rig = Rig.up(up)) {
       Path half = dir.resolve("half.json");
       StringWriter out = new StringWriter();
@@ -58,12 +57,16 @@ class ScaleOutCliIT {
               "0.4",
               "--generators",
               "2",
+              "--identities",
+              "4",
               "--verbose");
       assertThat(code).as(err.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
       assertThat(out.toString()).contains("NOT ESTABLISHED: a half-run is a partial experiment");
       HalfRun h = Json.read(half, HalfRun.class);
       assertThat(h.complete()).isTrue();
       assertThat(h.cells()).hasSize(1);
+      // The keys the offer was signed with are part of what the half-run claims to have measured.
+      assertThat(h.identity().measurement().identities()).isEqualTo(4);
       Cell c = h.cells().get(0);
       // Both processes reached the console's progress, each labelled by its segment.
       assertThat(err.toString()).contains("2 generator processes, segments 0/2..1/2");

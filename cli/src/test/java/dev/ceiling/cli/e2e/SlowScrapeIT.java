@@ -69,7 +69,7 @@ class SlowScrapeIT {
   }
 
   private Cell measureThroughMetricsDelayedBy(Duration delay, String name) throws Exception {
-    Map<String, String> overrides = Relays.freePorts(Map.of("exchange_delay_ms", "0"));
+    Map<String, String> overrides = Relays.freePorts(Relays.UNDELAYED);
     String upstream = "http://127.0.0.1:" + overrides.get("port") + "/metrics";
     HttpClient client = HttpClient.newHttpClient();
     HttpServer proxy =

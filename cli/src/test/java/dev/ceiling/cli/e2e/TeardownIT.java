@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +83,7 @@ class TeardownIT {
         };
     return Experiment.builder()
         .profile(Relays.reference())
-        .relayOverrides(Relays.freePorts(Map.of("exchange_delay_ms", "0")))
+        .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
         .rates(20)
         .duration(Duration.ofSeconds(1))
         .repeats(2)

@@ -89,7 +89,27 @@ public final class SchemaVersion1 {
     if (type.isAnnotationPresent(Upgradable.class)) {
       changed = raiseVersions(root);
     }
+    fillUnrecordedIdentities(root);
     return upgradeCells(root) || changed;
+  }
+
+  /**
+   * Measurement settings written before the number of identities was recorded lack it: unknown,
+   * read as null, in any version (not an upgrade of the document's version, so not reported as
+   * one).
+   */
+  private static void fillUnrecordedIdentities(JsonNode node) {
+    if (node instanceof ObjectNode o
+        && o.has("warmup_s")
+        && o.has("send_lag_bound_ms")
+        && !o.has("identities")) {
+      o.putNull("identities");
+    }
+    if (node != null && node.isContainerNode()) {
+      for (JsonNode child : node) {
+        fillUnrecordedIdentities(child);
+      }
+    }
   }
 
   private static boolean raiseVersions(JsonNode node) {

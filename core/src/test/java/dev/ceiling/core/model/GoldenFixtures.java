@@ -140,7 +140,7 @@ final class GoldenFixtures {
         null,
         "sha256:abcdef",
         java.util.Map.of(),
-        new MeasurementSettings(2.0, 2.0, 10.0));
+        new MeasurementSettings(2.0, 2.0, 10.0, 8));
   }
 
   static RigDescriptor rig() {
