@@ -38,6 +38,10 @@ import org.junit.jupiter.api.io.TempDir;
  * treatment arm at one saturating rate, two with the same audit exchange delay (an unchanged relay)
  * and one with three times the delay (a regression of the audit worker). The worker completes about
  * 1 / (6 (c + d)) events/s, so 2 ms against 6 ms is a loss of well over half.
+ *
+ * <p>The margin is 40%: the worker's delay is a sleep, and on a machine at a load of 25 two runs of
+ * the same relay measured 65.5/s and 55.8/s (cells excluded as generator-bound besides), which a
+ * 30% margin could not tell from a regression; the 6 ms relay loses well over half, far beyond 40%.
  */
 class CompareCommandIT {
   @TempDir static Path dir;
@@ -136,13 +140,13 @@ class CompareCommandIT {
             baseline.toString(),
             unchanged.toString(),
             "--margin",
-            "30%",
+            "40%",
             "--json",
             json.toString(),
             "--html",
             html.toString());
     assertThat(o.code()).as(o + cells(baseline, unchanged)).isEqualTo(ExitCode.ESTABLISHED);
-    assertThat(o.out()).as(o.toString()).startsWith("Yes: no regression beyond a margin of 30%");
+    assertThat(o.out()).as(o.toString()).startsWith("Yes: no regression beyond a margin of 40%");
     // The two relays differ only in their ports: nothing the comparison calls a change.
     assertThat(o.out()).as(o.toString()).doesNotContain("exchange_delay_ms");
     Comparison c = Json.mapper().readValue(json.toFile(), Comparison.class);
@@ -156,7 +160,7 @@ class CompareCommandIT {
     Path json = dir.resolve("slower.json");
     Outcome o =
         compare(
-            baseline.toString(), slower.toString(), "--margin", "30%", "--json", json.toString());
+            baseline.toString(), slower.toString(), "--margin", "40%", "--json", json.toString());
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
     assertThat(o.out())
         .as(o.toString())
@@ -174,7 +178,7 @@ class CompareCommandIT {
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
     assertThat(o.out()).as(o.toString()).startsWith("No: could not show non-inferiority");
     // Partner: the same run with room for its noise passes.
-    Outcome wide = compare(baseline.toString(), baseline.toString(), "--margin", "30%");
+    Outcome wide = compare(baseline.toString(), baseline.toString(), "--margin", "40%");
     assertThat(wide.code()).as(wide.toString()).isEqualTo(ExitCode.ESTABLISHED);
   }
 }
