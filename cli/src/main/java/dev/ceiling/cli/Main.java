@@ -1,6 +1,7 @@
 package dev.ceiling.cli;
 
 import dev.ceiling.cli.command.CombineCommand;
+import dev.ceiling.cli.command.CompareCommand;
 import dev.ceiling.cli.command.ExperimentCommand;
 import dev.ceiling.cli.command.GenerateCommand;
 import dev.ceiling.cli.command.MergeCommand;
@@ -35,6 +36,7 @@ import picocli.CommandLine.Command;
       MergeCommand.class,
       SweepCommand.class,
       CombineCommand.class,
+      CompareCommand.class,
       ModelCommand.class,
       ReportCommand.class,
       CommandLine.HelpCommand.class

@@ -26,6 +26,7 @@ class UsageContractTest {
           "generate", List.of("--duration", "1s", "--target", "url=ws://127.0.0.1:9/,rate=1"),
           "sweep", List.of("--rig", "r.json", "--json", "h.json", "--rates", "1"),
           "combine", List.of("a.json", "b.json"),
+          "compare", List.of("a.json", "b.json", "--margin", "5%"),
           "merge", List.of("a.json", "--json", "o.json"),
           "report", List.of("r.json"));
 
