@@ -1,6 +1,7 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.generator.GeneratorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -32,6 +33,9 @@ import java.util.function.Consumer;
  *     and merges their reports exactly (summed counts, merged raw histograms). Each child opens
  *     connections / N connections and signs with identities / N keys per target (at least 1), so
  *     the relay sees the same totals when N divides them
+ * @param connectTimeout the longest wait for a cell's WebSocket connections (TCP and handshake), >
+ *     0; a relay that never completes the handshake fails the cell after it (default {@link
+ *     dev.ceiling.generator.GeneratorConfig#DEFAULT_CONNECT_TIMEOUT})
  */
 public record SweepOptions(
     Duration warmup,
@@ -43,7 +47,8 @@ public record SweepOptions(
     Path journal,
     boolean resume,
     Duration sendLagBound,
-    int generators) {
+    int generators,
+    Duration connectTimeout) {
 
   public SweepOptions {
     Objects.requireNonNull(warmup, "warmup");
@@ -65,6 +70,33 @@ public record SweepOptions(
       throw new IllegalArgumentException(
           "generators must be in [1, " + MAX_GENERATORS + "], got " + generators);
     }
+    positive("connect_timeout", connectTimeout);
+  }
+
+  /** The options before the connect timeout was one, with the generator's default for it. */
+  public SweepOptions(
+      Duration warmup,
+      int connectionsPerTarget,
+      int identities,
+      Duration grace,
+      Duration drainTimeout,
+      boolean twoCommunity,
+      Path journal,
+      boolean resume,
+      Duration sendLagBound,
+      int generators) {
+    this(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        grace,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume,
+        sendLagBound,
+        generators,
+        GeneratorConfig.DEFAULT_CONNECT_TIMEOUT);
   }
 
   /** The most generator processes one cell may be given. */
@@ -126,6 +158,10 @@ public record SweepOptions(
     return with(f -> f.generators = value);
   }
 
+  public SweepOptions withConnectTimeout(Duration value) {
+    return with(f -> f.connectTimeout = value);
+  }
+
   /** A copy of these options with one field changed: what every wither returns. */
   private SweepOptions with(Consumer<Fields> change) {
     Fields f = new Fields(this);
@@ -140,7 +176,8 @@ public record SweepOptions(
         f.journal,
         f.resume,
         f.sendLagBound,
-        f.generators);
+        f.generators,
+        f.connectTimeout);
   }
 
   /** The components, to change one in {@link #with}; the record's constructor still checks all. */
@@ -155,6 +192,7 @@ public record SweepOptions(
     boolean resume;
     Duration sendLagBound;
     int generators;
+    Duration connectTimeout;
 
     Fields(SweepOptions o) {
       warmup = o.warmup;
@@ -167,6 +205,7 @@ public record SweepOptions(
       resume = o.resume;
       sendLagBound = o.sendLagBound;
       generators = o.generators;
+      connectTimeout = o.connectTimeout;
     }
   }
 
