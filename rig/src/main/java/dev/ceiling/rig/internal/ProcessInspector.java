@@ -112,8 +112,8 @@ public final class ProcessInspector {
    * @param pid the process id
    * @param startInstant when it started, or null if the OS would not say
    * @param command its argv, or null if the OS would not say
-   * @param environmentRigId its {@link ProcessInspector#RIG_ID_VARIABLE}, or null if unset or the OS
-   *     would not say
+   * @param environmentRigId its {@link ProcessInspector#RIG_ID_VARIABLE}, or null if unset or the
+   *     OS would not say
    */
   public record Identity(
       long pid, Instant startInstant, List<String> command, String environmentRigId) {}
