@@ -1,5 +1,6 @@
 package dev.ceiling.cli;
 
+import dev.ceiling.core.net.Redaction;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine;
@@ -35,7 +36,7 @@ public final class CommandLines {
           c.getErr()
               .println(
                   "error: "
-                      + oneLine(ex.getMessage())
+                      + oneLine(Redaction.redact(ex.getMessage()))
                       + " (see '"
                       + c.getCommandSpec().qualifiedName()
                       + " --help')");
@@ -43,10 +44,39 @@ public final class CommandLines {
         });
     cl.setExecutionExceptionHandler(
         (ex, c, parsed) -> {
-          c.getErr().println("error: " + oneLine(String.valueOf(ex)));
+          error(c.getErr(), describe(ex));
           return ExitCode.INFRASTRUCTURE;
         });
     return cl;
+  }
+
+  /**
+   * Runs {@code cl}; an {@link Error} (out of memory, a stack overflow), which picocli lets
+   * through, becomes one {@code error:} line and exit 3 instead of a stack trace and the JVM's exit
+   * 1, which would read as "not established".
+   */
+  public static int executeCatchingErrors(CommandLine cl, String... args) {
+    try {
+      return cl.execute(args);
+    } catch (OutOfMemoryError e) {
+      cl.getErr()
+          .println(
+              "error: out of memory ("
+                  + (Runtime.getRuntime().maxMemory() >> 20)
+                  + " MiB heap): "
+                  + oneLine(e.getMessage())
+                  + "; lower the load or raise -Xmx");
+      return ExitCode.INFRASTRUCTURE;
+    } catch (Error e) {
+      error(cl.getErr(), describe(e));
+      return ExitCode.INFRASTRUCTURE;
+    }
+  }
+
+  /** A failure's message for a user: its own message, the class name only when it has none. */
+  static String describe(Throwable t) {
+    String m = t.getMessage();
+    return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
   }
 
   /** A usage error for the command in {@code spec}: exit 2 and {@code message} on one line. */
@@ -74,13 +104,18 @@ public final class CommandLines {
     return b.toString();
   }
 
-  /** Prints {@code error: MESSAGE} on one line to {@code err}. */
+  /** Prints {@code error: MESSAGE} on one line to {@code err}, credentials in URLs redacted. */
   public static void error(java.io.PrintWriter err, String message) {
-    err.println("error: " + oneLine(message));
+    err.println("error: " + oneLine(Redaction.redact(message)));
   }
 
   /** A double that is a finite number: "NaN", "Infinity" and overflowing literals are refused. */
   public static final class FiniteDouble implements ITypeConverter<Double> {
+    /** A number as a user would type it back: "86400", not "86400.0"; "0.5" stays "0.5". */
+    public String format(double d) {
+      return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
     @Override
     public Double convert(String value) {
       double d;

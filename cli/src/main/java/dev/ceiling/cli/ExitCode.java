@@ -16,6 +16,13 @@ public final class ExitCode {
   /** Infrastructure failure: the relay did not start, metrics were unreachable. */
   public static final int INFRASTRUCTURE = 3;
 
+  /**
+   * Interrupted by Ctrl-C or SIGTERM: what was measured is written (marked incomplete) and the
+   * relay is down. The shell's convention for SIGINT (128 + 2), used for SIGTERM too, so a script
+   * or a supervisor sees one code for "stopped on request".
+   */
+  public static final int INTERRUPTED = 130;
+
   private ExitCode() {}
 
   /** The exit code for an experiment's outcome. */

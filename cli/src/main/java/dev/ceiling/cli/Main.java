@@ -44,7 +44,7 @@ import picocli.CommandLine.Command;
 public final class Main {
   public static void main(String[] args) {
     CommandLine cl = commandLine();
-    int code = cl.execute(args);
+    int code = CommandLines.executeCatchingErrors(cl, args);
     // picocli's writers flush on println only; a summary written with print() would be lost at
     // System.exit. One flush here covers every command.
     cl.getOut().flush();
@@ -65,7 +65,7 @@ public final class Main {
     CommandLine cl = commandLine();
     cl.setOut(out);
     cl.setErr(err);
-    return cl.execute(args);
+    return CommandLines.executeCatchingErrors(cl, args);
   }
 
   /** The configured command line: usage errors exit 2 on one line, numbers finite. */

@@ -140,6 +140,17 @@ public final class Journal implements Closeable {
     channel.force(false);
   }
 
+  /** What a failed append means for the user: the file, the cause and how to go on. */
+  static String appendFailure(Path journal, IOException e) {
+    return "cannot append to the journal "
+        + journal
+        + ": "
+        + e.getMessage()
+        + "; it keeps every cell measured before this one, and the same sweep with --resume "
+        + journal
+        + " continues from there once the file can be written";
+  }
+
   public Path file() {
     return file;
   }

@@ -36,6 +36,9 @@ import java.util.function.Consumer;
  *     and merges their reports exactly (summed counts, merged raw histograms). Each child opens
  *     connections / N connections and signs with identities / N keys per target (at least 1), so
  *     the relay sees the same totals when N divides them
+ * @param connectTimeout the longest wait for a cell's WebSocket connections (TCP and handshake), >
+ *     0; a relay that never completes the handshake fails the cell after it (default {@link
+ *     dev.ceiling.generator.GeneratorConfig#DEFAULT_CONNECT_TIMEOUT})
  */
 public record SweepOptions(
     Duration warmup,
@@ -47,7 +50,8 @@ public record SweepOptions(
     Path journal,
     boolean resume,
     Duration sendLagBound,
-    int generators) {
+    int generators,
+    Duration connectTimeout) {
 
   public SweepOptions {
     Objects.requireNonNull(warmup, "warmup");
@@ -70,6 +74,33 @@ public record SweepOptions(
       throw new IllegalArgumentException(
           "generators must be in [1, " + MAX_GENERATORS + "], got " + generators);
     }
+    positive("connect_timeout", connectTimeout);
+  }
+
+  /** The options before the connect timeout was one, with the generator's default for it. */
+  public SweepOptions(
+      Duration warmup,
+      int connectionsPerTarget,
+      int identities,
+      Duration grace,
+      Duration drainTimeout,
+      boolean twoCommunity,
+      Path journal,
+      boolean resume,
+      Duration sendLagBound,
+      int generators) {
+    this(
+        warmup,
+        connectionsPerTarget,
+        identities,
+        grace,
+        drainTimeout,
+        twoCommunity,
+        journal,
+        resume,
+        sendLagBound,
+        generators,
+        GeneratorConfig.DEFAULT_CONNECT_TIMEOUT);
   }
 
   /** Signing keys per community by default. */
@@ -141,6 +172,10 @@ public record SweepOptions(
     return with(f -> f.generators = value);
   }
 
+  public SweepOptions withConnectTimeout(Duration value) {
+    return with(f -> f.connectTimeout = value);
+  }
+
   /** A copy of these options with one field changed: what every wither returns. */
   private SweepOptions with(Consumer<Fields> change) {
     Fields f = new Fields(this);
@@ -155,7 +190,8 @@ public record SweepOptions(
         f.journal,
         f.resume,
         f.sendLagBound,
-        f.generators);
+        f.generators,
+        f.connectTimeout);
   }
 
   /** The components, to change one in {@link #with}; the record's constructor still checks all. */
@@ -170,6 +206,7 @@ public record SweepOptions(
     boolean resume;
     Duration sendLagBound;
     int generators;
+    Duration connectTimeout;
 
     Fields(SweepOptions o) {
       warmup = o.warmup;
@@ -182,6 +219,7 @@ public record SweepOptions(
       resume = o.resume;
       sendLagBound = o.sendLagBound;
       generators = o.generators;
+      connectTimeout = o.connectTimeout;
     }
   }
 

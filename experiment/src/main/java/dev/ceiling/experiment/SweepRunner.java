@@ -7,6 +7,7 @@ import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.net.Redaction;
 import dev.ceiling.experiment.internal.LoadPerCpu;
 import dev.ceiling.generator.Generator;
 import dev.ceiling.generator.GeneratorConfig;
@@ -101,12 +102,17 @@ public final class SweepRunner implements ArmSweep {
                 ? measureClientSide(rig, identity, options, planned, clientDrainS)
                 : measure(rig, identity, options, planned, hasQueue, baseline);
         clientDrainS = lastGraceS;
-        journal.append(cell);
+        // Kept before it is journalled: a journal that cannot be written (a full disk) must not
+        // cost the cell that was just measured; the half-run still holds it.
         cells.add(cell);
+        journal.append(cell);
         progress.cellFinished(cell, cells.size(), plan.size());
       }
     } catch (MetricsException | GeneratorException e) {
       failure = e;
+    } catch (IOException e) {
+      // Only the journal writes in this block (an append or its close).
+      failure = new IOException(Journal.appendFailure(options.journal(), e), e);
     }
     return new Outcome(halfRun(rig, identity, plan, cells, started, failure), failure);
   }
@@ -158,13 +164,14 @@ public final class SweepRunner implements ArmSweep {
         complete
             ? null
             : failure != null
-                ? "stopped by an infrastructure failure: " + failure.getMessage()
+                ? "stopped by an infrastructure failure: " + Redaction.redact(failure.getMessage())
                 : "interrupted after " + cells.size() + " of " + plan.size() + " cells";
+    // A half-run is shown and shared (reports, HTML): it keeps no credentials from the URLs.
     return new HalfRun(
         SchemaVersion.CURRENT,
         identity,
         rig.arm(),
-        rig,
+        Redaction.redact(rig),
         started,
         Instant.now(),
         complete,
@@ -294,6 +301,7 @@ public final class SweepRunner implements ArmSweep {
             .duration(Duration.ofNanos((long) (identity.durationS() * 1e9)))
             .warmup(options.warmup())
             .sendLagBound(options.sendLagBound())
+            .connectTimeout(options.connectTimeout())
             .publishTimeout(grace);
     List<Target> targets = rig.targets();
     if (planned.twoCommunity()) {

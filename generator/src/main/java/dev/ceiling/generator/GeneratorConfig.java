@@ -1,6 +1,7 @@
 package dev.ceiling.generator;
 
 import dev.ceiling.core.net.Loopback;
+import dev.ceiling.generator.internal.PlanSize;
 import dev.ceiling.generator.internal.SelfCheck;
 import java.net.URI;
 import java.time.Duration;
@@ -68,6 +69,10 @@ public record GeneratorConfig(
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(60);
 
   public static final int DEFAULT_MAX_FRAME_BYTES = 1 << 20;
+
+  /** Most events one target may need in a run (warm-up included): they are indexed by int. */
+  public static final long MAX_EVENTS_PER_TARGET = Integer.MAX_VALUE - 8;
+
   public static final int DEFAULT_SENDER_THREADS = 2;
 
   /**
@@ -174,6 +179,11 @@ public record GeneratorConfig(
       p.add("window listener must not be null (use WindowListener.NONE)");
     }
     StartInstant.problem(startAt).ifPresent(p::add);
+    if (p.isEmpty()) {
+      p.addAll(
+          PlanSize.problems(
+              loads, warmup.plus(duration), segment, Runtime.getRuntime().maxMemory()));
+    }
     return p;
   }
 

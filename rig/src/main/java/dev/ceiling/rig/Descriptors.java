@@ -50,7 +50,11 @@ final class Descriptors {
         } catch (IOException e) {
           throw new RigException(
               RigException.Kind.BAD_INPUT,
-              p.origin() + ": binary_path " + plan.binary() + " cannot be digested: " + e,
+              p.origin()
+                  + ": binary_path "
+                  + plan.binary()
+                  + " cannot be digested: "
+                  + e.getMessage(),
               e);
         }
       }

@@ -7,6 +7,7 @@ import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
 import dev.ceiling.rig.internal.Probe;
+import dev.ceiling.rig.internal.ProcessInspector;
 import dev.ceiling.rig.internal.StateDirectory;
 import dev.ceiling.rig.internal.Templates;
 import java.net.URI;
@@ -66,6 +67,8 @@ final class LaunchPlanner {
       List<String> command = new ArrayList<>();
       Map<String, String> env = new LinkedHashMap<>();
       selections(o, vars, command, env);
+      // Set last, so no profile can override the proof down checks before it signals.
+      env.put(ProcessInspector.RIG_ID_VARIABLE, rigId);
       if (!o.skipRelay()) {
         requireRigId(p, command, rigId);
       }

@@ -1,9 +1,9 @@
 package dev.ceiling.rig;
 
+import dev.ceiling.core.io.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -207,9 +207,9 @@ public record RelayProfile(
   public static RelayProfile load(Path file) throws RigException {
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      text = InputFiles.readText(file, InputFiles.MAX_PROFILE_BYTES);
     } catch (IOException e) {
-      throw RigException.profile(file.toString(), List.of("cannot read file: " + e));
+      throw RigException.profile(file.toString(), List.of(e.getMessage()));
     }
     Path dir = file.toAbsolutePath().getParent();
     return ProfileReader.read(text, file.toString(), dir);

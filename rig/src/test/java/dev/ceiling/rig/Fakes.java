@@ -2,6 +2,7 @@ package dev.ceiling.rig;
 
 import dev.ceiling.rig.internal.Ownership;
 import dev.ceiling.rig.internal.PortGuard;
+import dev.ceiling.rig.internal.ProcessInspector;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -86,6 +87,23 @@ final class Fakes {
     Ownership trusting = (recorded, live) -> Optional.empty();
     return new Lifecycle(
         trusting,
+        (ports, wait) -> PortGuard.awaitFree(ports, wait, Duration.ofMillis(50)),
+        ReferenceRelayJar::locate);
+  }
+
+  /**
+   * MUTANT: the old check, pid, start instant and argv only: it reads the recorded rig id into the
+   * live environment, so a pid file copied from a stranger passes.
+   */
+  static Lifecycle trustsArgv() {
+    Ownership argvOnly =
+        (recorded, live) ->
+            Ownership.STRICT.mismatch(
+                recorded,
+                new ProcessInspector.Identity(
+                    live.pid(), live.startInstant(), live.command(), recorded.rigId()));
+    return new Lifecycle(
+        argvOnly,
         (ports, wait) -> PortGuard.awaitFree(ports, wait, Duration.ofMillis(50)),
         ReferenceRelayJar::locate);
   }

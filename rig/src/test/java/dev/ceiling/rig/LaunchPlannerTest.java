@@ -70,7 +70,9 @@ class LaunchPlannerTest {
             "1000",
             "--reset",
             "--verbose");
-    assertThat(plan.environment()).containsExactlyEntriesOf(Map.of("MODE", "fast"));
+    // The rig id in the environment is what down checks before any signal.
+    assertThat(plan.environment())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("MODE", "fast", "CEILING_RIG_ID", RIG_ID));
     assertThat(plan.healthUrl()).isEqualTo("http://127.0.0.1:47200/health");
     assertThat(plan.metricsUrl()).isEqualTo("http://127.0.0.1:47101/metrics");
     assertThat(plan.targets().get(0).url()).isEqualTo("ws://127.0.0.1:47200/");

@@ -42,7 +42,20 @@ class PidOwnershipIT {
   /** Starts a stranger, forges a pid file for it, runs down; true if the stranger survived. */
   private boolean strangerSurvives(Lifecycle rig, Function<Identity, PidFile> forge)
       throws IOException {
-    Process stranger = new ProcessBuilder("sleep", "300").start();
+    return survives(rig, forge, Map.of());
+  }
+
+  /**
+   * Starts {@code sleep 300} with {@code env} added, writes the pid file {@code forge} makes for
+   * it, runs down; true if the process survived.
+   */
+  private boolean survives(
+      Lifecycle rig, Function<Identity, PidFile> forge, Map<String, String> env)
+      throws IOException {
+    ProcessBuilder pb = new ProcessBuilder("sleep", "300");
+    pb.environment().remove(ProcessInspector.RIG_ID_VARIABLE);
+    pb.environment().putAll(env);
+    Process stranger = pb.start();
     try {
       Identity live = awaitIdentity(stranger.pid(), List.of("sleep", "300"));
       Path state = Files.createTempDirectory(dir, "state");
@@ -95,11 +108,27 @@ class PidOwnershipIT {
   }
 
   @Test
-  void aMatchingPidFileIsStopped() throws IOException {
-    // The positive partner: pid, start instant and command all match, so down does stop it. A
-    // check that refused everything would pass the stranger tests and fail this one.
+  void aPidFileCopyingAStrangerExactlyStillSignalsNothing() throws IOException {
+    // Pid, start instant and argv all copied from the stranger: everything a file can say. Only
+    // the environment the rig sets at launch is missing, and that alone must keep it alive.
     Function<Identity, PidFile> exact = live -> forged(live, live.startInstant(), live.command());
-    assertThat(strangerSurvives(Fakes.real(), exact)).isFalse();
+    assertThat(strangerSurvives(Fakes.real(), exact)).isTrue();
+    // MUTANT: a check that trusts pid, start instant and argv (it reads the rig id in the
+    // environment as always present) signals the stranger.
+    assertThat(strangerSurvives(Fakes.trustsArgv(), exact)).isFalse();
+  }
+
+  @Test
+  void aProcessCarryingTheRigIdInItsEnvironmentIsStopped() throws IOException {
+    // The positive partner: launched as the rig launches a relay (CEILING_RIG_ID in its
+    // environment) and recorded exactly, so down does stop it. A check that refused everything
+    // would pass the stranger tests and fail this one.
+    Function<Identity, PidFile> exact = live -> forged(live, live.startInstant(), live.command());
+    Map<String, String> rigEnv = Map.of(ProcessInspector.RIG_ID_VARIABLE, "ceiling-rig-test");
+    assertThat(survives(Fakes.real(), exact, rigEnv)).isFalse();
+    // ... and another rig's id in the environment is not this rig's relay.
+    Map<String, String> otherRig = Map.of(ProcessInspector.RIG_ID_VARIABLE, "ceiling-rig-other");
+    assertThat(survives(Fakes.real(), exact, otherRig)).isTrue();
   }
 
   @Test

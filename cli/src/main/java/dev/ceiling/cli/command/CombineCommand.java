@@ -75,6 +75,14 @@ public final class CombineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    new OptionChecks()
+        .files(
+            new OutputPaths()
+                .input("HALF_A", a)
+                .input("HALF_B", b)
+                .output("--json", json)
+                .output("--html", html))
+        .orFail(spec.commandLine());
     VerdictConfig cfg = thresholds.config(spec.commandLine());
     ExperimentReport report;
     try {

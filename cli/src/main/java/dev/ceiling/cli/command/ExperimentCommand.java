@@ -11,6 +11,7 @@ import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
@@ -163,7 +164,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (!"auto".equals(rates)) {
       try {
         fixedRates = parse(rates);
-        checks.rates("--rates", fixedRates);
+        checks.rates("--rates", fixedRates).planSize(fixedRates, durationS, warmupS);
       } catch (RuntimeException e) {
         checks.add("--rates must be 'auto' or numbers like 100,200, got '" + rates + "'");
       }
@@ -227,8 +228,14 @@ public final class ExperimentCommand implements Callable<Integer> {
     // On Ctrl-C the JVM exits once every shutdown hook has returned. The experiment's own hook
     // returns when run() does; this one holds the exit until the summary and the "written to"
     // lines are printed and flushed, so an interrupted run still says what it wrote.
+    // SIGTERM ends the JVM through the same hooks as Ctrl-C, but the JVM would then exit 143;
+    // once everything is written and printed the hook exits 130, as for Ctrl-C.
     ShutdownHook holdExit =
-        ShutdownHook.install("ceiling-print-before-exit", () -> {}, PRINT_GRACE, () -> {});
+        ShutdownHook.install(
+            "ceiling-print-before-exit",
+            () -> {},
+            PRINT_GRACE,
+            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
     try {
       ExperimentResult r;
       try {
@@ -280,8 +287,15 @@ public final class ExperimentCommand implements Callable<Integer> {
       if (r.report() != null) {
         out.print(Summary.text(r.report()));
       }
+      // A refusal (bad input, e.g. a resume whose relay differs) or a failure is an error, not a
+      // verdict: it goes to stderr as one error line per problem.
+      boolean error = r.outcome() == Outcome.BAD_INPUT || r.outcome() == Outcome.INFRASTRUCTURE;
       for (String problem : r.problems()) {
-        out.println("NOT ESTABLISHED: " + problem);
+        if (error) {
+          CommandLines.error(err, problem);
+        } else {
+          out.println("NOT ESTABLISHED: " + problem);
+        }
       }
       err.println("written to " + r.outDir().toAbsolutePath() + ":");
       if (r.reportJson() != null) {

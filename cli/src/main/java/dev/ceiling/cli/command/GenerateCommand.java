@@ -5,6 +5,8 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.net.Redaction;
+import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.generator.Generator;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
@@ -158,10 +160,29 @@ public final class GenerateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    new OptionChecks().files(new OutputPaths().output("--json", json)).orFail(spec.commandLine());
     GeneratorConfig cfg = config();
+    // Ctrl-C or SIGTERM: one exit code (130) for both; the run has no partial report to write.
+    ShutdownHook signal =
+        ShutdownHook.install(
+            "ceiling-generate-interrupt",
+            () -> {
+              err.println("generate: interrupted; no report written (a run is reported whole)");
+              err.flush();
+            },
+            Duration.ofSeconds(5),
+            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
+    try {
+      return runAndWrite(cfg, out, err);
+    } finally {
+      signal.close();
+    }
+  }
+
+  private int runAndWrite(GeneratorConfig cfg, PrintWriter out, PrintWriter err) {
     GeneratorReport report;
     try {
-      report = Generator.run(cfg, line -> err.println("generate: " + line));
+      report = Generator.run(cfg, line -> err.println("generate: " + Redaction.redact(line)));
     } catch (GeneratorException e) {
       if (e.kind() == GeneratorException.Kind.CONFIG) {
         throw CommandLines.usage(spec.commandLine(), e.getMessage());
@@ -170,14 +191,16 @@ public final class GenerateCommand implements Callable<Integer> {
       return ExitCode.INFRASTRUCTURE;
     }
     try {
+      // The report names its targets' URLs and configuration: no credentials in either.
+      String text = Redaction.redact(Json.write(report));
       if (json != null) {
-        Json.write(json, report);
+        Json.writeText(json, text);
       } else {
-        out.print(Json.write(report));
+        out.print(text);
         out.flush();
       }
     } catch (IOException e) {
-      err.println("error: --json: cannot write the report to " + json + ": " + e.getMessage());
+      CommandLines.error(err, "--json: cannot write the report to " + json + ": " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
     if (report.generatorBound()) {

@@ -55,6 +55,11 @@ public final class MergeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputPaths files = new OutputPaths();
+    for (int i = 0; i < segments.size(); i++) {
+      files.input("SEG.json #" + (i + 1), segments.get(i));
+    }
+    new OptionChecks().files(files.output("--json", json)).orFail(spec.commandLine());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<String> problems = new ArrayList<>();

@@ -93,6 +93,7 @@ public final class ModelCommand implements Callable<Integer> {
         .between("--queue-capacity", queueCapacity, 1, MAX_QUEUE_CAPACITY, "entries")
         .positive("--worker-rate", workerRatePerS, OptionChecks.MAX_RATE_PER_S, "completions/s")
         .between("--gap", gapS, 0, OptionChecks.MAX_DURATION_S, "seconds")
+        .files(new OutputPaths().output("--json", json).output("--html", html))
         .orFail(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;

@@ -2,6 +2,7 @@ package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.core.model.Checks;
+import dev.ceiling.generator.GeneratorConfig;
 import java.util.List;
 import picocli.CommandLine;
 
@@ -51,6 +52,33 @@ final class OptionChecks {
         checks.positiveAtMost(option + " rates", r, MAX_RATE_PER_S, "events/s");
         break;
       }
+    }
+    return this;
+  }
+
+  /** Every problem {@code files} finds: an output over an input or another, a parent not a dir. */
+  OptionChecks files(OutputPaths files) {
+    files.problems().forEach(checks::add);
+    return this;
+  }
+
+  /**
+   * Each rate over warm-up plus window must need at most {@link
+   * GeneratorConfig#MAX_EVENTS_PER_TARGET} events per target, checked before a relay starts.
+   */
+  OptionChecks planSize(List<Double> rates, double durationS, double warmupS) {
+    double worst = rates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    double events = Math.ceil(worst * (durationS + warmupS));
+    if (Double.isFinite(events) && events > GeneratorConfig.MAX_EVENTS_PER_TARGET) {
+      checks.add(
+          String.format(
+              java.util.Locale.ROOT,
+              "--rates %s with --duration %s and --warmup %s needs %.0f events per target in one"
+                  + " cell; at most 2^31: lower --rates or --duration",
+              CommandLines.FINITE_DOUBLE.format(worst),
+              CommandLines.FINITE_DOUBLE.format(durationS),
+              CommandLines.FINITE_DOUBLE.format(warmupS),
+              events));
     }
     return this;
   }

@@ -49,6 +49,9 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    new OptionChecks()
+        .files(new OutputPaths().input("REPORT", file).output("--html", html))
+        .orFail(spec.commandLine());
     VerdictConfig cfg = thresholds.config(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;

@@ -4,6 +4,7 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.net.Redaction;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -102,7 +103,9 @@ public final class RigCommand {
         // Deliberately not closed: 'rig up' leaves the relay running for later commands.
         @SuppressWarnings("resource")
         RigHandle h = Rig.up(o);
-        out.print(Json.write(h.descriptor()));
+        // The descriptor file keeps the URLs the sweep connects to (owner-only); what is printed
+        // carries no credentials.
+        out.print(Json.write(Redaction.redact(h.descriptor())));
         out.flush();
         err.println("descriptor: " + h.descriptorFile().toAbsolutePath());
         h.notes().forEach(n -> err.println("note: " + n));

@@ -106,6 +106,15 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
 
+  @Option(
+      names = "--connect-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "60s",
+      description =
+          "How long each cell waits for its WebSocket connections (TCP connect and handshake)"
+              + " before the sweep fails with exit 3, e.g. 10s (default: ${DEFAULT-VALUE}).")
+  Duration connectTimeout;
+
   @Option(names = "--verbose", description = "Echo the generator's progress lines.")
   boolean verbose;
 
@@ -121,8 +130,18 @@ public final class SweepCommand implements Callable<Integer> {
         .withIdentities(identities.identities);
   }
 
+  /** The journal: the one resumed, the one named, or the half-run's name with ".jsonl". */
+  private Path journalFile() {
+    return resume != null
+        ? resume
+        : journal != null
+            ? journal
+            : Path.of(json.toString().replaceAll("\\.json$", "") + ".jsonl");
+  }
+
   @Override
   public Integer call() {
+    Path journalFile = journalFile();
     OptionChecks checks = new OptionChecks();
     if (quiet && verbose) {
       checks.add("--quiet and --verbose contradict each other; give one");
@@ -134,7 +153,15 @@ public final class SweepCommand implements Callable<Integer> {
                 .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
                 .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
                 .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
-                .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, ""))
+                .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "")
+                .planSize(rates, durationS, warmupS)
+                .files(
+                    new OutputPaths()
+                        .input("--rig", rigFile)
+                        .output("--json", json)
+                        .output(
+                            resume != null ? "--resume" : journal != null ? "--journal" : "the journal",
+                            journalFile)))
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter out = spec.commandLine().getOut();
@@ -172,18 +199,13 @@ public final class SweepCommand implements Callable<Integer> {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     }
-    Path journalFile =
-        resume != null
-            ? resume
-            : journal != null
-                ? journal
-                : Path.of(json.toString().replaceAll("\\.json$", "") + ".jsonl");
     SweepOptions o =
         options()
             .withJournal(journalFile)
             .withTwoCommunity(twoCommunity)
             .withResume(resume != null)
-            .withGenerators(generators.generators);
+            .withGenerators(generators.generators)
+            .withConnectTimeout(connectTimeout);
     SweepRunner runner =
         new SweepRunner(
             new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
@@ -195,12 +217,30 @@ public final class SweepCommand implements Callable<Integer> {
     SweepRunner.Outcome outcome;
     try {
       outcome = runner.run(rig, identity, o);
-      Json.write(json, outcome.half());
     } catch (ReportFormatException e) {
+      hook.close();
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException e) {
-      CommandLines.error(err, e.getMessage());
+      hook.close();
+      CommandLines.error(err, "journal " + journalFile + ": " + e.getMessage());
+      return ExitCode.INFRASTRUCTURE;
+    }
+    try {
+      Json.write(json, outcome.half());
+    } catch (IOException e) {
+      // The journal was written cell by cell before the half-run; it is what a resume reads.
+      CommandLines.error(
+          err,
+          "cannot write the half-run "
+              + json
+              + ": "
+              + e.getMessage()
+              + "; the journal "
+              + journalFile
+              + " keeps every cell measured so far, and the same sweep with --resume "
+              + journalFile
+              + " continues from there");
       return ExitCode.INFRASTRUCTURE;
     } finally {
       hook.close();

@@ -2,6 +2,7 @@ package dev.ceiling.cli.internal;
 
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.net.Redaction;
 import dev.ceiling.experiment.ExperimentProgress;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -59,11 +60,13 @@ public final class ConsoleProgress implements ExperimentProgress {
         "rig up: arm '%s', relay pid %s, metrics %s, limiter %s, queue capacity %s%n",
         arm,
         rig.relayPid(),
-        rig.metricsUrl() == null ? "none (client-side evidence)" : rig.metricsUrl(),
+        rig.metricsUrl() == null
+            ? "none (client-side evidence)"
+            : Redaction.redact(rig.metricsUrl()),
         rig.limiterSettings(),
         rig.queueCapacity());
     if (!rig.relayInfo().isEmpty()) {
-      err.println("relay says: " + rig.relayInfo());
+      err.println("relay says: " + Redaction.redact(rig.relayInfo().toString()));
     }
   }
 
@@ -110,7 +113,9 @@ public final class ConsoleProgress implements ExperimentProgress {
             fmt(c.auditBusyFraction(), 2),
             fmt(c.service().p50Ms(), 2),
             fmt(c.scheduled().p99Ms(), 1),
-            c.generatorBound() ? " GENERATOR-BOUND: " + c.generatorBoundReason() : "");
+            c.generatorBound()
+                ? " GENERATOR-BOUND: " + Redaction.redact(c.generatorBoundReason())
+                : "");
     if (!terminal) {
       err.println(line);
       return;
@@ -134,14 +139,14 @@ public final class ConsoleProgress implements ExperimentProgress {
   public void generatorLine(String line) {
     if (verbose) {
       clearBar();
-      err.println("  generator: " + line);
+      err.println("  generator: " + Redaction.redact(line));
     }
   }
 
   @Override
   public void warning(String message) {
     clearBar();
-    err.println("warning: " + message);
+    err.println("warning: " + Redaction.redact(message));
   }
 
   private void clearBar() {

@@ -48,4 +48,38 @@ class GenerateCommandIT {
       assertThat(Files.readString(json)).contains("\"generator_bound\" : ");
     }
   }
+
+  /**
+   * A password in the URL's user-info and a token in its query reach the relay but no output: not
+   * stdout, not the stderr clock and progress lines, not the report's targets[].url or config. The
+   * partner assertion finds the same URL in the report, redacted, so the check is not passing on a
+   * report that simply lost the URL.
+   */
+  @Test
+  void credentialsInTheTargetUrlAreNeverPrintedNorStored(@TempDir Path dir) throws Exception {
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      Path json = dir.resolve("report.json");
+      String url = "ws://user:hunter2@127.0.0.1:" + relay.port + "/?auth=s3cr3t&room=a";
+      GenerateCommandTest.Outcome o =
+          GenerateCommandTest.run(
+              "--duration",
+              "500ms",
+              "--lag-bound",
+              "200ms",
+              "--json",
+              json.toString(),
+              "--target",
+              "url=" + url + ",rate=20");
+      assertThat(o.code()).as(o.err()).isZero();
+      String report = Files.readString(json);
+      for (String secret : new String[] {"hunter2", "s3cr3t"}) {
+        assertThat(o.out()).doesNotContain(secret);
+        assertThat(o.err()).doesNotContain(secret);
+        assertThat(report).doesNotContain(secret);
+      }
+      assertThat(report)
+          .contains("ws://redacted@127.0.0.1:" + relay.port + "/?auth=redacted&room=a");
+      assertThat(Json.read(json, GeneratorReport.class).aggregate().accepted()).isPositive();
+    }
+  }
 }

@@ -183,9 +183,22 @@ class MergeCommandTest {
   @Test
   void anUnwritableOutputIsExit3() throws Exception {
     Path a = write("a.json", segment(0, 1, START, 1_000, null));
-    // The parent of the output is a regular file: no directory can be made there.
-    Outcome o = run("merge", a.toString(), "--json", a.resolve("m.json").toString());
+    // A directory no file can be created in, even by root: the write fails when it is tried.
+    Outcome o = run("merge", a.toString(), "--json", "/proc/ceiling-merge-test.json");
     assertThat(o.code()).isEqualTo(3);
     assertThat(o.err()).startsWith("error: cannot write ");
+  }
+
+  @Test
+  void anOutputUnderARegularFileIsRefusedBeforeMerging() throws Exception {
+    Path a = write("a.json", segment(0, 1, START, 1_000, null));
+    // The parent of the output is a regular file: known before anything runs, so bad input.
+    Outcome o = run("merge", a.toString(), "--json", a.resolve("m.json").toString());
+    assertThat(o.code()).isEqualTo(2);
+    assertThat(o.err()).contains("parent " + a + " is not a directory");
+    // And the merged report may not replace one of its own segments.
+    Outcome over = run("merge", a.toString(), "--json", a.toString());
+    assertThat(over.code()).isEqualTo(2);
+    assertThat(over.err()).contains("same file as SEG.json #1");
   }
 }

@@ -52,4 +52,46 @@ class LoopbackContractTest {
         "--warmup",
         "0");
   }
+
+  /**
+   * A name that resolves to loopback (a hosts alias such as {@code vm}) is refused by one rule
+   * everywhere, each time as one {@code error:} line naming the name, never an exception's class.
+   * The partner is the same profile and descriptor with 127.0.0.1, which the rule lets through.
+   */
+  @Test
+  void aHostsAliasIsOneClearLineInRigUpAndSweep() throws Exception {
+    String profile;
+    try (InputStream in =
+        getClass().getResourceAsStream("/dev/ceiling/rig/profiles/reference.json")) {
+      profile = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Path aliased = dir.resolve("aliased.json");
+    Files.writeString(aliased, profile.replace("ws://127.0.0.1:", "ws://vm:"));
+    Cli.Outcome up =
+        Cli.run(
+            "rig",
+            "up",
+            "--profile",
+            aliased.toString(),
+            "--state-dir",
+            dir.resolve("s").toString());
+    Cli.assertUsageError(up, "ws://vm:");
+    assertThat(up.err()).contains("must point at loopback").doesNotContain("Exception");
+    assertThat(dir.resolve("s").resolve("relay.pid.json")).doesNotExist();
+
+    String golden;
+    try (InputStream in = getClass().getResourceAsStream("rig-descriptor.json")) {
+      golden = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Path descriptor = dir.resolve("vm.json");
+    Files.writeString(descriptor, golden.replace("ws://127.0.0.1:", "ws://vm:"));
+    Cli.Outcome sweep = sweep(descriptor);
+    Cli.assertUsageError(sweep, "ws://vm:");
+    assertThat(sweep.err()).doesNotContain("Exception");
+
+    // Partner: the unaliased descriptor is not refused by the rule.
+    Path honest = dir.resolve("honest.json");
+    Files.writeString(honest, golden);
+    assertThat(sweep(honest).err()).doesNotContain("loopback");
+  }
 }

@@ -52,10 +52,19 @@ final class Child {
 
   /** Sends a real SIGINT, as a terminal's Ctrl-C does. */
   void interrupt() throws Exception {
+    signal("INT");
+  }
+
+  /** Sends a real SIGTERM, as a supervisor (systemd, Kubernetes, timeout(1)) does. */
+  void terminate() throws Exception {
+    signal("TERM");
+  }
+
+  private void signal(String name) throws Exception {
     Process kill =
-        new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
     if (kill.waitFor() != 0) {
-      throw new AssertionError("kill -INT " + process.pid() + " failed");
+      throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
     }
   }
 

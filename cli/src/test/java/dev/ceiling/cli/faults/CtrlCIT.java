@@ -64,25 +64,26 @@ class CtrlCIT {
 
   /** The run's command; {@code how} is --out or --resume, with the given repeats. */
   private Child experiment(String name, String how, String repeats) throws IOException {
-    return Child.start(
-        dir,
-        name,
-        List.of(
-            "experiment",
-            how,
-            out().toString(),
-            "--rates",
-            "30,50",
-            "--repeats",
-            repeats,
-            "--duration",
-            "1",
-            "--warmup",
-            "0.2",
-            "--param",
-            "port=" + port,
-            "--param",
-            "db_port=" + dbPort));
+    return Child.start(dir, name, experimentArgs(how, repeats));
+  }
+
+  private List<String> experimentArgs(String how, String repeats) {
+    return List.of(
+        "experiment",
+        how,
+        out().toString(),
+        "--rates",
+        "30,50",
+        "--repeats",
+        repeats,
+        "--duration",
+        "1",
+        "--warmup",
+        "0.2",
+        "--param",
+        "port=" + port,
+        "--param",
+        "db_port=" + dbPort);
   }
 
   @Test
@@ -160,6 +161,39 @@ class CtrlCIT {
     ExperimentReport report = Json.read(out().resolve("report.json"), ExperimentReport.class);
     assertThat(report.treatment()).isEqualTo(on);
     assertThat(report.control()).isEqualTo(off);
+    assertNoRelayLeft();
+  }
+
+  /**
+   * SIGTERM mid-sweep is Ctrl-C: the running cell finishes, the half-run is written, the relay is
+   * taken down and the exit code is 130 (the JVM's own would be 143, which is what this test saw
+   * before). Then a resume whose relay differs (another {@code exchange_delay_ms}) is refused as an
+   * error, exit 2, on stderr, not as a verdict on stdout; its partner, the same options, completes.
+   */
+  @Test
+  void sigtermMidSweepIsCtrlCAndAResumeWithAnotherRelayIsAnError() throws Exception {
+    child = experiment();
+    Path journal = out().resolve("journal-on.jsonl");
+    assertThat(child.awaitCondition(() -> cellLines(journal) >= 1, Duration.ofMinutes(3)))
+        .as("a first cell was journalled\n%s", child)
+        .isTrue();
+    child.terminate();
+    assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
+    HalfRun half = Json.read(out().resolve("half-on.json"), HalfRun.class);
+    assertThat(half.complete()).isFalse();
+    assertThat(half.cells()).hasSize(Journal.read(journal).cells().size());
+    assertThat(child.err()).contains("written to " + out().toAbsolutePath());
+    assertNoRelayLeft();
+
+    List<String> differs = new java.util.ArrayList<>(experimentArgs("--resume", "2"));
+    differs.addAll(List.of("--param", "exchange_delay_ms=1"));
+    Child refused = Child.start(dir, "differs", differs);
+    assertThat(refused.await(Duration.ofMinutes(3))).as(refused.toString()).isEqualTo(2);
+    assertThat(refused.out()).as(refused.toString()).doesNotContain("cannot resume");
+    assertThat(refused.err().lines().filter(l -> l.startsWith("error: ")).toList())
+        .as(refused.toString())
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("cannot resume arm 'on'").contains("differs"));
     assertNoRelayLeft();
   }
 

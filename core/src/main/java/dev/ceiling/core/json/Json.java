@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.ceiling.core.io.InputFiles;
 import dev.ceiling.core.model.AddedFields;
 import dev.ceiling.core.model.SchemaVersion1;
 import java.io.IOException;
@@ -77,9 +78,9 @@ public final class Json {
   public static <T> T read(Path file, Class<T> type) throws ReportFormatException {
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      text = InputFiles.readText(file, InputFiles.MAX_DOCUMENT_BYTES);
     } catch (IOException e) {
-      throw new ReportFormatException(file.toString(), "$", "cannot read file: " + e, e);
+      throw new ReportFormatException(file.toString(), "$", e.getMessage(), e);
     }
     return read(text, file.toString(), type);
   }
@@ -188,6 +189,12 @@ public final class Json {
     Path abs = file.toAbsolutePath();
     Path dir = abs.getParent();
     if (dir != null) {
+      for (Path a = dir; a != null; a = a.getParent()) {
+        if (Files.exists(a) && !Files.isDirectory(a)) {
+          // createDirectories would say only the path, which reads as "it exists".
+          throw new IOException(file + ": parent " + a + " is not a directory");
+        }
+      }
       Files.createDirectories(dir);
     }
     Path tmp = Files.createTempFile(dir, abs.getFileName().toString(), ".tmp");

@@ -49,7 +49,7 @@ final class Presigner {
     TargetLoad load = cfg.loads().get(ti);
     Schedule s = new Schedule(load.ratePerS(), durationNanos, cfg.segment(), load.connections());
     long owned = s.ownedSlots();
-    if (owned > Integer.MAX_VALUE - 8) {
+    if (owned > GeneratorConfig.MAX_EVENTS_PER_TARGET) {
       throw new GeneratorException(
           GeneratorException.Kind.CONFIG,
           "target " + (ti + 1) + " needs " + owned + " events; at most 2^31 per run");

@@ -18,9 +18,10 @@ public interface Ownership {
   Optional<String> mismatch(PidFile recorded, ProcessInspector.Identity live);
 
   /**
-   * Pid, start instant and exact command line must all match; anything the OS will not report is a
-   * mismatch. (That the command line carries the unique rig id is enforced at launch, which refuses
-   * a profile whose command lacks it.)
+   * Pid, start instant and exact command line must all match, and the process's environment must
+   * carry the recorded rig id (the rig sets it on every relay it launches); anything the OS will
+   * not report is a mismatch. The first three a forged pid file can copy from any stranger; the
+   * environment it cannot.
    */
   Ownership STRICT =
       (recorded, live) -> {
@@ -43,6 +44,16 @@ public interface Ownership {
         if (!live.command().equals(recorded.command())) {
           return Optional.of(
               "command line differs: recorded " + recorded.command() + ", live " + live.command());
+        }
+        if (!recorded.rigId().equals(live.environmentRigId())) {
+          return Optional.of(
+              "its environment does not carry "
+                  + ProcessInspector.RIG_ID_VARIABLE
+                  + "="
+                  + recorded.rigId()
+                  + (live.environmentRigId() == null
+                      ? " (unset or unreadable)"
+                      : " (it has " + live.environmentRigId() + ")"));
         }
         return Optional.empty();
       };

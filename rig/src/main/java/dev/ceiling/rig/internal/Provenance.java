@@ -142,6 +142,10 @@ public final class Provenance {
    */
   public static String digest(Path path) throws IOException {
     if (!Files.isDirectory(path)) {
+      if (Files.exists(path) && !Files.isRegularFile(path)) {
+        // Opening a FIFO to hash it would block until a writer comes, i.e. forever.
+        throw new IOException("not a regular file or directory (a FIFO, socket or device)");
+      }
       return MoreFiles.asByteSource(path).hash(Hashing.sha256()).toString();
     }
     List<Path> files;

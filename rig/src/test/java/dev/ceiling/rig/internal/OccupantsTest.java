@@ -9,13 +9,15 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each case of {@link Occupant}, from fake state directories. The live process is this test's own
- * JVM (it is never signalled: classification only reads), so every "ours" case has a partner whose
- * one wrong field must make it not ours.
+ * Each case of {@link Occupant}, from fake state directories. The live process is a child this test
+ * starts as the rig starts a relay (rig id on its command line and in its environment); it is never
+ * signalled by the code under test (classification only reads), and every "ours" case has a partner
+ * whose one wrong field must make it not ours.
  */
 class OccupantsTest {
   private static final long NO_SUCH_PID = 4_999_999L;
@@ -24,21 +26,55 @@ class OccupantsTest {
 
   private final Occupants strict = new Occupants(Ownership.STRICT);
 
-  private static ProcessInspector.Identity self() {
-    return ProcessInspector.identify(ProcessHandle.current().pid()).orElseThrow();
+  private static final String RIG_ID = "ceiling-rig-test";
+
+  /**
+   * The system python when there is one: a version-manager shim (pyenv) re-execs, so the argv would
+   * change under the test.
+   */
+  private static final String PYTHON =
+      Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
+
+  private Process relay;
+
+  /** A stand-in relay: python sleeping, the rig id as its last argument and in its environment. */
+  private ProcessInspector.Identity self() throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(PYTHON, "-c", "import time; time.sleep(300)", RIG_ID);
+    pb.environment().put(ProcessInspector.RIG_ID_VARIABLE, RIG_ID);
+    relay = pb.start();
+    return awaitArgs(relay.pid());
+  }
+
+  private static ProcessInspector.Identity awaitArgs(long pid) {
+    for (int i = 0; i < 500; i++) {
+      ProcessInspector.Identity id = ProcessInspector.identify(pid).orElseThrow();
+      if (id.command() != null
+          && id.command().contains(RIG_ID)
+          && id.command().get(0).contains("python")
+          && !id.command().get(0).contains("shims")) {
+        return id;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    throw new AssertionError("pid " + pid + " never showed its arguments");
+  }
+
+  @AfterEach
+  void stopRelay() {
+    if (relay != null) {
+      relay.destroyForcibly();
+      relay.onExit().join();
+    }
   }
 
   private void pidFile(long pid, Instant start, List<String> command) throws IOException {
     new PidFile(
-            1,
-            "ceiling-rig-test",
-            "fake",
-            pid,
-            start,
-            command,
-            Map.of("port", 1),
-            "tcp://127.0.0.1:1",
-            "log")
+            1, RIG_ID, "fake", pid, start, command, Map.of("port", 1), "tcp://127.0.0.1:1", "log")
         .write(PidFile.in(dir));
   }
 
@@ -65,6 +101,22 @@ class OccupantsTest {
     assertThat(o).isInstanceOf(Occupant.Stale.class);
     assertThat(((Occupant.Stale) o).alive()).isTrue();
     assertThat(((Occupant.Stale) o).why()).startsWith("start instant differs");
+  }
+
+  /** Partner: pid, start and argv copied exactly, but another rig's id in the environment. */
+  @Test
+  void anEnvironmentWithoutThisRigIdIsStaleNotOurs() throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(PYTHON, "-c", "import time; time.sleep(300)", RIG_ID);
+    pb.environment().put(ProcessInspector.RIG_ID_VARIABLE, "ceiling-rig-other");
+    relay = pb.start();
+    ProcessInspector.Identity other = awaitArgs(relay.pid());
+    pidFile(other.pid(), other.startInstant(), other.command());
+    Occupant o = strict.look(dir);
+    assertThat(o).isInstanceOf(Occupant.Stale.class);
+    assertThat(((Occupant.Stale) o).why())
+        .isEqualTo(
+            "its environment does not carry CEILING_RIG_ID=ceiling-rig-test"
+                + " (it has ceiling-rig-other)");
   }
 
   /** Partner: a mutant that compares pid and start instant only would call it ours. */
@@ -97,14 +149,14 @@ class OccupantsTest {
   }
 
   /**
-   * The descriptor names this JVM, and its "rig id" is an argument this JVM carries (its argv[0]),
-   * so the garbled record's relay is ours.
+   * The descriptor names the stand-in relay, which carries the rig id on its command line and in
+   * its environment, so the garbled record's relay is ours.
    */
   @Test
   void aGarbledPidFileWhoseDescriptorNamesALiveMatchIsOurs() throws IOException {
     ProcessInspector.Identity me = self();
     Files.writeString(PidFile.in(dir), "{not json");
-    descriptor(me.command().get(0), me.pid(), me.startInstant(), me.command());
+    descriptor(RIG_ID, me.pid(), me.startInstant(), me.command());
     Occupant.Garbled g = (Occupant.Garbled) strict.look(dir);
     assertThat(g.ours()).isPresent();
     assertThat(g.notOurs()).isEmpty();
@@ -115,14 +167,14 @@ class OccupantsTest {
   void aGarbledPidFileWhoseDescriptorMismatchesIsNotOurs() throws IOException {
     ProcessInspector.Identity me = self();
     Files.writeString(PidFile.in(dir), "{not json");
-    descriptor(me.command().get(0), me.pid(), me.startInstant().plusSeconds(1), me.command());
+    descriptor(RIG_ID, me.pid(), me.startInstant().plusSeconds(1), me.command());
     Occupant.Garbled g = (Occupant.Garbled) strict.look(dir);
     assertThat(g.named()).isPresent();
     assertThat(g.ours()).isEmpty();
     assertThat(g.notOurs()).hasValueSatisfying(w -> assertThat(w).startsWith("start instant"));
   }
 
-  /** Partner: everything matches but the command line does not carry the rig id. */
+  /** Partner: everything matches but the relay carries another rig id. */
   @Test
   void aGarbledPidFileWhoseRelayLacksTheRigIdIsNotOurs() throws IOException {
     ProcessInspector.Identity me = self();
@@ -130,7 +182,10 @@ class OccupantsTest {
     descriptor("ceiling-rig-elsewhere", me.pid(), me.startInstant(), me.command());
     Occupant.Garbled g = (Occupant.Garbled) strict.look(dir);
     assertThat(g.ours()).isEmpty();
-    assertThat(g.notOurs()).hasValue("its command line lacks the rig id");
+    assertThat(g.notOurs())
+        .hasValue(
+            "its environment does not carry CEILING_RIG_ID=ceiling-rig-elsewhere"
+                + " (it has ceiling-rig-test)");
   }
 
   @Test
