@@ -160,7 +160,9 @@ public final class SweepCommand implements Callable<Integer> {
                         .input("--rig", rigFile)
                         .output("--json", json)
                         .output(
-                            resume != null ? "--resume" : journal != null ? "--journal" : "the journal",
+                            resume != null
+                                ? "--resume"
+                                : journal != null ? "--journal" : "the journal",
                             journalFile)))
         .orFail(spec.commandLine());
     Logging.verbose(verbose);
