@@ -41,7 +41,9 @@ final class CellAssembler {
 
   /**
    * Reads every mapped series from both scrapes: counters as deltas (a reset is listed, and its
-   * delta is null, never negative), gauges as levels.
+   * delta is null, never negative), the queue depth as levels, and the audit row count as its
+   * change over the window under {@code audit_rows} (null when either scrape lacks it): in the
+   * control arm that change must be 0, or the path it claims is off wrote rows.
    */
   static Scraped scrape(RigDescriptor rig, Snapshot before, Snapshot after)
       throws MetricsException {
@@ -57,6 +59,15 @@ final class CellAssembler {
         if (role == MetricRole.AUDIT_QUEUE_DEPTH) {
           depthBefore = level(before.read(selector));
           depthAfter = level(after.read(selector));
+        } else if (role == MetricRole.AUDIT_ROWS) {
+          Double rowsBefore = level(before.read(selector));
+          Double rowsAfter = level(after.read(selector));
+          boolean read =
+              rowsBefore != null
+                  && rowsAfter != null
+                  && Double.isFinite(rowsBefore)
+                  && Double.isFinite(rowsAfter);
+          deltas.put(key, read ? rowsAfter - rowsBefore : null);
         }
         continue;
       }

@@ -80,8 +80,8 @@ public final class ConsoleProgress implements ExperimentProgress {
                 ? "-"
                 : String.format(Locale.ROOT, "%+d", c.outstandingDelta()),
             fmt(c.auditBusyFraction(), 2),
-            fmt(c.service().p50Ms(), 2),
-            fmt(c.scheduled().p99Ms(), 1),
+            percentile(c.service().p50Ms(), 2),
+            percentile(c.scheduled().p99Ms(), 1),
             c.generatorBound() ? " GENERATOR-BOUND: " + c.generatorBoundReason() : "");
     if (!terminal) {
       err.println(line);
@@ -128,6 +128,11 @@ public final class ConsoleProgress implements ExperimentProgress {
   private static String eta(double s) {
     long sec = Math.round(s);
     return String.format(Locale.ROOT, "%d:%02d", sec / 60, sec % 60);
+  }
+
+  /** A latency percentile: "n/a" for an empty distribution, which has none. */
+  private static String percentile(Double v, int decimals) {
+    return v == null ? "n/a" : fmt(v, decimals);
   }
 
   private static String fmt(Double v, int decimals) {

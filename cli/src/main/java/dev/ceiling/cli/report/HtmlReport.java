@@ -65,7 +65,7 @@ public final class HtmlReport {
       }
       h.append("</ul>\n");
     }
-    h.append("<p>Control: ").append(esc(v.controlMarker())).append(". ");
+    h.append("<p>").append(esc(capitalized(v.controlPhrase()))).append(". ");
     h.append(esc(v.method())).append("</p>\n");
 
     h.append("<h2>Accepted / offered</h2>\n").append(acceptanceChart(report));
@@ -337,11 +337,11 @@ public final class HtmlReport {
             .append("</td><td>")
             .append(opt(c.auditBusyFraction(), 3))
             .append("</td><td>")
-            .append(opt(c.service().p50Ms(), 2))
+            .append(percentile(c.service().p50Ms(), 2))
             .append("</td><td>")
-            .append(opt(c.scheduled().p99Ms(), 2))
+            .append(percentile(c.scheduled().p99Ms(), 2))
             .append("</td><td>")
-            .append(opt(c.sendLag().p99Ms(), 3))
+            .append(percentile(c.sendLag().p99Ms(), 3))
             .append("</td><td>")
             .append(f(c.drainWaitS(), 2))
             .append("</td><td>")
@@ -360,6 +360,11 @@ public final class HtmlReport {
         .append("</th><td class=\"l\">")
         .append(esc(v))
         .append("</td></tr>");
+  }
+
+  /** A latency percentile: "n/a" for an empty distribution, which has none. */
+  private static String percentile(Double v, int decimals) {
+    return v == null ? "n/a" : f(v, decimals);
   }
 
   private static String opt(Double v, int decimals) {

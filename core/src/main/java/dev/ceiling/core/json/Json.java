@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.ceiling.core.model.LaterFields;
 import dev.ceiling.core.model.SchemaVersion1;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -94,6 +95,7 @@ public final class Json {
       if (SchemaVersion1.upgrade(tree, type)) {
         named = source + " (read as schema version 1)";
       }
+      LaterFields.fill(tree);
       return MAPPER.treeToValue(tree, type);
     } catch (JsonMappingException e) {
       throw new ReportFormatException(named, fieldPath(e), problem(e, type), e);

@@ -249,4 +249,14 @@ public record Cell(
   public Double scrapeEndS() {
     return environment.scrapeEndS();
   }
+
+  /** The drain before this cell that timed out, or null. */
+  public DrainTimeout drainTimeout() {
+    return environment.drainTimeout();
+  }
+
+  /** The control check's readings around this cell, or null. */
+  public ControlCheckReading controlCheck() {
+    return relay.controlCheck();
+  }
 }

@@ -55,6 +55,8 @@ public final class CellBuilder {
   private Double loadPerCpuAfter;
   private Double scrapeStartS;
   private Double scrapeEndS;
+  private DrainTimeout drainTimeout;
+  private ControlCheckReading controlCheck;
 
   CellBuilder() {}
 
@@ -99,6 +101,8 @@ public final class CellBuilder {
     this.loadPerCpuAfter = c.loadPerCpuAfter();
     this.scrapeStartS = c.scrapeStartS();
     this.scrapeEndS = c.scrapeEndS();
+    this.drainTimeout = c.drainTimeout();
+    this.controlCheck = c.controlCheck();
   }
 
   public CellBuilder arm(String arm) {
@@ -295,6 +299,18 @@ public final class CellBuilder {
     return this;
   }
 
+  /** The drain before the cell that timed out; defaults to null (it finished). */
+  public CellBuilder drainTimeout(DrainTimeout drainTimeout) {
+    this.drainTimeout = drainTimeout;
+    return this;
+  }
+
+  /** The control check's readings; defaults to null (none declared, or not the control arm). */
+  public CellBuilder controlCheck(ControlCheckReading controlCheck) {
+    this.controlCheck = controlCheck;
+    return this;
+  }
+
   public CellBuilder loadPerCpuAfter(Double loadPerCpuAfter) {
     this.loadPerCpuAfter = loadPerCpuAfter;
     return this;
@@ -330,7 +346,8 @@ public final class CellBuilder {
             auditBusyFraction,
             outstandingDelta,
             queueDepthBefore,
-            queueDepthAfter),
+            queueDepthAfter,
+            controlCheck),
         new CellEnvironment(
             startedAt,
             durationRequestedS,
@@ -342,6 +359,7 @@ public final class CellBuilder {
             loadPerCpuBefore,
             loadPerCpuAfter,
             scrapeStartS,
-            scrapeEndS));
+            scrapeEndS,
+            drainTimeout));
   }
 }

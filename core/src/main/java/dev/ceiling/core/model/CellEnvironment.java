@@ -21,6 +21,8 @@ import java.util.Objects;
  *     the relay was not scraped (no metrics, or a file written before it was recorded)
  * @param scrapeEndS the same for the scrape at the window's end; a slow scrape shifts the
  *     relay-side window away from the generator's
+ * @param drainTimeout the drain before this cell ran out of time (this cell inherited a backlog),
+ *     or null when it finished or none was needed
  */
 public record CellEnvironment(
     Instant startedAt,
@@ -33,7 +35,8 @@ public record CellEnvironment(
     Double loadPerCpuBefore,
     Double loadPerCpuAfter,
     Double scrapeStartS,
-    Double scrapeEndS) {
+    Double scrapeEndS,
+    DrainTimeout drainTimeout) {
 
   public CellEnvironment {
     Objects.requireNonNull(startedAt, "started_at must not be null");
