@@ -119,7 +119,8 @@ public final class HtmlReport {
         .append("</code></pre>\n");
     for (HalfRun half : halves(report)) {
       h.append("<h3>Rig: arm '").append(esc(half.arm())).append("'</h3><table>");
-      row(h, "relay pid", String.valueOf(half.rig().relayPid()));
+      Long pid = half.rig().relayPid();
+      row(h, "relay pid", pid == null ? "none (attached: not started by the rig)" : pid.toString());
       row(
           h,
           "metrics",
@@ -127,7 +128,8 @@ public final class HtmlReport {
               ? "none: contamination evidence is client-side"
               : half.rig().metricsUrl());
       row(h, "limiter settings", String.valueOf(half.rig().limiterSettings()));
-      row(h, "queue capacity", String.valueOf(half.rig().queueCapacity()));
+      Integer capacity = half.rig().queueCapacity();
+      row(h, "queue capacity", capacity == null ? "none (no queue)" : capacity.toString());
       for (Map.Entry<String, String> e : half.rig().relayInfo().entrySet()) {
         row(h, e.getKey(), e.getValue());
       }

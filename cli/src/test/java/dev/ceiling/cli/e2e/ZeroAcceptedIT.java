@@ -54,7 +54,7 @@ class ZeroAcceptedIT {
           "control_arm": "off",
           "arms": {"on": {"args": [], "env": {}}, "off": {"args": [], "env": {}}},
           "targets": [{"community": "main", "url": "ws://127.0.0.1:${port}/",
-                       "tags": [], "kind": 1, "content_bytes": 16}]
+                       "tags": [], "kind": 1, "content_bytes": 64}]
         }
         """
             .formatted(port);
@@ -83,6 +83,8 @@ class ZeroAcceptedIT {
     Run sweep =
         ceiling(
             "sweep",
+            "--profile",
+            profile.toString(),
             "--rig",
             state.resolve("descriptor.json").toString(),
             "--json",
