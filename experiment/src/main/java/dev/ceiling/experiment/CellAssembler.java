@@ -45,7 +45,9 @@ final class CellAssembler {
 
   /**
    * Reads every mapped series from both scrapes: counters as deltas (a reset is listed, and its
-   * delta is null, never negative), gauges as levels.
+   * delta is null, never negative), the queue depth as levels, and the audit row count as its
+   * change over the window under {@code audit_rows} (null when either scrape lacks it): in the
+   * control arm that change must be 0, or the path it claims is off wrote rows.
    */
   static Scraped scrape(RigDescriptor rig, Snapshot before, Snapshot after)
       throws MetricsException {
@@ -61,6 +63,15 @@ final class CellAssembler {
         if (role == MetricRole.AUDIT_QUEUE_DEPTH) {
           depthBefore = level(before.read(selector));
           depthAfter = level(after.read(selector));
+        } else if (role == MetricRole.AUDIT_ROWS) {
+          Double rowsBefore = level(before.read(selector));
+          Double rowsAfter = level(after.read(selector));
+          boolean read =
+              rowsBefore != null
+                  && rowsAfter != null
+                  && Double.isFinite(rowsBefore)
+                  && Double.isFinite(rowsAfter);
+          deltas.put(key, read ? rowsAfter - rowsBefore : null);
         }
         continue;
       }
@@ -123,7 +134,8 @@ final class CellAssembler {
             loadAfter,
             null,
             null,
-            report.wakeFloorP99Ms()));
+            report.wakeFloorP99Ms(),
+            null));
   }
 
   /**
@@ -168,7 +180,8 @@ final class CellAssembler {
         hasQueue && sum != null ? sum / scraped.windowS() : null,
         hasQueue ? outstanding(scraped) : null,
         scraped.queueDepthBefore(),
-        scraped.queueDepthAfter());
+        scraped.queueDepthAfter(),
+        null);
   }
 
   /**

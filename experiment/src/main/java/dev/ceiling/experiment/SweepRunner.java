@@ -2,6 +2,8 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ControlCheckReading;
+import dev.ceiling.core.model.DrainTimeout;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
@@ -18,6 +20,7 @@ import dev.ceiling.generator.WindowListener;
 import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.prom.Snapshot;
+import dev.ceiling.rig.ControlCheck;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -44,8 +47,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * makes the sweep stop after the running cell, returning what was measured.
  */
 public final class SweepRunner implements ArmSweep {
-  /** How often the drain wait polls the relay's metrics. */
-  private static final Duration DRAIN_POLL = Duration.ofMillis(100);
+  /** How long a control check may take before its run counts as not finished. */
+  private static final Duration CONTROL_CHECK_TIMEOUT = Duration.ofSeconds(30);
 
   private final MetricsScraper scraper;
   private final SweepProgress progress;
@@ -90,6 +93,8 @@ public final class SweepRunner implements ArmSweep {
       Backlog baseline =
           hasQueue ? Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
       double clientDrainS = 0.0;
+      DrainTimeout clientTimeout = null;
+      boolean checked = rig.controlCheck() != null && arm.equals(identity.controlArm());
       for (PlannedCell planned : plan) {
         if (done.contains(planned.sequence())) {
           continue;
@@ -97,11 +102,16 @@ public final class SweepRunner implements ArmSweep {
         if (interrupted.get()) {
           break;
         }
+        ControlCheck.Result checkBefore = checked ? controlCheck(rig) : null;
         Cell cell =
             client
-                ? measureClientSide(rig, identity, options, planned, clientDrainS)
+                ? measureClientSide(rig, identity, options, planned, clientDrainS, clientTimeout)
                 : measure(rig, identity, options, planned, hasQueue, baseline);
+        if (checked) {
+          cell = withControlCheck(cell, checkBefore, controlCheck(rig));
+        }
         clientDrainS = lastGraceS;
+        clientTimeout = DrainWait.unanswered(cell.unacknowledged(), options.drainTimeout());
         // Kept before it is journalled: a journal that cannot be written (a full disk) must not
         // cost the cell that was just measured; the half-run still holds it.
         cells.add(cell);
@@ -187,7 +197,8 @@ public final class SweepRunner implements ArmSweep {
       ExperimentIdentity identity,
       SweepOptions options,
       PlannedCell planned,
-      double drainWaitS)
+      double drainWaitS,
+      DrainTimeout drainTimeout)
       throws GeneratorException {
     Double loadBefore = LoadPerCpu.now();
     // The grace period is the drain: the generator waits for every outstanding OK, up to the drain
@@ -204,20 +215,24 @@ public final class SweepRunner implements ArmSweep {
           String.format(
               java.util.Locale.ROOT,
               "%d events still had no OK after waiting %.0f s: the relay dropped them or is still"
-                  + " working; the next cell starts anyway",
+                  + " working; the next cell starts on that backlog and is excluded"
+                  + " (DRAIN_TIMEOUT)",
               report.aggregate().unacknowledged(),
               report.graceWaitedS()));
     }
     Double loadAfter = LoadPerCpu.now();
     return CellAssembler.assemble(
-        planned,
-        rig.arm(),
-        false,
-        report,
-        CellAssembler.none(identity.durationS()),
-        drainWaitS,
-        loadBefore,
-        loadAfter);
+            planned,
+            rig.arm(),
+            false,
+            report,
+            CellAssembler.none(identity.durationS()),
+            drainWaitS,
+            loadBefore,
+            loadAfter)
+        .toBuilder()
+        .drainTimeout(drainTimeout)
+        .build();
   }
 
   private Cell measure(
@@ -229,7 +244,7 @@ public final class SweepRunner implements ArmSweep {
       Backlog baseline)
       throws MetricsException, GeneratorException {
     URI metrics = URI.create(rig.metricsUrl());
-    double drainWaitS = hasQueue ? drain(rig, metrics, baseline, options.drainTimeout()) : 0.0;
+    DrainWait.Result drained = hasQueue ? drain(rig, baseline, options) : DrainWait.none();
     Double loadBefore = LoadPerCpu.now();
     GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, options.grace());
     // The two scrapes bracket the measurement window exactly: the generator calls back at the
@@ -270,9 +285,10 @@ public final class SweepRunner implements ArmSweep {
     Double loadAfter = LoadPerCpu.now();
     CellAssembler.Scraped scraped = CellAssembler.scrape(rig, before.get(), after.get());
     return CellAssembler.assemble(
-            planned, rig.arm(), hasQueue, report, scraped, drainWaitS, loadBefore, loadAfter)
+            planned, rig.arm(), hasQueue, report, scraped, drained.waitedS(), loadBefore, loadAfter)
         .toBuilder()
         .scrapeS(beforeS.get(), afterS.get())
+        .drainTimeout(drained.timeout())
         .build();
   }
 
@@ -346,39 +362,39 @@ public final class SweepRunner implements ArmSweep {
     }
   }
 
-  /**
-   * Waits until the relay's backlog is back to its baseline: the queue at its resting depth and
-   * audit completions caught up with accepted events. Repeats run inside the previous cell's drain
-   * window inherit its backlog and are not independent draws. Returns the seconds waited; a timeout
-   * is reported to the progress sink and recorded as the full wait.
-   */
-  private double drain(RigDescriptor rig, URI metrics, Backlog baseline, Duration timeout)
+  /** Waits for the backlog to drain, and says so when this cell will start on it. */
+  private DrainWait.Result drain(RigDescriptor rig, Backlog baseline, SweepOptions options)
       throws MetricsException {
-    long start = System.nanoTime();
-    long deadline = start + timeout.toNanos();
-    while (true) {
-      Backlog now = Backlog.read(rig, scraper.scrape(metrics));
-      double waited = (System.nanoTime() - start) / 1e9;
-      if (now.drainedTo(baseline)) {
-        return waited;
-      }
-      if (System.nanoTime() > deadline) {
-        progress.warning(
-            String.format(
-                java.util.Locale.ROOT,
-                "backlog did not drain within %.0f s (queue depth %s, baseline %s); measuring anyway,"
-                    + " drain_wait_s records it",
-                timeout.toMillis() / 1000.0,
-                now.queueDepth(),
-                baseline.queueDepth()));
-        return waited;
-      }
-      try {
-        Thread.sleep(DRAIN_POLL.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return waited;
-      }
+    DrainWait.Result drained = DrainWait.waitFor(scraper, rig, baseline, options.drainTimeout());
+    if (drained.timeout() != null) {
+      progress.warning(
+          String.format(
+              java.util.Locale.ROOT,
+              "backlog did not drain within %.0f s (queue depth %s, baseline %s); this cell starts"
+                  + " on it and is excluded (DRAIN_TIMEOUT)",
+              options.drainTimeout().toMillis() / 1000.0,
+              drained.timeout().queueDepth(),
+              drained.timeout().baselineQueueDepth()));
     }
+    return drained;
+  }
+
+  /** One run of the profile's control check; an interrupt ends it and leaves the flag set. */
+  private static ControlCheck.Result controlCheck(RigDescriptor rig) {
+    try {
+      return ControlCheck.run(rig.controlCheck(), CONTROL_CHECK_TIMEOUT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new ControlCheck.Result("interrupted", null);
+    }
+  }
+
+  private static Cell withControlCheck(
+      Cell cell, ControlCheck.Result before, ControlCheck.Result after) {
+    return cell.toBuilder()
+        .controlCheck(
+            new ControlCheckReading(
+                before.output(), before.exitCode(), after.output(), after.exitCode()))
+        .build();
   }
 }

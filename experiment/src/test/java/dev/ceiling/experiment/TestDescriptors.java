@@ -39,6 +39,36 @@ final class TestDescriptors {
         null,
         d.relayBinaryDigest(),
         d.generatorVersion(),
+        null,
         null);
+  }
+
+  /** {@code d} with another control check (a relay the rig started keeps its pid and command). */
+  static RigDescriptor withControlCheck(RigDescriptor d, List<String> controlCheck) {
+    return new RigDescriptor(
+        d.schemaVersion(),
+        d.rigId(),
+        d.profile(),
+        d.arm(),
+        d.relayPid(),
+        d.relayStartInstant(),
+        d.relayCommand(),
+        d.relayLog(),
+        d.healthUrl(),
+        d.metricsUrl(),
+        d.contaminationEvidence(),
+        d.targets(),
+        d.limiterSettings(),
+        d.queueCapacity(),
+        d.databaseReset(),
+        d.metricMapping(),
+        d.positiveControlled(),
+        d.relayInfo(),
+        d.relaySourceRevision(),
+        d.relaySourceDiffDigest(),
+        d.relayBinaryDigest(),
+        d.generatorVersion(),
+        d.generatorJarDigest(),
+        controlCheck);
   }
 }

@@ -62,6 +62,16 @@ final class Descriptors {
     }
   }
 
+  /** The profile's control check with every placeholder expanded, or null when it has none. */
+  private static java.util.List<String> controlCheck(LaunchPlan plan, RelayProfile p) {
+    if (p.controlCheck() == null) {
+      return null;
+    }
+    return p.controlCheck().stream()
+        .map(a -> dev.ceiling.rig.internal.Templates.expand(a, plan.placeholders()))
+        .toList();
+  }
+
   /**
    * The descriptor of a started ({@code relay} non-null) or attached ({@code relay} null) relay.
    */
@@ -92,7 +102,8 @@ final class Descriptors {
         build.source() == null ? null : build.source().diffDigest(),
         build.binaryDigest(),
         Provenance.ceilingVersion(),
-        Provenance.codeSourceDigest(Target.class));
+        Provenance.codeSourceDigest(Target.class),
+        controlCheck(plan, p));
   }
 
   /**

@@ -52,6 +52,9 @@ import java.util.Map;
  *     {@code queue_capacity}
  * @param sourceDir the relay's source checkout (for revision and diff digest), or null
  * @param binaryPath template of the relay's binary or jar (or classes directory) to digest, or null
+ * @param controlCheck argv template of a command whose output must not change across a cell of the
+ *     control arm (e.g. a row count of the relay's audit table), or null; run before and after each
+ *     control cell by the sweep, from the descriptor's expanded copy
  * @param origin where the profile came from (file path or "built-in:NAME"), for messages
  * @param baseDir directory relative sourceDir/binaryPath resolve against, or null for the working
  *     directory
@@ -81,6 +84,7 @@ public record RelayProfile(
     Integer queueCapacity,
     String sourceDir,
     String binaryPath,
+    List<String> controlCheck,
     String origin,
     Path baseDir) {
 
@@ -121,6 +125,7 @@ public record RelayProfile(
     positiveControlled = List.copyOf(positiveControlled);
     targets = List.copyOf(targets);
     upstreams = List.copyOf(upstreams);
+    controlCheck = controlCheck == null ? null : List.copyOf(controlCheck);
     java.util.Objects.requireNonNull(
         contaminationEvidence, "contamination_evidence must not be null");
     java.util.Objects.requireNonNull(readiness, "readiness must not be null");

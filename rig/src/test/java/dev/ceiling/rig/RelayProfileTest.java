@@ -141,6 +141,36 @@ class RelayProfileTest {
     // The treatment's known slow write, from which NostrRelayJsIT places its grid.
     assertThat(p.parameters()).containsEntry("audit_delay_ms", "40");
     assertThat(p.command()).containsSequence("--audit-delay-ms", "${audit_delay_ms}");
+    // Its control is verified positive by its audit table: counted before and after each cell.
+    assertThat(p.controlCheck())
+        .containsExactly("node", "${profile_dir}/count-rows.js", "${data_dir}", "audit");
+  }
+
+  @Test
+  void aControlCheckIsReadAndItsPlaceholdersChecked() throws RigException {
+    String withCheck =
+        MINIMAL.replace(
+            "\"targets\"",
+            "\"control_check\": [\"sqlite3\", \"${data_dir}/db\", \"SELECT 1\"], \"targets\"");
+    assertThat(ProfileReader.read(withCheck, "c.json", null).controlCheck())
+        .containsExactly("sqlite3", "${data_dir}/db", "SELECT 1");
+    assertThat(ProfileReader.read(MINIMAL, "mini.json", null).controlCheck()).isNull();
+    // Partners: an empty command, an unknown placeholder and a secret parameter are refused.
+    assertThat(invalid(MINIMAL.replace("\"targets\"", "\"control_check\": [], \"targets\"")))
+        .hasMessageContaining("$.control_check: must name at least the program to run, got []");
+    assertThat(
+            invalid(
+                MINIMAL.replace(
+                    "\"targets\"", "\"control_check\": [\"count\", \"${nope}\"], \"targets\"")))
+        .hasMessageContaining("$.control_check");
+    String secret =
+        MINIMAL
+            .replace("\"ports\"", "\"parameters\": {\"db_password\": \"x\"}, \"ports\"")
+            .replace(
+                "\"targets\"",
+                "\"control_check\": [\"count\", \"--password=${db_password}\"], \"targets\"");
+    assertThat(invalid(secret))
+        .hasMessageContaining("$.control_check: uses the secret parameter 'db_password'");
   }
 
   private static RigException invalid(String json) {

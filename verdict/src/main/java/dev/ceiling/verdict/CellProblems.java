@@ -152,6 +152,8 @@ public final class CellProblems {
               Fmt.num(enqueues)
                   + " audit enqueues failed: the worker is gone, so every later cell is suspect"));
     }
+    ControlVerification.check(c, id, out);
+    ControlVerification.drain(c, out);
     if (!c.counterResets().isEmpty()) {
       out.add(
           exclude(

@@ -183,6 +183,7 @@ public final class Model {
             null,
             null,
             "model",
+            null,
             null);
     return new HalfRun(
         SchemaVersion.CURRENT, id, arm, rig, Instant.EPOCH, Instant.EPOCH, true, null, cells);

@@ -72,6 +72,27 @@ public enum ProblemKind {
    */
   CONTROL_AUDIT_LIVE(true),
   /**
+   * The audit completion counter or the audit row count moved in a cell of the control arm (the arm
+   * without the path): audit work happened where the path is off. Fatal for the run.
+   */
+  CONTROL_AUDIT_MOVED(true),
+  /**
+   * The profile's {@code control_check} printed something else (or exited otherwise) after a
+   * control cell than before it: the path is live in the arm that claims it is off. Fatal.
+   */
+  CONTROL_CHECK_CHANGED(true),
+  /**
+   * A control cell that shows neither the audit completion counter nor the audit row count, and ran
+   * no control check: the control was assumed, not verified positive. A mark, never an exclusion;
+   * the verdict's label says so.
+   */
+  CONTROL_NOT_VERIFIED(false),
+  /**
+   * The drain before the cell ran out of time: the cell started on the previous cell's backlog, so
+   * it is not an independent draw (the seed's "repeats inherited each other's backlog").
+   */
+  DRAIN_TIMEOUT(false),
+  /**
    * Counts that cannot come from a working instrument: more accepted than offered, more answers in
    * the window than events sent (window slots plus warm-up slots), or accepted + rejected +
    * unacknowledged different from attempted. Fatal for the run.

@@ -239,6 +239,22 @@ public final class Verdict {
           "the control arm has no queue: its cells have no steady-state reading, which never"
               + " counts against them.");
     }
+    long unverified =
+        cells.stream()
+            .filter(
+                a ->
+                    a.problems().stream()
+                        .anyMatch(p -> p.kind() == ProblemKind.CONTROL_NOT_VERIFIED))
+            .count();
+    if (unverified > 0) {
+      notes.add(
+          "the control was not verified positive: "
+              + unverified
+              + " control cell(s) show neither the audit completion counter nor the audit row"
+              + " count, and no control_check ran, so a live audit path in the control arm would"
+              + " go unseen. Map audit_log_count or audit_rows, or declare a control_check in the"
+              + " profile.");
+    }
     if (workerRate == null && clientEvidence) {
       notes.add(CLIENT_NO_WORKER_RATE_NOTE);
     } else if (workerRate == null) {

@@ -92,6 +92,35 @@ public record VerdictReport(
     return clientSideEvidence ? CLIENT_SIDE_PASS : PASS;
   }
 
+  /**
+   * False when the control ran but some control cell could not show that its code path was off: it
+   * exposed neither the audit completion counter nor the audit row count and ran no control check
+   * ({@link ProblemKind#CONTROL_NOT_VERIFIED}). True when the control ran and every control cell
+   * showed it; false when the control was skipped.
+   */
+  public boolean controlVerifiedPositive() {
+    return CONTROL_RAN.equals(controlMarker)
+        && cells.stream()
+            .flatMap(c -> c.problems().stream())
+            .noneMatch(p -> p.kind() == ProblemKind.CONTROL_NOT_VERIFIED);
+  }
+
+  /**
+   * What a summary says about the control beside the label: {@code control ran}, {@code control
+   * ran, not verified positive} or {@code control skipped}.
+   */
+  public String controlPhrase() {
+    if (CONTROL_SKIPPED.equals(controlMarker)) {
+      return "control skipped";
+    }
+    return controlVerifiedPositive() ? "control ran" : "control ran, not verified positive";
+  }
+
+  /** The headline: the label and the control phrase, e.g. {@code ESTABLISHED (control ran)}. */
+  public String headline() {
+    return label() + " (" + controlPhrase() + ")";
+  }
+
   /** The operator-facing lines, one per failure: {@code NOT ESTABLISHED: <message>}. */
   public List<String> failureLines() {
     return failures.stream().map(f -> "NOT ESTABLISHED: " + f.message()).toList();

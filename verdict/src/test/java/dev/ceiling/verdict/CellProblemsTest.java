@@ -56,7 +56,9 @@ class CellProblemsTest {
   @Test
   void withClientSideEvidenceNoCounterIsRequired() {
     assertThat(clientKinds(clientCell(ON))).isEmpty();
-    assertThat(clientKinds(clientCell(OFF))).isEmpty();
+    // The control without metrics and without a control check cannot show its path was off.
+    assertThat(clientKinds(clientCell(OFF))).containsExactly(ProblemKind.CONTROL_NOT_VERIFIED);
+    assertThat(CellProblems.excludes(CellProblems.of(clientCell(OFF), ID, CFG, true))).isFalse();
     // The same cell judged by the metrics rules cannot show it was clean.
     assertThat(kinds(clientCell(ON))).contains(ProblemKind.COUNTER_NOT_EXPOSED);
   }
@@ -84,7 +86,7 @@ class CellProblemsTest {
     assertThat(clientKinds(rejected)).containsExactly(ProblemKind.RELAY_REJECTIONS);
     Cell transport = clientCell(ON).toBuilder().transportErrors(Map.of("close", 1L)).build();
     assertThat(clientKinds(transport)).containsExactly(ProblemKind.TRANSPORT_ERRORS);
-    Cell unknown = clientCell(OFF).toBuilder().unknownOkIds(2L).build();
+    Cell unknown = clientCell(ON).toBuilder().unknownOkIds(2L).build();
     assertThat(clientKinds(unknown)).containsExactly(ProblemKind.UNKNOWN_OK_IDS);
     assertThat(kinds(clean(ON).toBuilder().unknownOkIds(1L).build()))
         .containsExactly(ProblemKind.UNKNOWN_OK_IDS);

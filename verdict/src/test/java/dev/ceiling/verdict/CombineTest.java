@@ -218,7 +218,8 @@ class CombineTest {
             m.relaySourceDiffDigest(),
             m.relayBinaryDigest(),
             m.generatorVersion(),
-            m.generatorJarDigest());
+            m.generatorJarDigest(),
+            null);
     return new HalfRun(
         h.schemaVersion(),
         h.identity(),

@@ -111,8 +111,8 @@ public final class ConsoleProgress implements ExperimentProgress {
                 ? "-"
                 : String.format(Locale.ROOT, "%+d", c.outstandingDelta()),
             fmt(c.auditBusyFraction(), 2),
-            fmt(c.service().p50Ms(), 2),
-            fmt(c.scheduled().p99Ms(), 1),
+            percentile(c.service().p50Ms(), 2),
+            percentile(c.scheduled().p99Ms(), 1),
             c.generatorBound()
                 ? " GENERATOR-BOUND: " + Redaction.redact(c.generatorBoundReason())
                 : "");
@@ -183,6 +183,11 @@ public final class ConsoleProgress implements ExperimentProgress {
           : "about " + s / 60 + " min " + s % 60 + " s left";
     }
     return "about " + s / 3600 + " h " + (s % 3600) / 60 + " min left";
+  }
+
+  /** A latency percentile: "n/a" for an empty distribution, which has none. */
+  private static String percentile(Double v, int decimals) {
+    return v == null ? "n/a" : fmt(v, decimals);
   }
 
   private static String fmt(Double v, int decimals) {

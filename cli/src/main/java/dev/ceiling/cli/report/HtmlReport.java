@@ -66,8 +66,8 @@ public final class HtmlReport {
     results(h, report, v);
     // The method is for the reader who wants to check the answer, so it follows the results,
     // folded; the answer above already carries the figures and the error rate that decided it.
-    h.append("<details><summary>Method</summary><p>Control: ")
-        .append(esc(v.controlMarker()))
+    h.append("<details><summary>Method</summary><p>")
+        .append(esc(capitalized(v.controlPhrase())))
         .append(". ")
         .append(esc(v.method()))
         .append("</p></details>\n");
@@ -88,6 +88,8 @@ public final class HtmlReport {
         .append(v.established() ? "pass\">" : "fail\">")
         .append(esc(v.label()))
         .append("</p>\n");
+    // Beside the label: a control that could not show its path was off is said, not implied.
+    h.append("<p>").append(esc(capitalized(v.controlPhrase()))).append(".</p>\n");
     if (v.clientSideEvidence()) {
       // Under the headline, not only among the notes: what a client-side pass cannot see.
       h.append("<p>").append(esc(Verdict.CLIENT_EVIDENCE_NOTE)).append("</p>\n");
@@ -170,7 +172,9 @@ public final class HtmlReport {
         .append("</code></pre>\n");
     for (HalfRun half : halves(report)) {
       h.append("<h3>Rig: arm '").append(esc(half.arm())).append("'</h3><table>");
-      HtmlTables.row(h, "relay pid", String.valueOf(half.rig().relayPid()));
+      Long pid = half.rig().relayPid();
+      HtmlTables.row(
+          h, "relay pid", pid == null ? "none (attached: not started by the rig)" : pid.toString());
       HtmlTables.row(
           h,
           "metrics",
@@ -178,7 +182,9 @@ public final class HtmlReport {
               ? "none: contamination evidence is client-side"
               : half.rig().metricsUrl());
       HtmlTables.row(h, "limiter settings", String.valueOf(half.rig().limiterSettings()));
-      HtmlTables.row(h, "queue capacity", String.valueOf(half.rig().queueCapacity()));
+      Integer capacity = half.rig().queueCapacity();
+      HtmlTables.row(
+          h, "queue capacity", capacity == null ? "none (no queue)" : capacity.toString());
       for (Map.Entry<String, String> e : half.rig().relayInfo().entrySet()) {
         HtmlTables.row(h, e.getKey(), e.getValue());
       }

@@ -130,11 +130,11 @@ final class HtmlTables {
             .append("</td><td>")
             .append(opt(c.auditBusyFraction(), 3))
             .append("</td><td>")
-            .append(opt(c.service().p50Ms(), 2))
+            .append(percentile(c.service().p50Ms(), 2))
             .append("</td><td>")
-            .append(opt(c.scheduled().p99Ms(), 2))
+            .append(percentile(c.scheduled().p99Ms(), 2))
             .append("</td><td>")
-            .append(opt(c.sendLag().p99Ms(), 3))
+            .append(percentile(c.sendLag().p99Ms(), 3))
             .append("</td><td>")
             .append(opt(c.wakeFloorP99Ms(), 3))
             .append("</td><td>")
@@ -155,6 +155,11 @@ final class HtmlTables {
         .append("</th><td class=\"l\">")
         .append(esc(v))
         .append("</td></tr>");
+  }
+
+  /** A latency percentile: "n/a" for an empty distribution, which has none. */
+  private static String percentile(Double v, int decimals) {
+    return v == null ? "n/a" : opt(v, decimals);
   }
 
   private static String opt(Double v, int decimals) {

@@ -1,5 +1,6 @@
 package dev.ceiling.cli.report;
 
+import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.Difference;
@@ -99,15 +100,31 @@ public final class Summary {
           .append(fileThresholds.describe())
           .append('\n');
     }
-    sb.append("verdict: ")
-        .append(v.label())
-        .append(" (control ")
-        .append(v.controlMarker())
-        .append(")\n");
+    sb.append("verdict: ").append(v.headline()).append('\n');
     for (String line : v.failureLines()) {
       sb.append(line).append('\n');
     }
+    sb.append(limits(report.identity()));
     return sb.toString();
+  }
+
+  /**
+   * The configured limits, last: a run's numbers hold only under the limiter settings the rig
+   * raised and the queue it gave the relay, so the console ends with them as the HTML and the
+   * identity do.
+   */
+  static String limits(ExperimentIdentity id) {
+    String limiter =
+        id.limiterSettings().isEmpty()
+            ? "none (the profile raises no admission limiter setting)"
+            : id.limiterSettings().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
+    return "limits: limiter "
+        + limiter
+        + "\nlimits: audit queue capacity "
+        + (id.queueCapacity() == null ? "none (no queue)" : id.queueCapacity())
+        + "\n";
   }
 
   private static String arm(ArmStats a) {

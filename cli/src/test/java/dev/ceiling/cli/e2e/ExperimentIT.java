@@ -2,7 +2,10 @@ package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Main;
 import dev.ceiling.cli.command.ExperimentCommand;
+import dev.ceiling.cli.contract.AuditLiveControl;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.experiment.Experiment;
@@ -96,6 +99,47 @@ class ExperimentIT {
     assertThat(again.recompute()).isEqualTo(report.verdict());
     assertThat(r.extraFiles()).containsExactly(dir.resolve("report.html"));
     assertThat(Files.readString(r.extraFiles().get(0))).contains("<svg");
+    controlIsVerifiedPositiveAndAForgedOneIsRefused(report);
+  }
+
+  /**
+   * The real control's audit completion counter and audit row count stayed flat, so it is verified
+   * positive; the same half-off.json forged so that its audit worker completed one entry per
+   * accepted event is refused by {@code combine}, which passes the real one.
+   */
+  private void controlIsVerifiedPositiveAndAForgedOneIsRefused(ExperimentReport report)
+      throws Exception {
+    assertThat(report.verdict().headline()).isEqualTo("ESTABLISHED (control ran)");
+    assertThat(report.control().cells())
+        .allSatisfy(
+            c -> {
+              assertThat(c.counterDeltas().get("audit_log_count")).isEqualTo(0.0);
+              assertThat(c.counterDeltas().get("audit_rows")).isEqualTo(0.0);
+            });
+    Path on = dir.resolve("half-on.json");
+    Path off = dir.resolve("half-off.json");
+    Path forged = AuditLiveControl.forge(off, dir.resolve("half-off-forged.json"));
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code =
+        Main.execute(
+            new java.io.PrintWriter(out, true),
+            new java.io.PrintWriter(err, true),
+            "combine",
+            on.toString(),
+            forged.toString());
+    assertThat(code).as(out + "\n" + err).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(out.toString()).contains("the audit completion counter (audit_log_count) moved by");
+    java.io.StringWriter realOut = new java.io.StringWriter();
+    int real =
+        Main.execute(
+            new java.io.PrintWriter(realOut, true),
+            new java.io.PrintWriter(new java.io.StringWriter(), true),
+            "combine",
+            on.toString(),
+            off.toString());
+    assertThat(real).as(realOut.toString()).isEqualTo(ExitCode.ESTABLISHED);
+    assertThat(realOut.toString()).contains("verdict: ESTABLISHED (control ran)\n");
   }
 
   /**

@@ -139,6 +139,17 @@ class NostrRelayJsIT {
     assertThat(top.treatment().mean()).isLessThan(0.6);
     assertThat(top.control().mean()).isGreaterThan(0.9);
     assertThat(Files.readString(r.extraFiles().get(0))).contains(VerdictReport.CLIENT_SIDE_PASS);
+    // The control verified positive without metrics: the profile's control_check counted the
+    // audit table before and after every control cell, and it never appeared.
+    assertThat(report.control().cells())
+        .allSatisfy(
+            c -> {
+              assertThat(c.controlCheck()).as("control check of %s", c.key()).isNotNull();
+              assertThat(c.controlCheck().outputBefore()).isEqualTo("audit=absent");
+              assertThat(c.controlCheck().unchanged()).isTrue();
+            });
+    assertThat(report.treatment().cells()).allSatisfy(c -> assertThat(c.controlCheck()).isNull());
+    assertThat(v.headline()).isEqualTo(VerdictReport.CLIENT_SIDE_PASS + " (control ran)");
 
     // Mutant: the audit write taken out of the data (the treatment's cells replaced by the
     // control's, relabelled) must not separate: the pass above comes from the treatment's cells.

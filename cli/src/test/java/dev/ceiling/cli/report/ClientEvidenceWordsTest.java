@@ -99,7 +99,8 @@ class ClientEvidenceWordsTest {
             m.relaySourceDiffDigest(),
             m.relayBinaryDigest(),
             m.generatorVersion(),
-            m.generatorJarDigest());
+            m.generatorJarDigest(),
+            null);
     List<Cell> cells =
         h.cells().stream()
             .map(

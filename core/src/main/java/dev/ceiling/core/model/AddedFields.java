@@ -24,6 +24,12 @@ public final class AddedFields {
       List.of(
           // A cell's environment (CellEnvironment).
           new Added("wake_floor_p99_ms", List.of("started_at", "drain_wait_s", "headroom")),
+          new Added("drain_timeout", List.of("started_at", "drain_wait_s", "headroom")),
+          // A cell's relay figures (RelayFigures).
+          new Added(
+              "control_check", List.of("counter_deltas", "counter_resets", "audit_busy_fraction")),
+          // A rig descriptor (RigDescriptor).
+          new Added("control_check", List.of("rig_id", "metric_mapping", "relay_info")),
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")));
 

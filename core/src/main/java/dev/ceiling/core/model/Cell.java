@@ -230,4 +230,14 @@ public record Cell(
   public Double wakeFloorP99Ms() {
     return environment.wakeFloorP99Ms();
   }
+
+  /** The drain before this cell that timed out, or null. */
+  public DrainTimeout drainTimeout() {
+    return environment.drainTimeout();
+  }
+
+  /** The control check's readings around this cell, or null. */
+  public ControlCheckReading controlCheck() {
+    return relay.controlCheck();
+  }
 }

@@ -56,6 +56,8 @@ public final class CellBuilder {
   private Double scrapeStartS;
   private Double scrapeEndS;
   private Double wakeFloorP99Ms;
+  private DrainTimeout drainTimeout;
+  private ControlCheckReading controlCheck;
 
   CellBuilder() {}
 
@@ -105,6 +107,8 @@ public final class CellBuilder {
     this.scrapeStartS = env.scrapeStartS();
     this.scrapeEndS = env.scrapeEndS();
     this.wakeFloorP99Ms = env.wakeFloorP99Ms();
+    this.drainTimeout = env.drainTimeout();
+    this.controlCheck = relay.controlCheck();
   }
 
   public CellBuilder arm(String arm) {
@@ -307,6 +311,18 @@ public final class CellBuilder {
     return this;
   }
 
+  /** The drain before the cell that timed out; defaults to null (it finished). */
+  public CellBuilder drainTimeout(DrainTimeout drainTimeout) {
+    this.drainTimeout = drainTimeout;
+    return this;
+  }
+
+  /** The control check's readings; defaults to null (none declared, or not the control arm). */
+  public CellBuilder controlCheck(ControlCheckReading controlCheck) {
+    this.controlCheck = controlCheck;
+    return this;
+  }
+
   public CellBuilder loadPerCpuAfter(Double loadPerCpuAfter) {
     this.loadPerCpuAfter = loadPerCpuAfter;
     return this;
@@ -342,7 +358,8 @@ public final class CellBuilder {
             auditBusyFraction,
             outstandingDelta,
             queueDepthBefore,
-            queueDepthAfter),
+            queueDepthAfter,
+            controlCheck),
         new CellEnvironment(
             startedAt,
             durationRequestedS,
@@ -355,6 +372,7 @@ public final class CellBuilder {
             loadPerCpuAfter,
             scrapeStartS,
             scrapeEndS,
-            wakeFloorP99Ms));
+            wakeFloorP99Ms,
+            drainTimeout));
   }
 }

@@ -25,6 +25,8 @@ import java.util.Objects;
  *     own wait returned, ms; the self-check's send-lag bound is at least twice it), the largest
  *     over the cell's generator processes, or null when not measured (a file written before it was
  *     recorded)
+ * @param drainTimeout the drain before this cell ran out of time (this cell inherited a backlog),
+ *     or null when it finished or none was needed
  */
 public record CellEnvironment(
     Instant startedAt,
@@ -38,7 +40,8 @@ public record CellEnvironment(
     Double loadPerCpuAfter,
     Double scrapeStartS,
     Double scrapeEndS,
-    Double wakeFloorP99Ms) {
+    Double wakeFloorP99Ms,
+    DrainTimeout drainTimeout) {
 
   public CellEnvironment {
     Objects.requireNonNull(startedAt, "started_at must not be null");

@@ -23,6 +23,8 @@ import java.util.TreeMap;
  *     growth; null for an arm with no queue
  * @param queueDepthBefore audit queue depth scraped before the cell, or null
  * @param queueDepthAfter audit queue depth scraped after the cell, or null
+ * @param controlCheck the profile's control check around a cell of the arm without the code path,
+ *     or null when the profile declares none or the cell belongs to the other arm
  */
 public record RelayFigures(
     Map<String, Double> counterDeltas,
@@ -33,7 +35,8 @@ public record RelayFigures(
     Double auditBusyFraction,
     Long outstandingDelta,
     Double queueDepthBefore,
-    Double queueDepthAfter) {
+    Double queueDepthAfter,
+    ControlCheckReading controlCheck) {
 
   public RelayFigures {
     Objects.requireNonNull(counterDeltas, "counter_deltas must not be null (use {})");

@@ -39,6 +39,8 @@ import java.util.TreeMap;
  * @param relayBinaryDigest SHA-256 of the relay's binary or jar, or null
  * @param generatorVersion Ceiling's version
  * @param generatorJarDigest SHA-256 of Ceiling's jar or classes, or null if unreadable
+ * @param controlCheck the profile's {@code control_check} command, expanded: run before and after
+ *     each cell of the control arm, its output must not change; null when the profile has none
  */
 @SchemaVersion1.Upgradable
 public record RigDescriptor(
@@ -64,7 +66,8 @@ public record RigDescriptor(
     String relaySourceDiffDigest,
     String relayBinaryDigest,
     String generatorVersion,
-    String generatorJarDigest) {
+    String generatorJarDigest,
+    List<String> controlCheck) {
 
   public RigDescriptor {
     Checks checks = new Checks();
@@ -84,6 +87,12 @@ public record RigDescriptor(
     }
     if (relayCommand != null) {
       relayCommand = List.copyOf(relayCommand);
+    }
+    if (controlCheck != null) {
+      controlCheck = List.copyOf(controlCheck);
+      if (controlCheck.isEmpty()) {
+        checks.add("control_check must name at least the program to run or be null, got []");
+      }
     }
     targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
     if (targets.isEmpty()) {

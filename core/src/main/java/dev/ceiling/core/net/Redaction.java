@@ -84,6 +84,7 @@ public final class Redaction {
         d.relaySourceDiffDigest(),
         d.relayBinaryDigest(),
         d.generatorVersion(),
-        d.generatorJarDigest());
+        d.generatorJarDigest(),
+        d.controlCheck() == null ? null : redact(d.controlCheck()));
   }
 }

@@ -87,6 +87,8 @@ final class GoldenFixtures {
         .queueDepthBefore(0.0)
         .queueDepthAfter(1_000.0)
         .drainWaitS(2.5)
+        .drainTimeout(new DrainTimeout(60.0, 812.0, 0.0, 900.0))
+        .controlCheck(new ControlCheckReading("audit=0", 0, "audit=3", 0))
         .loadPerCpuBefore(0.25)
         .loadPerCpuAfter(0.905)
         .wakeFloorP99Ms(1.4)
@@ -170,7 +172,8 @@ final class GoldenFixtures {
         null,
         "sha256:abcdef",
         "0.1.0-SNAPSHOT",
-        null);
+        null,
+        List.of("sqlite3", "/tmp/ceiling/data/audit.db", "SELECT count(*) FROM audit_log"));
   }
 
   /** An attached relay (not started by this rig): pid, start instant and command all null. */
@@ -199,7 +202,8 @@ final class GoldenFixtures {
         null,
         null,
         r.generatorVersion(),
-        "sha256:0f1e");
+        "sha256:0f1e",
+        null);
   }
 
   static HalfRun halfRun() {

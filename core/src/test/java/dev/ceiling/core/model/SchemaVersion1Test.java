@@ -17,7 +17,7 @@ class SchemaVersion1Test {
 
   /**
    * The version 2 golden half-run as version 1 knew it: no warm-up slots recorded, no measurement
-   * settings in the identity.
+   * settings in the identity, no drain timeout or control check (read as null).
    */
   private static HalfRun asVersion1(HalfRun h) {
     List<Cell> cells =
@@ -29,13 +29,15 @@ class SchemaVersion1Test {
                         .firstNotice(null)
                         .unknownOkIds(null)
                         .wakeFloorP99Ms(null)
+                        .drainTimeout(null)
+                        .controlCheck(null)
                         .build())
             .toList();
     return new HalfRun(
         h.schemaVersion(),
         h.identity().withMeasurement(null),
         h.arm(),
-        h.rig(),
+        withoutControlCheck(h.rig()),
         h.startedAt(),
         h.finishedAt(),
         h.complete(),
@@ -57,7 +59,36 @@ class SchemaVersion1Test {
     assertThat(
             Json.read(
                 GoldenFilesTest.golden("v1/rig-descriptor.json"), "rig.json", RigDescriptor.class))
-        .isEqualTo(GoldenFixtures.rig());
+        .isEqualTo(withoutControlCheck(GoldenFixtures.rig()));
+  }
+
+  /** Version 1 descriptors had no control check. */
+  private static RigDescriptor withoutControlCheck(RigDescriptor r) {
+    return new RigDescriptor(
+        r.schemaVersion(),
+        r.rigId(),
+        r.profile(),
+        r.arm(),
+        r.relayPid(),
+        r.relayStartInstant(),
+        r.relayCommand(),
+        r.relayLog(),
+        r.healthUrl(),
+        r.metricsUrl(),
+        r.contaminationEvidence(),
+        r.targets(),
+        r.limiterSettings(),
+        r.queueCapacity(),
+        r.databaseReset(),
+        r.metricMapping(),
+        r.positiveControlled(),
+        r.relayInfo(),
+        r.relaySourceRevision(),
+        r.relaySourceDiffDigest(),
+        r.relayBinaryDigest(),
+        r.generatorVersion(),
+        r.generatorJarDigest(),
+        null);
   }
 
   @Test

@@ -59,6 +59,7 @@ class RedactionTest {
     assertThat(r.healthUrl()).isEqualTo("http://redacted@127.0.0.1:1/health");
     assertThat(r.targets().get(0).url()).isEqualTo("ws://127.0.0.1:1/?auth=redacted");
     assertThat(r.relayCommand()).containsExactly("relay", "--db", "jdbc:h2://redacted@127.0.0.1/x");
+    assertThat(r.controlCheck()).containsExactly("count", "postgres://redacted@127.0.0.1/x");
     assertThat(r.relayInfo()).containsEntry("parameter.url", "ws://127.0.0.1:1/?auth=redacted");
   }
 
@@ -87,6 +88,7 @@ class RedactionTest {
         null,
         null,
         "test",
-        null);
+        null,
+        List.of("count", dirty ? "postgres://u:pw@127.0.0.1/x" : "postgres://127.0.0.1/x"));
   }
 }

@@ -24,9 +24,13 @@ public final class HalfRuns {
   public static final Map<String, String> LIMITER = Map.of("human_ws_events_per_sec", "100000");
   public static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-  /** Every contamination counter exposed and zero. */
+  /**
+   * Every contamination counter exposed and zero, the audit completion counter included (flat in
+   * the control arm, so the control is verified positive).
+   */
   public static final Map<String, Double> CLEAN_COUNTERS =
       Map.of(
+          MetricRole.AUDIT_LOG_COUNT.key(), 0.0,
           MetricRole.ADMISSION_REJECTIONS_QUOTA.key(), 0.0,
           MetricRole.ADMISSION_REJECTIONS_UNAVAILABLE.key(), 0.0,
           MetricRole.AUDIT_WRITE_ERRORS.key(), 0.0,
@@ -85,6 +89,7 @@ public final class HalfRuns {
         null,
         "sha256:bin",
         "0.1.0",
+        null,
         null);
   }
 
