@@ -83,7 +83,7 @@ class CellAssemblerTest {
          "clock_source": "wall: test", "first_slot_late_ms": 0.5, "clock_start": "%s",
          "duration_requested_s": 4.0, "duration_elapsed_s": 4.25, "grace_waited_s": 1.5,
          "sender_threads": 2, "sender_busy_fraction": 0.25, "sender_cpu_s": 0.75,
-         "sender_run_queue_wait_s": null, "headroom": 4.0, "generator_bound": true,
+         "sender_run_queue_wait_s": null, "wake_floor_p99_ms": 1.4, "headroom": 4.0, "generator_bound": true,
          "generator_bound_reason": "send lag p99 12 ms", "aggregate": %s,
          "targets": [%s, %s, %s]}
         """
@@ -157,6 +157,8 @@ class CellAssemblerTest {
     f.put("outstandingDelta", 40L); // queue depth 12 -> 52
     f.put("queueDepthBefore", 12.0);
     f.put("queueDepthAfter", 52.0);
+    // The runner adds the control check around the cell.
+    f.put("controlCheck", null);
     f.put("startedAt", CLOCK_START);
     f.put("durationRequestedS", 4.0);
     f.put("durationElapsedS", 4.25);
@@ -169,6 +171,9 @@ class CellAssemblerTest {
     // The runner adds the scrape times; the assembler does not know them.
     f.put("scrapeStartS", null);
     f.put("scrapeEndS", null);
+    f.put("wakeFloorP99Ms", 1.4);
+    // The runner adds the drain before the cell too.
+    f.put("drainTimeout", null);
     return f;
   }
 
