@@ -145,7 +145,7 @@ public final class ProfileReader {
     String sourceDir = f.string(root, "$", "source_dir", false);
     String binaryPath = f.string(root, "$", "binary_path", false);
     f.placeholders(binaryPath, "$.binary_path", known);
-    List<String> controlCheck = controlCheck(root, secret);
+    List<String> controlCheck = sections.controlCheck(root, secret);
     if (!problems.isEmpty()) {
       return null;
     }
@@ -184,34 +184,6 @@ public final class ProfileReader {
     Set<String> out = new TreeSet<>(ports.keySet());
     out.addAll(parameters.keySet());
     return out;
-  }
-
-  /**
-   * The control check's argv, or null. A secret parameter may not appear in it: the descriptor,
-   * which the sweep runs it from, holds it in clear.
-   */
-  private List<String> controlCheck(JsonNode root, List<String> secret) {
-    if (!root.has("control_check") || root.get("control_check").isNull()) {
-      return null;
-    }
-    List<String> check = f.stringList(root, "$", "control_check", true);
-    if (check.isEmpty()) {
-      problems.add("$.control_check: must name at least the program to run, got []");
-    }
-    f.placeholders(check, "$.control_check", known);
-    for (String arg : check) {
-      for (String name : known) {
-        if (arg.contains("${" + name + "}")
-            && (secret.contains(name) || RelayProfile.SECRET_NAME.matcher(name).matches())) {
-          problems.add(
-              "$.control_check: uses the secret parameter '"
-                  + name
-                  + "', which the descriptor would hold in clear; read it from the environment"
-                  + " instead");
-        }
-      }
-    }
-    return check;
   }
 
   private List<String> command(JsonNode root) {

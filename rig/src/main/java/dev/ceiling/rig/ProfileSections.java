@@ -16,9 +16,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The profile's list and selection sections (arms and reset, limiter, targets, upstreams), read for
- * {@link ProfileReader} into the same problem list. {@code known} is the reader's placeholder set,
- * filled before these sections are read.
+ * The profile's list and selection sections (arms and reset, limiter, targets, upstreams, the
+ * control check), read for {@link ProfileReader} into the same problem list. {@code known} is the
+ * reader's placeholder set, filled before these sections are read.
  */
 final class ProfileSections {
   private final JsonFields f;
@@ -220,5 +220,33 @@ final class ProfileSections {
               + target
               + "\"");
     }
+  }
+
+  /**
+   * The control check's argv, or null. A secret parameter may not appear in it: the descriptor,
+   * which the sweep runs it from, holds it in clear.
+   */
+  List<String> controlCheck(JsonNode root, List<String> secret) {
+    if (!root.has("control_check") || root.get("control_check").isNull()) {
+      return null;
+    }
+    List<String> check = f.stringList(root, "$", "control_check", true);
+    if (check.isEmpty()) {
+      problems.add("$.control_check: must name at least the program to run, got []");
+    }
+    f.placeholders(check, "$.control_check", known);
+    for (String arg : check) {
+      for (String name : known) {
+        if (arg.contains("${" + name + "}")
+            && (secret.contains(name) || RelayProfile.SECRET_NAME.matcher(name).matches())) {
+          problems.add(
+              "$.control_check: uses the secret parameter '"
+                  + name
+                  + "', which the descriptor would hold in clear; read it from the environment"
+                  + " instead");
+        }
+      }
+    }
+    return check;
   }
 }
