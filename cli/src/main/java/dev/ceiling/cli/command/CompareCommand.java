@@ -57,7 +57,7 @@ public final class CompareCommand implements Callable<Integer> {
       paramLabel = "MARGIN",
       converter = MarginConverter.class,
       description =
-          "The largest tolerated loss of worker rate: a percentage of the baseline's (5%) or"
+          "The largest tolerated loss of worker rate: a percentage of the baseline's (5%%) or"
               + " events/s (10/s).")
   BaselineCompare.Margin margin;
 
@@ -77,6 +77,14 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    new OptionChecks()
+        .files(
+            new OutputPaths()
+                .input("BASELINE", baselineFile)
+                .input("CANDIDATE", candidateFile)
+                .output("--json", json)
+                .output("--html", html))
+        .orFail(spec.commandLine());
     VerdictConfig cfg = thresholds.config(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     HalfRun baseline;

@@ -60,6 +60,37 @@ class FilesContractTest {
   }
 
   @Test
+  void compareRefusesToWriteOverTheCandidate() throws Exception {
+    Path[] h = halves();
+    byte[] before = Files.readAllBytes(h[0]);
+    Cli.Outcome o =
+        run(
+            "compare",
+            h[0].toString(),
+            h[0].toString(),
+            "--margin",
+            "10%",
+            "--json",
+            h[0].toString());
+    assertUsageError(o, "--json");
+    assertThat(o.errLines().get(0)).contains("an input");
+    assertThat(Files.readAllBytes(h[0])).isEqualTo(before);
+    // Partner: a fresh output path passes the check and is written.
+    Path out = dir.resolve("comparison.json");
+    Cli.Outcome ok =
+        run(
+            "compare",
+            h[0].toString(),
+            h[0].toString(),
+            "--margin",
+            "10%",
+            "--json",
+            out.toString());
+    assertThat(ok.code()).as(ok.toString()).isIn(0, 1);
+    assertThat(Files.exists(out)).isTrue();
+  }
+
+  @Test
   void reportRefusesToRenderHtmlOverItsOwnJson() throws Exception {
     Path model = halves()[2];
     byte[] before = Files.readAllBytes(model);
