@@ -183,8 +183,8 @@ final class Arms {
     o.progress()
         .warning(
             "rates chosen from the relay's own calibration (predicted worker ceiling "
-                + rig.relayInfo().get(Experiment.PREDICTED_CEILING_KEY)
-                + "/s): "
+                + AutoRates.range(rig).text()
+                + "; multiples below 1 on its low end, the others on its high end): "
                 + rates);
     return rates;
   }

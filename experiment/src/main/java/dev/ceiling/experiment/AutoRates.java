@@ -7,6 +7,14 @@ import java.util.List;
 /**
  * The grid as multiples of the ceiling the relay predicted from its own calibration loop, which is
  * measured before and apart from the sweep. It only places the grid; nothing is judged against it.
+ *
+ * <p>A relay may predict a range rather than one figure: the reference relay times its exchanges
+ * with the delay in place (cold, {@link Experiment#PREDICTED_CEILING_KEY}) and back to back (hot,
+ * {@link Experiment#PREDICTED_CEILING_HOT_KEY}), and the measured ceiling lands anywhere between.
+ * Multiples below 1 are placed on the range's low end and multiples of 1 or more on its high end,
+ * so that "below" and "above" hold wherever in the range the ceiling lands. (Placed on the cold
+ * figure alone, 1.3x once fell below a worker measured at 1.39x the cold prediction, which the
+ * calibration had put on a busy machine's slow wake-ups.)
  */
 final class AutoRates {
   private AutoRates() {}
@@ -20,20 +28,29 @@ final class AutoRates {
     }
   }
 
+  /** The predicted range, events/s: low <= high; one figure when the relay predicts one. */
+  record Range(double lowPerS, double highPerS) {
+    /** The rate for one multiple: below 1 on the low end, otherwise on the high end. */
+    double rateFor(double multiple) {
+      return Math.max(1, Math.round((multiple < 1 ? lowPerS : highPerS) * multiple));
+    }
+
+    /** For the progress line: "257.4/s" or "257.4-297.3/s". */
+    String text() {
+      return lowPerS == highPerS ? lowPerS + "/s" : lowPerS + "-" + highPerS + "/s";
+    }
+  }
+
   /**
-   * The rates, events/s: each multiple times the ceiling, rounded, at least 1, distinct, ascending.
+   * The relay's predicted range: its ceiling and, when it reports a finite positive one, its hot
+   * ceiling (an unreadable hot figure is ignored: the grid then rests on the ceiling alone).
    *
    * @throws MissingCeilingException when relay_info has no finite positive ceiling
    */
-  static List<Double> of(RigDescriptor rig, List<Double> multiples) throws MissingCeilingException {
+  static Range range(RigDescriptor rig) throws MissingCeilingException {
     String v = rig.relayInfo().get(Experiment.PREDICTED_CEILING_KEY);
-    double ceiling;
-    try {
-      ceiling = v == null ? Double.NaN : Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      ceiling = Double.NaN;
-    }
-    if (!(ceiling > 0) || Double.isInfinite(ceiling)) {
+    double ceiling = positive(v);
+    if (Double.isNaN(ceiling)) {
       throw new MissingCeilingException(
           "automatic rates need the relay's predicted worker ceiling in relay_info."
               + Experiment.PREDICTED_CEILING_KEY
@@ -41,13 +58,41 @@ final class AutoRates {
               + v
               + "; pass --rates");
     }
+    double hot = positive(rig.relayInfo().get(Experiment.PREDICTED_CEILING_HOT_KEY));
+    if (Double.isNaN(hot)) {
+      return new Range(ceiling, ceiling);
+    }
+    return new Range(Math.min(ceiling, hot), Math.max(ceiling, hot));
+  }
+
+  /**
+   * The rates, events/s: each multiple on its end of the predicted range, rounded, at least 1,
+   * distinct, ascending.
+   *
+   * @throws MissingCeilingException when relay_info has no finite positive ceiling
+   */
+  static List<Double> of(RigDescriptor rig, List<Double> multiples) throws MissingCeilingException {
+    Range range = range(rig);
     List<Double> out = new ArrayList<>();
     for (double m : multiples) {
-      double r = Math.max(1, Math.round(ceiling * m));
+      double r = range.rateFor(m);
       if (!out.contains(r)) {
         out.add(r);
       }
     }
     return out.stream().sorted().toList();
+  }
+
+  /** The figure when it is a finite number above 0, else NaN. */
+  private static double positive(String v) {
+    if (v == null) {
+      return Double.NaN;
+    }
+    try {
+      double d = Double.parseDouble(v);
+      return d > 0 && !Double.isInfinite(d) ? d : Double.NaN;
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
   }
 }

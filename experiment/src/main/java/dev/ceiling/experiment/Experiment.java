@@ -131,6 +131,13 @@ public final class Experiment {
   /** The relay_info key under which the reference relay reports its calibrated ceiling. */
   public static final String PREDICTED_CEILING_KEY = "predicted_worker_ceiling_per_s";
 
+  /**
+   * The relay_info key of the upper end of the relay's predicted range (the reference relay's
+   * ceiling timed back to back); optional. The automatic grid places its rates above the ceiling on
+   * it.
+   */
+  public static final String PREDICTED_CEILING_HOT_KEY = "predicted_worker_ceiling_hot_per_s";
+
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
   public static final class Builder {
     private RelayProfile profile;
@@ -174,8 +181,10 @@ public final class Experiment {
 
     /**
      * Places the grid at these multiples of the ceiling the relay predicts from its own calibration
-     * (reported in its descriptor's relay_info), read when the first arm is up. For relays that
-     * report one (the reference relay does); the sweep never judges against it.
+     * (reported in its descriptor's relay_info), read when the first arm is up: multiples below 1
+     * on the low end of the predicted range, the others on its high end ({@link
+     * #PREDICTED_CEILING_HOT_KEY}, when the relay reports one). For relays that report a ceiling
+     * (the reference relay does); the sweep never judges against it.
      */
     public Builder ratesFromCalibration(double... multiples) {
       List<Double> m = new ArrayList<>();

@@ -26,6 +26,42 @@ class AutoRatesTest {
     assertThat(AutoRates.of(ceiling("1"), List.of(0.1))).containsExactly(1.0);
   }
 
+  /**
+   * With a hot ceiling the rates below 1x rest on the range's low end and the others on its high
+   * end, so each "above" rate lies above the whole predicted range and each "below" rate below it
+   * (the run that needed it: cold 160.7/s, hot above it, worker 223.3/s, and 1.3 x cold = 209/s).
+   * The hot figure may be the lower one; an unreadable one leaves the ceiling alone.
+   */
+  @Test
+  void ratesBelowOneRestOnTheRangesLowEndAndTheOthersOnItsHighEnd() throws Exception {
+    RigDescriptor range =
+        withInfo(
+            Map.of(
+                Experiment.PREDICTED_CEILING_KEY, "160.7",
+                Experiment.PREDICTED_CEILING_HOT_KEY, "240"));
+    List<Double> rates = AutoRates.of(range, List.of(0.5, 0.8, 1.3, 1.8));
+    assertThat(rates).containsExactly(80.0, 129.0, 312.0, 432.0);
+    assertThat(rates.get(2)).as("1.3x lies above the measured 223.3/s").isGreaterThan(223.3);
+    RigDescriptor reversed =
+        withInfo(
+            Map.of(
+                Experiment.PREDICTED_CEILING_KEY, "240",
+                Experiment.PREDICTED_CEILING_HOT_KEY, "160.7"));
+    assertThat(AutoRates.of(reversed, List.of(0.5, 1.0))).containsExactly(80.0, 240.0);
+    for (String bad : List.of("fast", "0", "-1", "NaN", "Infinity")) {
+      RigDescriptor rig =
+          withInfo(
+              Map.of(
+                  Experiment.PREDICTED_CEILING_KEY,
+                  "200",
+                  Experiment.PREDICTED_CEILING_HOT_KEY,
+                  bad));
+      assertThat(AutoRates.of(rig, List.of(0.5, 1.5))).as(bad).containsExactly(100.0, 300.0);
+    }
+    assertThat(AutoRates.range(range).text()).isEqualTo("160.7-240.0/s");
+    assertThat(AutoRates.range(ceiling("200")).text()).isEqualTo("200.0/s");
+  }
+
   @Test
   void aMissingOrMeaninglessCeilingIsRefused() {
     for (RigDescriptor rig :

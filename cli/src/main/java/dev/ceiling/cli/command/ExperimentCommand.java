@@ -53,7 +53,8 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   /**
    * "auto": multiples of the worker ceiling the relay predicts from its own calibration loop (run
-   * at its start, apart from the sweep): two rates below it, two above.
+   * at its start, apart from the sweep): two rates below the predicted range's low end, two above
+   * its high end (AutoRates).
    */
   static final double[] AUTO_MULTIPLES = {0.5, 0.8, 1.3, 1.8};
 
@@ -76,8 +77,9 @@ public final class ExperimentCommand implements Callable<Integer> {
       names = "--rates",
       defaultValue = DEFAULT_RATES,
       description = {
-        "Offered rates in events/s, comma-separated, or 'auto': 0.5, 0.8, 1.3 and 1.8 times the",
-        "worker ceiling the relay predicts from its own calibration (default: ${DEFAULT-VALUE})."
+        "Offered rates in events/s, comma-separated, or 'auto': 0.5 and 0.8 times the worker",
+        "ceiling the relay predicts from its own calibration, 1.3 and 1.8 times the upper end of",
+        "its predicted range (default: ${DEFAULT-VALUE})."
       })
   String rates;
 

@@ -46,7 +46,7 @@ class AuditLogCeilingTest {
                     "queue_capacity", "50",
                     "port", Integer.toString(ports[0]),
                     "db_port", Integer.toString(ports[1])))
-            // 1.5 and 2 times the worker ceiling the relay predicts from its own calibration.
+            // 1.5 and 2 times the upper end of the worker ceiling the relay predicts (calibrated).
             .ratesFromCalibration(1.5, 2.0)
             .duration(Duration.ofSeconds(3)) // a scrape may take 10% of it
             // Four repeats: saturated, the treatment accepts what a clock-like worker completes in
