@@ -8,14 +8,29 @@ import dev.ceiling.cli.command.ExperimentCommand;
 import dev.ceiling.cli.contract.AuditLiveControl;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Identities;
 import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.experiment.SweepProgress;
+import dev.ceiling.experiment.SweepRunner;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
 import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.Verdict;
+import dev.ceiling.verdict.VerdictConfig;
+import dev.ceiling.verdict.VerdictReport;
 import dev.ceiling.verdict.WorkerRate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,13 +161,15 @@ class ExperimentIT {
    * Known answer with the relay settings of {@code ceiling experiment}: the worker rate lies within
    * 15% of the warm calibration's predicted range (cold to hot, as above), and both rates of the
    * automatic grid above the predicted ceiling (1.3x and 1.8x) lie above the measured one, so the
-   * main job's grid brackets the knee. Only the top rate runs, twelve repeats (beside the suite's
-   * other tests, at a load of three per CPU, the worker's rate varied by 7% and then 11% from cell
-   * to cell, and eight repeats gave a half-width of 10.2%; the first cell may still be warming up):
-   * at these settings the worker's rate falls as the offer (and so the relay's CPU) grows, so cells
-   * pooled over two offers measure two rates and widen the interval by construction; and at 1.3x
-   * the queue may still be filling when the measured ceiling lies near the hot prediction. The main
-   * job's own run covers the whole grid. The warm-up is the main job's (2 s).
+   * main job's grid brackets the knee. The worker rate is the treatment arm's alone, so only the
+   * treatment arm runs (a sweep, as {@code ceiling sweep} runs one; the A/B above needs both arms).
+   * Only the top rate runs, twelve repeats (beside the suite's other tests, at a load of three per
+   * CPU, the worker's rate varied by 7% and then 11% from cell to cell, and eight repeats gave a
+   * half-width of 10.2%; the first cell may still be warming up): at these settings the worker's
+   * rate falls as the offer (and so the relay's CPU) grows, so cells pooled over two offers measure
+   * two rates and widen the interval by construction; and at 1.3x the queue may still be filling
+   * when the measured ceiling lies near the hot prediction. The main job's own run covers the whole
+   * grid. The warm-up is the main job's (2 s).
    */
   @Test
   void theWarmCalibrationPredictsTheMeasuredWorkerRateAndTheGridBracketsIt() throws Exception {
@@ -160,30 +177,37 @@ class ExperimentIT {
         java.util.Arrays.stream(ExperimentCommand.autoMultiples()).filter(m -> m > 1).toArray();
     assertThat(above).as("plan: the automatic grid's multiples above the ceiling").hasSize(2);
     double top = java.util.Arrays.stream(above).max().orElseThrow();
-    ExperimentResult r =
-        Experiment.builder()
-            .profile(Relays.reference())
-            .relayOverrides(Relays.freePorts(Map.of()))
-            .ratesFromCalibration(top)
-            .duration(Duration.ofSeconds(3))
-            .repeats(12)
-            .sweepOptions(Relays.quickSweep(dir).withWarmup(Duration.ofSeconds(2)))
-            .outDir(dir)
-            .installShutdownHook(false)
-            .run();
-    ExperimentReport report = r.report();
-    assertThat(report).as("problems %s", r.problems()).isNotNull();
-    Map<String, String> info = report.treatment().rig().relayInfo();
+    RelayProfile p = Relays.reference();
+    UpOptions up =
+        UpOptions.of(p, p.treatmentArm(), dir.resolve("rig"))
+            .withReset(true)
+            .withOverrides(Relays.freePorts(Map.of()));
+    HalfRun treatment;
+    Map<String, String> info;
+    try (RigHandle rig = Rig.up(up)) {
+      info = rig.descriptor().relayInfo();
+      double predicted = Double.parseDouble(info.get(Experiment.PREDICTED_CEILING_KEY));
+      double hot = Double.parseDouble(info.get(Experiment.PREDICTED_CEILING_HOT_KEY));
+      // The automatic grid places its rates above the ceiling on the predicted range's high end
+      // (Experiment's AutoRates; AutoRatesTest checks the placement itself).
+      double rate = Math.round(Math.max(predicted, hot) * top);
+      SweepOptions options = Relays.quickSweep(dir).withWarmup(Duration.ofSeconds(2));
+      ExperimentIdentity id =
+          Identities.of(p, rig.descriptor(), List.of(rate), 3.0, 12, null, options.measurement());
+      SweepRunner.Outcome o =
+          new SweepRunner(
+                  new MetricsScraper(
+                      Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
+                  new SweepProgress() {})
+              .run(rig.descriptor(), id, options);
+      assertThat(o.failure()).as("the sweep's failure").isNull();
+      treatment = o.half();
+    }
     double predicted = Double.parseDouble(info.get(Experiment.PREDICTED_CEILING_KEY));
-    double predictedHot = Double.parseDouble(info.get("predicted_worker_ceiling_hot_per_s"));
-    WorkerRate w =
-        assertKnownAnswer(
-            report, Math.min(predicted, predictedHot), Math.max(predicted, predictedHot));
-    // The automatic grid places its rates above the ceiling on the predicted range's high end, as
-    // Experiment does (AutoRates); this run's own rate is one of them.
+    double predictedHot = Double.parseDouble(info.get(Experiment.PREDICTED_CEILING_HOT_KEY));
     double high = Math.max(predicted, predictedHot);
-    assertThat(report.treatment().identity().ratesPerS())
-        .containsExactly((double) Math.round(high * top));
+    VerdictReport verdict = Verdict.evaluateSingleArm(treatment, VerdictConfig.defaults());
+    WorkerRate w = assertKnownAnswer(verdict, treatment, Math.min(predicted, predictedHot), high);
     for (double m : above) {
       assertThat((double) Math.round(high * m))
           .as("the automatic grid's %sx rate against the measured ceiling %s", m, w)
@@ -193,10 +217,15 @@ class ExperimentIT {
 
   /** Judges the known answer, printing its figures whatever the outcome. */
   private static WorkerRate assertKnownAnswer(ExperimentReport report, double low, double high) {
-    WorkerRateKnownAnswer.Outcome o =
-        KNOWN_ANSWER.judge(report.verdict(), report.treatment(), low, high);
+    return assertKnownAnswer(report.verdict(), report.treatment(), low, high);
+  }
+
+  /** Judges the known answer on a verdict and its treatment half, printing its figures. */
+  private static WorkerRate assertKnownAnswer(
+      VerdictReport verdict, HalfRun treatment, double low, double high) {
+    WorkerRateKnownAnswer.Outcome o = KNOWN_ANSWER.judge(verdict, treatment, low, high);
     System.out.println(o.figures());
     assertThat(o.failure()).as("known answer failed at %s%n%s", o.failure(), o.figures()).isNull();
-    return report.verdict().workerRate();
+    return verdict.workerRate();
   }
 }
