@@ -22,11 +22,8 @@ public record TargetLoad(Target target, double ratePerS, int connections, int id
   public static final int MAX_CONNECTIONS = 10_000;
   public static final int MAX_IDENTITIES = 100_000;
 
-  /**
-   * Content carries a per-run nonce and the slot number before its padding; relays drop duplicate
-   * ids, so without them a repeat would be rejected as "duplicate:" and read as a ceiling.
-   */
-  public static final int MIN_CONTENT_BYTES = 32;
+  /** The least content per event: {@link Target#MIN_LOAD_CONTENT_BYTES} says why. */
+  public static final int MIN_CONTENT_BYTES = Target.MIN_LOAD_CONTENT_BYTES;
 
   public TargetLoad {
     List<String> problems = problems(target, ratePerS, connections, identities);

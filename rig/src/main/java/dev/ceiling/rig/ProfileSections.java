@@ -119,7 +119,16 @@ final class ProfileSections {
         }
       }
       int kind = f.integer(n, path, "kind", 1);
-      int contentBytes = f.integer(n, path, "content_bytes", 0);
+      int contentBytes = f.integer(n, path, "content_bytes", Target.DEFAULT_LOAD_CONTENT_BYTES);
+      if (contentBytes < Target.MIN_LOAD_CONTENT_BYTES) {
+        // Refused here, at load, since every command that offers load would fail on it later.
+        problems.add(
+            path
+                + ".content_bytes: must be at least "
+                + Target.MIN_LOAD_CONTENT_BYTES
+                + " so every event has its own id (a nonce and the slot number), got "
+                + contentBytes);
+      }
       if (community == null || url == null) {
         continue;
       }

@@ -60,7 +60,7 @@ final class Fakes {
           "metric_mapping": {"audit_rows": "fake_audit_rows"},
           "targets": [{"community": "a", "url": "ws://127.0.0.1:${port}/",
                        "host_header": "a.localhost:${port}", "tags": [], "kind": 1,
-                       "content_bytes": 0}],
+                       "content_bytes": 64}],
           "queue_capacity": 10
         }
         """

@@ -146,6 +146,29 @@ class RelayProfileTest {
         .containsExactly("node", "${profile_dir}/count-rows.js", "${data_dir}", "audit");
   }
 
+  /**
+   * A target's content is at least what makes every event unique: refused at load, naming the
+   * field, rather than by the generator once a sweep has started. Omitted, it is the built-in
+   * profiles' 64 bytes.
+   */
+  @Test
+  void contentTooSmallForUniqueEventsIsRefusedAtLoadAndOmittedIsTheDefault() throws RigException {
+    String withContent = "\"url\": \"ws://127.0.0.1:${port}/\", \"content_bytes\": %d";
+    String url = "\"url\": \"ws://127.0.0.1:${port}/\"";
+    assertThat(invalid(MINIMAL.replace(url, String.format(withContent, 16))).problems())
+        .containsExactly(
+            "$.targets[0].content_bytes: must be at least 32 so every event has its own id (a"
+                + " nonce and the slot number), got 16");
+    assertThat(
+            ProfileReader.read(MINIMAL.replace(url, String.format(withContent, 32)), "m", null)
+                .targets()
+                .get(0)
+                .contentBytes())
+        .isEqualTo(32);
+    assertThat(ProfileReader.read(MINIMAL, "mini.json", null).targets().get(0).contentBytes())
+        .isEqualTo(64);
+  }
+
   @Test
   void aControlCheckIsReadAndItsPlaceholdersChecked() throws RigException {
     String withCheck =

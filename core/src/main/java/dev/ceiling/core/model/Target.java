@@ -26,6 +26,18 @@ public record Target(
 
   public static final int MAX_CONTENT_BYTES = 1 << 20;
 
+  /**
+   * The least content a target that is offered load may carry: the generator writes a per-run nonce
+   * and the slot number before the padding, so every event of every run has its own id (relays drop
+   * duplicate ids, and a repeat rejected as "duplicate:" would read as a ceiling).
+   */
+  public static final int MIN_LOAD_CONTENT_BYTES = 32;
+
+  /**
+   * What a profile's target carries when it names no content_bytes: the built-in profiles' size.
+   */
+  public static final int DEFAULT_LOAD_CONTENT_BYTES = 64;
+
   public Target {
     Checks checks = new Checks();
     checks.notBlank("community", community);
