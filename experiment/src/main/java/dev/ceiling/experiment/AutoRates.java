@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,8 +49,19 @@ final class AutoRates {
    * @throws MissingCeilingException when relay_info has no finite positive ceiling
    */
   static Range range(RigDescriptor rig) throws MissingCeilingException {
+    // relay_info holds the READY line's fields as the rig read them; a descriptor edited into
+    // something no READY line could say has no ceiling to read.
+    ReadyLine ready;
+    try {
+      ready = new ReadyLine(rig.relayInfo());
+    } catch (IllegalArgumentException e) {
+      throw new MissingCeilingException(
+          "automatic rates need relay_info as a READY line's fields: "
+              + e.getMessage()
+              + "; pass --rates");
+    }
     String v = rig.relayInfo().get(Experiment.PREDICTED_CEILING_KEY);
-    double ceiling = positive(v);
+    double ceiling = positive(ready, Experiment.PREDICTED_CEILING_KEY);
     if (Double.isNaN(ceiling)) {
       throw new MissingCeilingException(
           "automatic rates need the relay's predicted worker ceiling in relay_info."
@@ -58,7 +70,7 @@ final class AutoRates {
               + v
               + "; pass --rates");
     }
-    double hot = positive(rig.relayInfo().get(Experiment.PREDICTED_CEILING_HOT_KEY));
+    double hot = positive(ready, Experiment.PREDICTED_CEILING_HOT_KEY);
     if (Double.isNaN(hot)) {
       return new Range(ceiling, ceiling);
     }
@@ -83,16 +95,8 @@ final class AutoRates {
     return out.stream().sorted().toList();
   }
 
-  /** The figure when it is a finite number above 0, else NaN. */
-  private static double positive(String v) {
-    if (v == null) {
-      return Double.NaN;
-    }
-    try {
-      double d = Double.parseDouble(v);
-      return d > 0 && !Double.isInfinite(d) ? d : Double.NaN;
-    } catch (NumberFormatException e) {
-      return Double.NaN;
-    }
+  /** The field when it is a finite number above 0, else NaN. */
+  private static double positive(ReadyLine ready, String key) {
+    return ready.number(key).stream().filter(d -> d > 0).findFirst().orElse(Double.NaN);
   }
 }

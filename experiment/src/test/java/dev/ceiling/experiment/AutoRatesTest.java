@@ -77,5 +77,10 @@ class AutoRatesTest {
           .hasMessageContaining("relay_info." + Experiment.PREDICTED_CEILING_KEY)
           .hasMessageEndingWith("; pass --rates");
     }
+    // relay_info no READY line could hold (a value with a space) names that, not an exception.
+    assertThatThrownBy(() -> AutoRates.of(ceiling("2 00"), List.of(0.5)))
+        .isInstanceOf(AutoRates.MissingCeilingException.class)
+        .hasMessageContaining("relay_info as a READY line's fields")
+        .hasMessageEndingWith("; pass --rates");
   }
 }

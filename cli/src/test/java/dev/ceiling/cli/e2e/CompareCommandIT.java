@@ -44,6 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 30% margin could not tell from a regression; the 6 ms relay loses well over half, far beyond 40%.
  */
 class CompareCommandIT {
+  /** Evidence cells each passing run needs: a t interval with three or more degrees of freedom. */
+  private static final int MIN_EVIDENCE_CELLS = 4;
+
   @TempDir static Path dir;
   static Path baseline;
   static Path unchanged;
@@ -54,13 +57,29 @@ class CompareCommandIT {
     // One pair of ports for all three: the community hosts name the port, and runs that offered
     // load to different hosts are not runs of the same plan.
     Map<String, String> ports = Relays.freePorts(Map.of());
-    baseline = sweep("baseline", 2.0, ports);
-    unchanged = sweep("unchanged", 2.0, ports);
-    slower = sweep("slower", 6.0, ports);
+    // The two runs whose comparison must pass get six repeats: beside a busy machine (load 14 on
+    // 2 cores) one run lost two of four cells (headroom, send lag), and two cells left an interval
+    // too wide for a 40% margin. The slower relay's loss is far beyond any interval: four.
+    baseline = sweep("baseline", 2.0, 6, ports);
+    unchanged = sweep("unchanged", 2.0, 6, ports);
+    slower = sweep("slower", 6.0, 4, ports);
+    // The plan: enough evidence in each run that passes, or the failure says so first.
+    for (Path run : List.of(baseline, unchanged)) {
+      long evidence =
+          Verdict.evaluateSingleArm(Json.read(run, HalfRun.class), VerdictConfig.defaults())
+              .cells()
+              .stream()
+              .filter(CellAssessment::workerRateUsed)
+              .count();
+      assertThat(evidence)
+          .as("plan: busy, steady evidence cells in %s%s", run.getFileName(), cells(run))
+          .isGreaterThanOrEqualTo(MIN_EVIDENCE_CELLS);
+    }
   }
 
   /** One arm's half-run, written where a user's 'ceiling sweep --json' would write it. */
-  private static Path sweep(String name, double exchangeDelayMs, Map<String, String> ports)
+  private static Path sweep(
+      String name, double exchangeDelayMs, int repeats, Map<String, String> ports)
       throws Exception {
     RelayProfile p = Relays.reference();
     Map<String, String> overrides = new HashMap<>(ports);
@@ -80,7 +99,8 @@ class CompareCommandIT {
       // stays full and each cell measures the worker. A 3 s window: a cell whose scrapes take more
       // than a tenth of it is excluded, and on a machine at a load of 30 they took up to 0.4 s.
       ExperimentIdentity id =
-          Identities.of(p, rig.descriptor(), List.of(200.0), 3.0, 4, null, options.measurement());
+          Identities.of(
+              p, rig.descriptor(), List.of(200.0), 3.0, repeats, null, options.measurement());
       SweepRunner.Outcome o =
           new SweepRunner(
                   new MetricsScraper(
