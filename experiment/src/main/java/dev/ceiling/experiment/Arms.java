@@ -116,7 +116,16 @@ final class Arms {
       return ArmResult.stopped(
           Outcome.INFRASTRUCTURE, "relay for arm '" + arm + "' did not start: " + e.getMessage());
     }
-    return tearDown(arm, measure(arm, rig.descriptor(), first, journal));
+    ArmResult measured;
+    try {
+      measured = measure(arm, rig.descriptor(), first, journal);
+    } catch (RuntimeException | Error e) {
+      // A bug (or a broken installation) must not leave the relay running behind the caller,
+      // whose JVM may run on for hours with no shutdown hook due: stop it, then let it propagate.
+      stop.takeRigDown();
+      throw e;
+    }
+    return tearDown(arm, measured);
   }
 
   private RigControl.Running up(String arm) throws RigException {

@@ -226,6 +226,22 @@ class ExperimentTest {
     assertThat(rig.running()).isEmpty();
   }
 
+  /**
+   * An unchecked exception inside an arm (a bug, or a jar replaced under a running JVM, as once
+   * happened) reaches the caller, and the arm's relay is stopped before it does: the caller's JVM
+   * may go on running for a long time (a test runner, a service), and no shutdown hook ends it.
+   */
+  @Test
+  void anUncheckedExceptionInAnArmStopsItsRelayAndReachesTheCaller() throws Exception {
+    sweep.crash = new IllegalStateException("cannot serialize the journal line");
+
+    assertThatThrownBy(() -> experiment(options(), rig).run())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("cannot serialize the journal line");
+    assertThat(rig.started).containsExactly("on");
+    assertThat(rig.running()).isEmpty();
+  }
+
   /** The identity a journal of the fake rig's relay records for these options. */
   private ExperimentIdentity identity(RigDescriptor r) throws Exception {
     return Identities.of(

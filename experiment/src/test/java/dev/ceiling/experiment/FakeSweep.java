@@ -28,6 +28,9 @@ final class FakeSweep implements ArmSweep.Factory {
   /** The infrastructure failure to stop with after the first cell, or null. */
   Exception failure;
 
+  /** An unchecked exception the sweep throws instead of returning (a bug), or null. */
+  RuntimeException crash;
+
   @Override
   public ArmSweep create(SweepProgress progress) {
     AtomicBoolean interrupted = new AtomicBoolean();
@@ -36,6 +39,9 @@ final class FakeSweep implements ArmSweep.Factory {
       public SweepRunner.Outcome run(
           RigDescriptor rig, ExperimentIdentity identity, SweepOptions options) {
         calls.add(new Call(rig.arm(), identity, options));
+        if (crash != null) {
+          throw crash;
+        }
         List<PlannedCell> plan = CellPlan.plan(identity, false);
         List<Cell> cells = new ArrayList<>();
         for (PlannedCell p : plan) {
