@@ -47,6 +47,9 @@ class CompareCommandIT {
   /** Evidence cells each passing run needs: a t interval with three or more degrees of freedom. */
   private static final int MIN_EVIDENCE_CELLS = 4;
 
+  /** Repeats of each run: the plan leaves room for three cells a busy machine excludes. */
+  private static final int REPEATS = 7;
+
   @TempDir static Path dir;
   static Path baseline;
   static Path unchanged;
@@ -57,13 +60,13 @@ class CompareCommandIT {
     // One pair of ports for all three: the community hosts name the port, and runs that offered
     // load to different hosts are not runs of the same plan.
     Map<String, String> ports = Relays.freePorts(Map.of());
-    // The two runs whose comparison must pass get eight repeats: beside a busy machine (load 14 on
-    // 2 cores) one run lost two of four cells (headroom, send lag), and two cells left an interval
-    // too wide for a 40% margin; at a load of 15, three of six (slow scrapes besides). The slower
-    // relay's loss is far beyond any interval: three.
-    baseline = sweep("baseline", 2.0, 8, ports);
-    unchanged = sweep("unchanged", 2.0, 8, ports);
-    slower = sweep("slower", 6.0, 3, ports);
+    // Seven repeats, one plan for all three (compare refuses runs of different plans): beside a
+    // busy machine (load 14 on 2 cores) a run lost two of four cells (headroom, send lag), and two
+    // cells left an interval too wide for a 40% margin; at a load of 15, three of six (slow scrapes
+    // besides).
+    baseline = sweep("baseline", 2.0, ports);
+    unchanged = sweep("unchanged", 2.0, ports);
+    slower = sweep("slower", 6.0, ports);
     // The plan: enough evidence in each run that passes, or the failure says so first.
     for (Path run : List.of(baseline, unchanged)) {
       long evidence =
@@ -79,8 +82,7 @@ class CompareCommandIT {
   }
 
   /** One arm's half-run, written where a user's 'ceiling sweep --json' would write it. */
-  private static Path sweep(
-      String name, double exchangeDelayMs, int repeats, Map<String, String> ports)
+  private static Path sweep(String name, double exchangeDelayMs, Map<String, String> ports)
       throws Exception {
     RelayProfile p = Relays.reference();
     Map<String, String> overrides = new HashMap<>(ports);
@@ -101,7 +103,7 @@ class CompareCommandIT {
       // than a tenth of it is excluded, and on a machine at a load of 30 they took up to 0.4 s.
       ExperimentIdentity id =
           Identities.of(
-              p, rig.descriptor(), List.of(200.0), 3.0, repeats, null, options.measurement());
+              p, rig.descriptor(), List.of(200.0), 3.0, REPEATS, null, options.measurement());
       SweepRunner.Outcome o =
           new SweepRunner(
                   new MetricsScraper(
