@@ -247,15 +247,6 @@ class AbEquivalenceTest {
   }
 
   private static HalfRun reidentified(HalfRun h, ExperimentIdentity id) {
-    return new HalfRun(
-        h.schemaVersion(),
-        id,
-        h.arm(),
-        h.rig(),
-        h.startedAt(),
-        h.finishedAt(),
-        h.complete(),
-        h.incompleteReason(),
-        h.cells());
+    return Fixtures.half(id, h.arm(), h.cells());
   }
 }

@@ -134,6 +134,19 @@ public record ExperimentIdentity(
 
   /** This identity with {@code m} as its measurement settings. */
   public ExperimentIdentity withMeasurement(MeasurementSettings m) {
+    return with(m, equivalenceMargin);
+  }
+
+  /**
+   * This identity with {@code delta} as its equivalence margin (null: no equivalence question).
+   *
+   * @throws IllegalArgumentException when delta is not in (0, 1)
+   */
+  public ExperimentIdentity withEquivalenceMargin(Double delta) {
+    return with(measurement, delta);
+  }
+
+  private ExperimentIdentity with(MeasurementSettings m, Double delta) {
     return new ExperimentIdentity(
         profile,
         treatmentArm,
@@ -152,33 +165,6 @@ public record ExperimentIdentity(
         relayBinaryDigest,
         relayParameters,
         m,
-        equivalenceMargin);
-  }
-
-  /**
-   * This identity with {@code delta} as its equivalence margin (null: no equivalence question).
-   *
-   * @throws IllegalArgumentException when delta is not in (0, 1)
-   */
-  public ExperimentIdentity withEquivalenceMargin(Double delta) {
-    return new ExperimentIdentity(
-        profile,
-        treatmentArm,
-        controlArm,
-        ratesPerS,
-        durationS,
-        repeats,
-        order,
-        orderSeed,
-        communityHosts,
-        limiterSettings,
-        queueCapacity,
-        generatorIdentity,
-        relaySourceRevision,
-        relaySourceDiffDigest,
-        relayBinaryDigest,
-        relayParameters,
-        measurement,
         delta);
   }
 
