@@ -146,6 +146,7 @@ public final class Experiment {
     private Duration duration = Duration.ofSeconds(4);
     private int repeats = 3;
     private Long seed;
+    private Double equivalenceMargin;
     private Map<String, String> relayOverrides = Map.of();
     private SweepOptions sweepOptions = SweepOptions.defaults(Path.of("journal.jsonl"));
     private VerdictConfig verdictConfig = VerdictConfig.defaults();
@@ -213,6 +214,19 @@ public final class Experiment {
     /** Shuffle the cell order with this seed (default: ascending). */
     public Builder shuffled(long orderSeed) {
       this.seed = orderSeed;
+      return this;
+    }
+
+    /**
+     * Also asks whether the treatment's cost, control minus treatment in accepted/offered, lies
+     * within +-{@code delta} at each rate (a TOST, Holm across rates). Declared here, before the
+     * first cell, it enters the experiment's identity; the overall verdict does not change, the
+     * report gains the per-rate equivalence readings. Default: no equivalence question.
+     *
+     * @param delta a fraction of accepted/offered, in (0, 1); checked by {@link #run()}
+     */
+    public Builder equivalenceMargin(double delta) {
+      this.equivalenceMargin = delta;
       return this;
     }
 
@@ -307,6 +321,11 @@ public final class Experiment {
       if (repeats < 1) {
         problems.add("repeats must be >= 1, got " + repeats);
       }
+      if (equivalenceMargin != null && !(equivalenceMargin > 0 && equivalenceMargin < 1)) {
+        problems.add(
+            "equivalence margin must be in (0, 1) (a fraction of accepted/offered), got "
+                + equivalenceMargin);
+      }
       if (!problems.isEmpty()) {
         throw new ExperimentException(String.join("; ", problems), null);
       }
@@ -328,6 +347,7 @@ public final class Experiment {
               duration,
               repeats,
               seed,
+              equivalenceMargin,
               relayOverrides,
               sweepOptions,
               verdictConfig,

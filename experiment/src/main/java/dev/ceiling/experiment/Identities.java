@@ -33,6 +33,24 @@ public final class Identities {
       int repeats,
       Long seed,
       MeasurementSettings measurement) {
+    return of(profile, rig, rates, durationS, repeats, seed, measurement, null);
+  }
+
+  /**
+   * The identity of an experiment measured against {@code rig} that also asks the predeclared
+   * equivalence question.
+   *
+   * @param equivalenceMargin delta, a fraction of accepted/offered in (0, 1), or null for none
+   */
+  public static ExperimentIdentity of(
+      RelayProfile profile,
+      RigDescriptor rig,
+      List<Double> rates,
+      double durationS,
+      int repeats,
+      Long seed,
+      MeasurementSettings measurement,
+      Double equivalenceMargin) {
     return new ExperimentIdentity(
         profile.name(),
         profile.treatmentArm(),
@@ -51,7 +69,8 @@ public final class Identities {
         rig.relaySourceDiffDigest(),
         rig.relayBinaryDigest(),
         relayParameters(rig),
-        java.util.Objects.requireNonNull(measurement, "measurement"));
+        java.util.Objects.requireNonNull(measurement, "measurement"),
+        equivalenceMargin);
   }
 
   /**

@@ -48,7 +48,8 @@ final class ResumeCheck {
           o.autoRateMultiples() == null ? o.rates() : null,
           o.durationS(),
           o.repeats(),
-          o.seed());
+          o.seed(),
+          o.equivalenceMargin());
     }
     return new Previous(journals, recorded);
   }
@@ -128,7 +129,8 @@ final class ResumeCheck {
       List<Double> rates,
       double durationS,
       int repeats,
-      Long seed)
+      Long seed,
+      Double equivalenceMargin)
       throws ExperimentException {
     List<String> differ = new ArrayList<>();
     same(differ, "profile", recorded.profile(), profile.name());
@@ -140,6 +142,8 @@ final class ResumeCheck {
     same(differ, "duration_s", recorded.durationS(), durationS);
     same(differ, "repeats", recorded.repeats(), repeats);
     same(differ, "order_seed", recorded.orderSeed(), seed);
+    // The margin was declared before the first cell; a resume may not choose another one.
+    same(differ, "equivalence_margin", recorded.equivalenceMargin(), equivalenceMargin);
     if (!differ.isEmpty()) {
       throw new ExperimentException(
           "cannot resume "

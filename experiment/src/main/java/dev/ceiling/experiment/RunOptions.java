@@ -21,6 +21,7 @@ import java.util.function.Function;
  *     autoRateMultiples} is set)
  * @param autoRateMultiples multiples of the relay's predicted ceiling, or null for fixed rates
  * @param seed the shuffle seed, or null for ascending order
+ * @param equivalenceMargin the predeclared equivalence margin delta, or null for none
  * @param renderers further files rendered from the report, by file name, in order
  */
 record RunOptions(
@@ -30,6 +31,7 @@ record RunOptions(
     Duration duration,
     int repeats,
     Long seed,
+    Double equivalenceMargin,
     Map<String, String> relayOverrides,
     SweepOptions sweepOptions,
     VerdictConfig verdictConfig,
@@ -58,7 +60,14 @@ record RunOptions(
   /** The identity of this experiment measured against {@code rig} with this grid. */
   ExperimentIdentity identity(RigDescriptor rig, List<Double> ratesPerS) {
     return Identities.of(
-        profile, rig, ratesPerS, durationS(), repeats, seed, sweepOptions.measurement());
+        profile,
+        rig,
+        ratesPerS,
+        durationS(),
+        repeats,
+        seed,
+        sweepOptions.measurement(),
+        equivalenceMargin);
   }
 
   Path halfFile(String arm) {

@@ -20,10 +20,10 @@ public final class Combine {
    * @throws CombineException listing EVERY mismatch: both halves of one arm, any differing identity
    *     field (rates, duration, repeats, order policy and seed, community hosts, limiter settings,
    *     queue capacity, generator identity, relay source revision and digests, profile, arm names,
-   *     measurement settings: warm-up, grace period, send-lag bound), a half measured on a rig
-   *     running the other arm, or a half whose rig's queue capacity or limiter settings disagree
-   *     with its identity, or halves whose contamination evidence differs (one from the relay's
-   *     counters, the other from the generator alone)
+   *     measurement settings: warm-up, grace period, send-lag bound; the equivalence margin), a
+   *     half measured on a rig running the other arm, or a half whose rig's queue capacity or
+   *     limiter settings disagree with its identity, or halves whose contamination evidence differs
+   *     (one from the relay's counters, the other from the generator alone)
    */
   public static CombinedRun combine(HalfRun a, HalfRun b) throws CombineException {
     Objects.requireNonNull(a, "first half must not be null");
@@ -48,6 +48,20 @@ public final class Combine {
     field(problems, "relay_binary_digest", x, y, ExperimentIdentity::relayBinaryDigest);
     field(problems, "relay_parameters", x, y, ExperimentIdentity::relayParameters);
     field(problems, "measurement", x, y, ExperimentIdentity::measurement);
+    if (!Objects.equals(x.equivalenceMargin(), y.equivalenceMargin())) {
+      // Declared before the first cell: a margin chosen for one half only, or changed between the
+      // halves, would be a margin chosen after seeing data.
+      problems.add(
+          "equivalence_margin differs: "
+              + margin(x)
+              + " in the '"
+              + a.arm()
+              + "' half vs "
+              + margin(y)
+              + " in the '"
+              + b.arm()
+              + "' half; the margin is declared before the run, so these are two experiments");
+    }
 
     HalfRun treatment = null;
     HalfRun control = null;
@@ -116,6 +130,10 @@ public final class Combine {
       throw new CombineException(problems);
     }
     return new CombinedRun(x, treatment, control);
+  }
+
+  private static String margin(ExperimentIdentity id) {
+    return id.equivalenceMargin() == null ? "none" : Fmt.num(id.equivalenceMargin());
   }
 
   private static <T> void field(

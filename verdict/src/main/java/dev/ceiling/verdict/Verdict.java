@@ -264,6 +264,19 @@ public final class Verdict {
               + "), so there is no worker-rate estimate.");
     }
 
+    EquivalenceReport equivalence = AbEquivalence.judge(id, evidence, rows, cfg);
+    String method = VerdictWords.method(m, cfg);
+    if (equivalence != null) {
+      method += VerdictWords.equivalenceMethod(equivalence.margin(), equivalence.alpha());
+    } else if (id.equivalenceMargin() != null) {
+      notes.add(
+          "no equivalence figures for the declared margin "
+              + Fmt.num(id.equivalenceMargin())
+              + ": "
+              + (control == null || treatment == null
+                  ? "the question needs both arms"
+                  : "family_alpha " + Fmt.num(cfg.familyAlpha()) + " leaves no TOST interval"));
+    }
     String marker = control != null ? VerdictReport.CONTROL_RAN : VerdictReport.CONTROL_SKIPPED;
     return new VerdictReport(
         failures.isEmpty(),
@@ -275,11 +288,12 @@ public final class Verdict {
         workerRate,
         knee,
         notes,
-        VerdictWords.method(m, cfg),
+        method,
         cfg,
         m,
         cells,
-        clientEvidence);
+        clientEvidence,
+        equivalence);
   }
 
   private static List<HalfRun> halves(HalfRun treatment, HalfRun control) {

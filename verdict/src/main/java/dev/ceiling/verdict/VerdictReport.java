@@ -23,6 +23,9 @@ import java.util.Objects;
  * @param cells every cell's annotation (evidence, excluded or report-only), in half-run order
  * @param clientSideEvidence true when the relay exposes no metrics and the contamination evidence
  *     is what the generator saw (a pass is then labelled {@link #CLIENT_SIDE_PASS})
+ * @param equivalence the answer to the identity's predeclared equivalence question (is the
+ *     treatment's cost within +-delta at each rate?), or null when the identity declares no margin;
+ *     it never changes {@code established}
  */
 public record VerdictReport(
     boolean established,
@@ -38,7 +41,42 @@ public record VerdictReport(
     VerdictConfig config,
     int comparableRates,
     List<CellAssessment> cells,
-    boolean clientSideEvidence) {
+    boolean clientSideEvidence,
+    EquivalenceReport equivalence) {
+
+  /** A verdict that answers no equivalence question. */
+  public VerdictReport(
+      boolean established,
+      String controlMarker,
+      List<Failure> failures,
+      List<RateRow> rates,
+      List<ExcludedCell> excluded,
+      List<FatalProblem> fatal,
+      WorkerRate workerRate,
+      KneeBracket knee,
+      List<String> notes,
+      String method,
+      VerdictConfig config,
+      int comparableRates,
+      List<CellAssessment> cells,
+      boolean clientSideEvidence) {
+    this(
+        established,
+        controlMarker,
+        failures,
+        rates,
+        excluded,
+        fatal,
+        workerRate,
+        knee,
+        notes,
+        method,
+        config,
+        comparableRates,
+        cells,
+        clientSideEvidence,
+        null);
+  }
 
   /** The label of a pass whose contamination evidence came from the relay's counters. */
   public static final String PASS = "ESTABLISHED";

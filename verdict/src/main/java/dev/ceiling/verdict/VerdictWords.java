@@ -154,4 +154,93 @@ final class VerdictWords {
         + cfg.describe()
         + ".";
   }
+
+  /** The equivalence report's answer: where the cost is within delta, where it limits, and why. */
+  static String equivalence(
+      ExperimentIdentity id, double delta, double alpha, List<RateEquivalence> rates) {
+    String d = Fmt.num(delta);
+    long m = rates.stream().filter(r -> r.tost() != null).count();
+    String how = "(TOST at family-wise alpha " + Fmt.num(alpha) + ", Holm across m = " + m + ")";
+    List<String> equivalent = new ArrayList<>();
+    List<String> limits = new ArrayList<>();
+    List<String> inconclusive = new ArrayList<>();
+    List<String> notComparable = new ArrayList<>();
+    List<String> floored = new ArrayList<>();
+    for (RateEquivalence r : rates) {
+      String at = Fmt.num(r.offeredPerS()) + "/s";
+      if (r.tost() == null) {
+        notComparable.add(at);
+        continue;
+      }
+      switch (r.reading()) {
+        case EQUIVALENT_WITHIN_DELTA -> equivalent.add(at);
+        case LIMITS -> limits.add(at);
+        case INCONCLUSIVE -> inconclusive.add(at);
+      }
+      if (r.binomialFloor() && r.reading() == RateEquivalence.Reading.EQUIVALENT_WITHIN_DELTA) {
+        floored.add(at);
+      }
+    }
+    String t = "'" + id.treatmentArm() + "'";
+    StringBuilder sb = new StringBuilder();
+    if (!equivalent.isEmpty()) {
+      sb.append(t)
+          .append(" costs less than ")
+          .append(d)
+          .append(" of accepted/offered against '")
+          .append(id.controlArm())
+          .append("' at ")
+          .append(String.join(", ", equivalent))
+          .append(": equivalent within +-")
+          .append(d)
+          .append(' ')
+          .append(how)
+          .append('.');
+    } else {
+      sb.append("Equivalence within +-")
+          .append(d)
+          .append(" of accepted/offered is not shown at any rate ")
+          .append(how)
+          .append(": not shown to limit is not shown to cost less than ")
+          .append(d)
+          .append('.');
+    }
+    if (!limits.isEmpty()) {
+      sb.append(' ').append(t).append(" limits ingest at ").append(String.join(", ", limits));
+      sb.append('.');
+    }
+    if (!inconclusive.isEmpty()) {
+      sb.append(" Inconclusive at ")
+          .append(String.join(", ", inconclusive))
+          .append(": neither a limit nor a cost below ")
+          .append(d)
+          .append(" is shown.");
+    }
+    if (!notComparable.isEmpty()) {
+      sb.append(" Not comparable at ").append(String.join(", ", notComparable)).append('.');
+    }
+    if (!floored.isEmpty()) {
+      sb.append(" At ")
+          .append(String.join(", ", floored))
+          .append(" the cells varied less than their counts' binomial sampling error, which then")
+          .append(" set the standard error (independent per-event losses assumed).");
+    }
+    return sb.toString();
+  }
+
+  /** The equivalence question's method, appended to {@link #method} when a margin is declared. */
+  static String equivalenceMethod(double delta, double alpha) {
+    return " Equivalence (margin declared before the run: delta = "
+        + Fmt.num(delta)
+        + " of accepted/offered): per comparable rate, two one-sided Welch t-tests (TOST) of"
+        + " control minus treatment within +-delta, each at "
+        + Fmt.num(alpha)
+        + "; the TOST p (the larger one-sided p) is Holm-adjusted across the same m rates, and a"
+        + " rate reads EQUIVALENT_WITHIN_DELTA when it is <= "
+        + Fmt.num(alpha)
+        + " and the rate did not separate (a separated rate reads LIMITS). Each arm's variance is"
+        + " at least the binomial variance of one cell's accepted/offered, p(1 - p) / (mean"
+        + " offered events per cell) with p = (accepted + 2) / (offered + 4) pooled over the"
+        + " arm's cells at the rate: zero spread is never read as zero sampling error.";
+  }
 }

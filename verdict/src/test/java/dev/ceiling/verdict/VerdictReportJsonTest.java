@@ -37,9 +37,13 @@ class VerdictReportJsonTest {
           Locale.forLanguageTag("ar-EG"),
           Locale.forLanguageTag("th-TH-u-nu-thai"));
 
-  /** Three rates, three repeats; one contaminated treatment cell; a knee at 200/s. */
+  /**
+   * Four rates, three repeats; one contaminated treatment cell; a knee at 200/s; an equivalence
+   * margin of 0.05, so the equivalence figures are sealed too.
+   */
   static CombinedRun scenario() {
-    ExperimentIdentity id = Fixtures.identity(List.of(100.0, 200.0, 300.0, 400.0), 3);
+    ExperimentIdentity id =
+        Fixtures.identity(List.of(100.0, 200.0, 300.0, 400.0), 3).withEquivalenceMargin(0.05);
     double[][] on = {{1.0, 1.0, 0.999}, {0.81, 0.8, 0.79}, {0.55, 0.56, 0.54}, {0.4, 0.41, 0.4}};
     double[][] off = {{1.0, 1.0, 1.0}, {1.0, 0.999, 1.0}, {1.0, 1.0, 0.998}, {0.999, 1.0, 1.0}};
     List<Cell> cells = new ArrayList<>(Fixtures.half(id, ON, on).cells());

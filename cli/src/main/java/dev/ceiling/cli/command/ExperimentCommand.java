@@ -122,6 +122,8 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
 
+  @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
+
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
@@ -156,6 +158,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
     identities.check(checks);
+    equivalence.check(checks);
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
@@ -221,6 +224,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
     if (seed != null) {
       b.shuffled(seed);
+    }
+    if (equivalence.margin != null) {
+      b.equivalenceMargin(equivalence.margin);
     }
     if (fixedRates == null) {
       b.ratesFromCalibration(AUTO_MULTIPLES);

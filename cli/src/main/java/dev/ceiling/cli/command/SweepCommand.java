@@ -106,6 +106,8 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
 
+  @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
+
   @Option(
       names = "--connect-timeout",
       paramLabel = "DURATION",
@@ -146,6 +148,7 @@ public final class SweepCommand implements Callable<Integer> {
     if (quiet && verbose) {
       checks.add("--quiet and --verbose contradict each other; give one");
     }
+    equivalence.check(checks);
     identities
         .check(
             checks
@@ -196,7 +199,8 @@ public final class SweepCommand implements Callable<Integer> {
               durationS,
               repeats,
               seed,
-              options().measurement());
+              options().measurement(),
+              equivalence.margin);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;

@@ -29,8 +29,11 @@ import java.util.TreeMap;
  * @param sentence the answer, e.g. "Yes: with 'on', accepted/offered falls to 0.86 at 347/s ..."
  * @param nextSteps what the run could not see and what to do about it, one sentence each; empty
  *     when nothing is missing
+ * @param equivalence the answer to the predeclared equivalence question (where the treatment's cost
+ *     is shown to be within +-delta), or null when the run declared no margin: said apart from the
+ *     sentence, because "not shown to limit" is not "shown to cost less than delta"
  */
-public record Answer(String sentence, List<String> nextSteps) {
+public record Answer(String sentence, List<String> nextSteps, String equivalence) {
 
   /**
    * The order a failed run is explained in: the failure that makes the others moot comes first (a
@@ -54,17 +57,28 @@ public record Answer(String sentence, List<String> nextSteps) {
     nextSteps = List.copyOf(nextSteps);
   }
 
+  /** An answer to a run that declared no equivalence margin. */
+  public Answer(String sentence, List<String> nextSteps) {
+    this(sentence, nextSteps, null);
+  }
+
   /** The answer to {@code report}'s question. */
   public static Answer of(ExperimentReport report) {
     VerdictReport v = report.verdict();
     String t = report.identity().treatmentArm();
     String c = report.identity().controlArm();
-    return new Answer(sentence(report, v, t, c), nextSteps(v, t, c));
+    return new Answer(
+        sentence(report, v, t, c),
+        nextSteps(v, t, c),
+        v.equivalence() == null ? null : v.equivalence().summary());
   }
 
   /** The sentence and then each next step on its own line, as the console prints them. */
   public String text() {
     StringBuilder sb = new StringBuilder(sentence).append('\n');
+    if (equivalence != null) {
+      sb.append("equivalence: ").append(equivalence).append('\n');
+    }
     for (String step : nextSteps) {
       sb.append("next: ").append(step).append('\n');
     }

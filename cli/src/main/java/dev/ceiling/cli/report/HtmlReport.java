@@ -83,6 +83,11 @@ public final class HtmlReport {
     }
     Answer a = Answer.of(report);
     h.append("<p class=\"answer\">").append(esc(a.sentence())).append("</p>\n");
+    if (a.equivalence() != null) {
+      h.append("<p class=\"answer equivalence\">Equivalence: ")
+          .append(esc(a.equivalence()))
+          .append("</p>\n");
+    }
     // The label stays its own element: scripts and the browser test read the verdict from it.
     h.append("<p class=\"")
         .append(v.established() ? "pass\">" : "fail\">")
@@ -114,6 +119,12 @@ public final class HtmlReport {
   private static void results(StringBuilder h, ExperimentReport report, VerdictReport v) {
     h.append("<h2>Accepted / offered</h2>\n").append(acceptanceChart(report));
     h.append(HtmlTables.rateTable(report));
+    if (v.equivalence() != null) {
+      h.append("<h2>Equivalence within +-")
+          .append(esc(HtmlTables.num(v.equivalence().margin())))
+          .append(" of accepted/offered</h2>\n")
+          .append(HtmlTables.equivalenceTable(v.equivalence()));
+    }
     h.append("<h2>Latency: scheduled (from the intended slot) vs service (from the send)</h2>\n");
     h.append(latencyChart(report));
     h.append("<h2>Audit worker</h2>\n").append(busyChart(report));

@@ -6,9 +6,12 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.CellProblem;
+import dev.ceiling.verdict.EquivalenceReport;
 import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.RateEquivalence;
 import dev.ceiling.verdict.RateRow;
+import dev.ceiling.verdict.Tost;
 import dev.ceiling.verdict.VerdictReport;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +62,59 @@ final class HtmlTables {
       t.append("<td class=\"l\">").append(row.separated() ? "yes" : "no").append("</td></tr>\n");
     }
     return t.append("</table>\n").toString();
+  }
+
+  /**
+   * One row per grid rate with the equivalence question's figures: the cost, the TOST's interval,
+   * its p and Holm-adjusted p, whether the binomial floor set the standard error, and the reading.
+   */
+  static String equivalenceTable(EquivalenceReport e) {
+    StringBuilder t =
+        new StringBuilder(
+            "<table><tr><th>offered/s</th><th>control - treatment</th><th>interval</th>"
+                + "<th>level</th><th>TOST p</th><th>p (Holm)</th><th>binomial floor</th>"
+                + "<th class=\"l\">reading</th></tr>\n");
+    for (RateEquivalence r : e.rates()) {
+      t.append("<tr><td>").append(f(r.offeredPerS(), 0)).append("</td>");
+      Tost tost = r.tost();
+      if (tost == null) {
+        t.append("<td class=\"l\" colspan=\"6\">").append(esc(r.note())).append("</td>");
+      } else {
+        t.append("<td>")
+            .append(f(r.cost(), 4))
+            .append("</td><td>[")
+            .append(f(tost.lower(), 4))
+            .append(", ")
+            .append(f(tost.upper(), 4))
+            .append("]</td><td>")
+            .append(f(tost.level(), 2))
+            .append("</td><td>")
+            .append(f(tost.p(), 4))
+            .append("</td><td>")
+            .append(f(r.pAdjusted(), 4))
+            .append("</td><td>")
+            .append(r.binomialFloor() ? "yes" : "no")
+            .append("</td>");
+      }
+      t.append("<td class=\"l\">")
+          .append(esc(words(r.reading(), e.margin())))
+          .append("</td></tr>\n");
+    }
+    return t.append("</table>\n").toString();
+  }
+
+  /** "EQUIVALENT WITHIN 0.05", "LIMITS" or "INCONCLUSIVE". */
+  static String words(RateEquivalence.Reading reading, double margin) {
+    return switch (reading) {
+      case EQUIVALENT_WITHIN_DELTA -> "EQUIVALENT WITHIN " + num(margin);
+      case LIMITS -> "LIMITS";
+      case INCONCLUSIVE -> "INCONCLUSIVE";
+    };
+  }
+
+  /** A plain decimal without trailing zeros: 0.05. */
+  static String num(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   private static void stats(StringBuilder t, ArmStats a) {

@@ -4,9 +4,12 @@ import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.Difference;
+import dev.ceiling.verdict.EquivalenceReport;
 import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.RateEquivalence;
 import dev.ceiling.verdict.RateRow;
+import dev.ceiling.verdict.Tost;
 import dev.ceiling.verdict.VerdictConfig;
 import dev.ceiling.verdict.VerdictReport;
 import dev.ceiling.verdict.WorkerRate;
@@ -55,6 +58,9 @@ public final class Summary {
               diff(r),
               holm(r),
               r.separated() ? "yes" : r.comparable() ? "no" : "n/a"));
+    }
+    if (v.equivalence() != null) {
+      sb.append(equivalence(v.equivalence()));
     }
     WorkerRate w = v.workerRate();
     if (w != null) {
@@ -125,6 +131,40 @@ public final class Summary {
         + "\nlimits: audit queue capacity "
         + (id.queueCapacity() == null ? "none (no queue)" : id.queueCapacity())
         + "\n";
+  }
+
+  /** The equivalence question's table: per rate the cost, its TOST interval, Holm p, reading. */
+  private static String equivalence(EquivalenceReport e) {
+    StringBuilder sb =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "equivalence within +-%s of accepted/offered (TOST, Holm):%n%-10s %-10s %-22s"
+                    + " %-10s %-6s %s%n",
+                HtmlTables.num(e.margin()),
+                "offered/s",
+                "cost",
+                "interval",
+                "Holm p",
+                "floor",
+                "reading"));
+    for (RateEquivalence r : e.rates()) {
+      Tost t = r.tost();
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%-10s %-10s %-22s %-10s %-6s %s%n",
+              num(r.offeredPerS(), 0),
+              t == null ? "-" : String.format(Locale.ROOT, "%+.4f", r.cost()),
+              t == null
+                  ? "not comparable"
+                  : String.format(
+                      Locale.ROOT, "[%+.4f, %+.4f] @%.2f", t.lower(), t.upper(), t.level()),
+              t == null ? "-" : num(r.pAdjusted(), 4),
+              t == null ? "-" : r.binomialFloor() ? "yes" : "no",
+              HtmlTables.words(r.reading(), e.margin())));
+    }
+    return sb.toString();
   }
 
   private static String arm(ArmStats a) {

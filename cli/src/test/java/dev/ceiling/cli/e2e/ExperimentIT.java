@@ -23,6 +23,7 @@ import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
 import dev.ceiling.verdict.ExperimentReport;
+import dev.ceiling.verdict.RateEquivalence;
 import dev.ceiling.verdict.Verdict;
 import dev.ceiling.verdict.VerdictConfig;
 import dev.ceiling.verdict.VerdictReport;
@@ -91,6 +92,8 @@ class ExperimentIT {
             // leave the interval narrow enough when a busy machine costs a few (at 8.5 runnable
             // tasks per CPU, four repeats kept 6 of 8 cells and a half-width 54% of the bound's).
             .repeats(5)
+            // EquivalenceIT's partner: far above the ceiling no rate may read equivalent.
+            .equivalenceMargin(0.05)
             .sweepOptions(Relays.quickSweep(dir).withWarmup(Duration.ofSeconds(2)))
             .outDir(dir)
             .alsoRender("report.html", HtmlReport::render)
@@ -98,6 +101,7 @@ class ExperimentIT {
             .run();
     assertThat(r.problems()).isEmpty();
     ExperimentReport report = r.report();
+    farAboveTheCeilingNoRateReadsEquivalent(report);
     Map<String, String> info = report.treatment().rig().relayInfo();
     double coldCostMs = Double.parseDouble(info.get("exchange_cost_ms"));
     double hotCostMs = Double.parseDouble(info.get("exchange_cost_hot_ms"));
@@ -117,6 +121,27 @@ class ExperimentIT {
     assertThat(r.extraFiles()).containsExactly(dir.resolve("report.html"));
     assertThat(Files.readString(r.extraFiles().get(0))).contains("<svg");
     controlIsVerifiedPositiveAndAForgedOneIsRefused(report);
+  }
+
+  /**
+   * At 2 and 2.8 x the ceiling the treatment loses about half its offer: a cost far outside the
+   * margin, so the equivalence question must never say "costs less than 0.05" there.
+   */
+  private static void farAboveTheCeilingNoRateReadsEquivalent(ExperimentReport report) {
+    String figures = dev.ceiling.cli.report.Summary.text(report);
+    for (RateEquivalence e : report.verdict().equivalence().rates()) {
+      assertThat(e.reading())
+          .as("%s/s reads equivalent\n%s", e.offeredPerS(), figures)
+          .isNotEqualTo(RateEquivalence.Reading.EQUIVALENT_WITHIN_DELTA);
+      if (e.cost() != null) {
+        assertThat(e.cost())
+            .as("the cost at %s/s\n%s", e.offeredPerS(), figures)
+            .isGreaterThan(0.2);
+      }
+    }
+    assertThat(report.verdict().equivalence().summary())
+        .as(figures)
+        .startsWith("Equivalence within +-0.05 of accepted/offered is not shown at any rate");
   }
 
   /**

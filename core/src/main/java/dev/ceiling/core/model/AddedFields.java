@@ -30,6 +30,10 @@ public final class AddedFields {
               "control_check", List.of("counter_deltas", "counter_resets", "audit_busy_fraction")),
           // A rig descriptor (RigDescriptor).
           new Added("control_check", List.of("rig_id", "metric_mapping", "relay_info")),
+          // An experiment's identity (ExperimentIdentity): null is "no equivalence question".
+          new Added("equivalence_margin", List.of("treatment_arm", "rates_per_s", "order_seed")),
+          // A verdict (VerdictReport): null where the identity declared no margin.
+          new Added("equivalence", List.of("control_marker", "failures", "comparable_rates")),
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")));
 

@@ -30,6 +30,9 @@ import java.util.TreeMap;
  *     different systems
  * @param measurement warm-up, grace period and send-lag bound every cell was measured with, or null
  *     in a document written before they were recorded (schema version 1); two halves must agree
+ * @param equivalenceMargin the equivalence margin delta for the treatment-versus-control TOST, a
+ *     fraction of accepted/offered in (0, 1), declared before the first cell; null when the run
+ *     asks no equivalence question (and in a document written before the margin existed)
  */
 public record ExperimentIdentity(
     String profile,
@@ -48,7 +51,48 @@ public record ExperimentIdentity(
     String relaySourceDiffDigest,
     String relayBinaryDigest,
     Map<String, String> relayParameters,
-    MeasurementSettings measurement) {
+    MeasurementSettings measurement,
+    Double equivalenceMargin) {
+
+  /** An identity that asks no equivalence question. */
+  public ExperimentIdentity(
+      String profile,
+      String treatmentArm,
+      String controlArm,
+      List<Double> ratesPerS,
+      double durationS,
+      int repeats,
+      String order,
+      Long orderSeed,
+      List<String> communityHosts,
+      Map<String, String> limiterSettings,
+      Integer queueCapacity,
+      String generatorIdentity,
+      String relaySourceRevision,
+      String relaySourceDiffDigest,
+      String relayBinaryDigest,
+      Map<String, String> relayParameters,
+      MeasurementSettings measurement) {
+    this(
+        profile,
+        treatmentArm,
+        controlArm,
+        ratesPerS,
+        durationS,
+        repeats,
+        order,
+        orderSeed,
+        communityHosts,
+        limiterSettings,
+        queueCapacity,
+        generatorIdentity,
+        relaySourceRevision,
+        relaySourceDiffDigest,
+        relayBinaryDigest,
+        relayParameters,
+        measurement,
+        null);
+  }
 
   /** An identity whose measurement settings were not recorded (tests, hand-built halves). */
   public ExperimentIdentity(
@@ -90,6 +134,19 @@ public record ExperimentIdentity(
 
   /** This identity with {@code m} as its measurement settings. */
   public ExperimentIdentity withMeasurement(MeasurementSettings m) {
+    return with(m, equivalenceMargin);
+  }
+
+  /**
+   * This identity with {@code delta} as its equivalence margin (null: no equivalence question).
+   *
+   * @throws IllegalArgumentException when delta is not in (0, 1)
+   */
+  public ExperimentIdentity withEquivalenceMargin(Double delta) {
+    return with(measurement, delta);
+  }
+
+  private ExperimentIdentity with(MeasurementSettings m, Double delta) {
     return new ExperimentIdentity(
         profile,
         treatmentArm,
@@ -107,7 +164,8 @@ public record ExperimentIdentity(
         relaySourceDiffDigest,
         relayBinaryDigest,
         relayParameters,
-        m);
+        m,
+        delta);
   }
 
   public ExperimentIdentity {
@@ -158,6 +216,11 @@ public record ExperimentIdentity(
     relayParameters =
         java.util.Collections.unmodifiableMap(
             new TreeMap<>(Objects.requireNonNull(relayParameters, "relay_parameters")));
+    if (equivalenceMargin != null && !(equivalenceMargin > 0 && equivalenceMargin < 1)) {
+      checks.add(
+          "equivalence_margin must be in (0, 1) (a fraction of accepted/offered) or null, got "
+              + equivalenceMargin);
+    }
     checks.orThrow();
   }
 }

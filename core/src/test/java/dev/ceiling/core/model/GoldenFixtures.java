@@ -142,7 +142,8 @@ final class GoldenFixtures {
         null,
         "sha256:abcdef",
         java.util.Map.of(),
-        new MeasurementSettings(2.0, 2.0, 10.0, 8));
+        new MeasurementSettings(2.0, 2.0, 10.0, 8),
+        0.05);
   }
 
   static RigDescriptor rig() {

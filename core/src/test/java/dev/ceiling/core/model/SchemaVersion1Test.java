@@ -35,7 +35,7 @@ class SchemaVersion1Test {
             .toList();
     return new HalfRun(
         h.schemaVersion(),
-        h.identity().withMeasurement(null),
+        h.identity().withMeasurement(null).withEquivalenceMargin(null),
         h.arm(),
         withoutControlCheck(h.rig()),
         h.startedAt(),

@@ -55,6 +55,28 @@ public final class Welch {
         a.mean() - b.mean(), se, r.getStatistic(), r.getDegreesOfFreedom(), r.getPValue());
   }
 
+  /**
+   * Welch-Satterthwaite degrees of freedom of mean(a) - mean(b) from each sample's variance and
+   * size: (va/na + vb/nb)^2 / ((va/na)^2/(na-1) + (vb/nb)^2/(nb-1)). Needs na, nb &gt;= 2 and a
+   * positive variance in at least one sample.
+   */
+  public static double df(double va, int na, double vb, int nb) {
+    if (na < 2 || nb < 2 || !(va >= 0 && vb >= 0 && va + vb > 0)) {
+      throw new IllegalArgumentException(
+          "Welch-Satterthwaite df needs n >= 2 in each sample and a positive variance, got "
+              + va
+              + "/"
+              + na
+              + " and "
+              + vb
+              + "/"
+              + nb);
+    }
+    double a = va / na;
+    double b = vb / nb;
+    return (a + b) * (a + b) / (a * a / (na - 1) + b * b / (nb - 1));
+  }
+
   /** Memo for whole-number df (per-arm intervals), where the same few quantiles recur. */
   private static final Map<List<Double>, Double> WHOLE_DF = new ConcurrentHashMap<>();
 
