@@ -8,6 +8,7 @@ import dev.ceiling.cli.command.MergeCommand;
 import dev.ceiling.cli.command.ModelCommand;
 import dev.ceiling.cli.command.ReportCommand;
 import dev.ceiling.cli.command.RigCommand;
+import dev.ceiling.cli.command.SensitivityCommand;
 import dev.ceiling.cli.command.SweepCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -38,6 +39,7 @@ import picocli.CommandLine.Command;
       CombineCommand.class,
       CompareCommand.class,
       ModelCommand.class,
+      SensitivityCommand.class,
       ReportCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -50,6 +50,7 @@ public final class AuditDatabase implements AutoCloseable {
   private final org.h2.tools.Server h2Server;
   private final Path tempDir;
   private final String jdbcUrl;
+  private final String observerUrl;
   private final String user;
   private final String password;
   private final Dialect dialect;
@@ -60,6 +61,7 @@ public final class AuditDatabase implements AutoCloseable {
       org.h2.tools.Server h2Server,
       Path tempDir,
       String jdbcUrl,
+      String observerUrl,
       String user,
       String password,
       Dialect dialect,
@@ -67,6 +69,7 @@ public final class AuditDatabase implements AutoCloseable {
     this.h2Server = h2Server;
     this.tempDir = tempDir;
     this.jdbcUrl = jdbcUrl;
+    this.observerUrl = observerUrl;
     this.user = user;
     this.password = password;
     this.dialect = dialect;
@@ -80,6 +83,8 @@ public final class AuditDatabase implements AutoCloseable {
    * @param dataDir directory of the database files; empty = a temporary one deleted on close
    * @param reset drop the audit tables first
    * @param externalUrl use this database instead of the embedded H2
+   * @param connect where connections reach the embedded H2 server ({@code host:port}), e.g. a delay
+   *     proxy in front of it; empty = the server's own address
    * @param synchronousCommit PostgreSQL's synchronous_commit for every connection
    * @param chains the chains entries are written to (their tables and lease rows are created)
    * @throws SQLException when the server cannot start or the schema cannot be created
@@ -89,6 +94,7 @@ public final class AuditDatabase implements AutoCloseable {
       Optional<Path> dataDir,
       boolean reset,
       Optional<String> externalUrl,
+      Optional<String> connect,
       boolean synchronousCommit,
       List<AuditLocks.Chain> chains)
       throws SQLException, IOException {
@@ -97,7 +103,7 @@ public final class AuditDatabase implements AutoCloseable {
       String url = externalUrl.get();
       Dialect d = url.startsWith("jdbc:postgresql:") ? Dialect.POSTGRESQL : Dialect.H2;
       // Credentials ride in the URL (?user=..&password=..) for PostgreSQL; H2 defaults to sa.
-      db = new AuditDatabase(null, null, url, null, null, d, synchronousCommit);
+      db = new AuditDatabase(null, null, url, url, null, null, d, synchronousCommit);
     } else {
       Path tmp = null;
       Path dir;
@@ -112,8 +118,11 @@ public final class AuditDatabase implements AutoCloseable {
           org.h2.tools.Server.createTcpServer(
                   "-tcpPort", Integer.toString(dbPort), "-ifNotExists", "-baseDir", dir.toString())
               .start();
-      String url = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/audit";
-      db = new AuditDatabase(server, tmp, url, "sa", "", Dialect.H2, synchronousCommit);
+      String own = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/audit";
+      String url = connect.map(a -> "jdbc:h2:tcp://" + a + "/audit").orElse(own);
+      // The row count is the metrics' observation, not the audit path: it reads the server
+      // directly, so that scraping does not add exchanges to the link a delay sweep counts.
+      db = new AuditDatabase(server, tmp, url, own, "sa", "", Dialect.H2, synchronousCommit);
     }
     db.chains = List.copyOf(chains);
     try {
@@ -145,10 +154,14 @@ public final class AuditDatabase implements AutoCloseable {
    * statements so that each of the six steps is exactly one statement, one round trip.
    */
   public Connection open() throws SQLException {
+    return open(jdbcUrl);
+  }
+
+  private Connection open(String url) throws SQLException {
     Connection c =
         user == null
-            ? DriverManager.getConnection(jdbcUrl)
-            : DriverManager.getConnection(jdbcUrl, user, password);
+            ? DriverManager.getConnection(url)
+            : DriverManager.getConnection(url, user, password);
     c.setAutoCommit(true);
     if (dialect == Dialect.POSTGRESQL) {
       try (Statement s = c.createStatement()) {
@@ -158,10 +171,13 @@ public final class AuditDatabase implements AutoCloseable {
     return c;
   }
 
-  /** Rows in the audit log, every chain's, read from the database. */
+  /**
+   * Rows in the audit log, every chain's, read from the database (the embedded server directly,
+   * never through {@code connect}).
+   */
   public long auditRows() throws SQLException {
     long rows = 0;
-    try (Connection c = open();
+    try (Connection c = open(observerUrl);
         Statement s = c.createStatement()) {
       for (AuditLocks.Chain chain : chains) {
         try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + chain.table())) {

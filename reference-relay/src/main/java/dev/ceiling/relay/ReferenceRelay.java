@@ -97,6 +97,7 @@ public final class ReferenceRelay implements AutoCloseable {
               config.dataDir(),
               config.reset(),
               config.jdbcUrl(),
+              config.dbConnect(),
               config.synchronousCommit(),
               locks.all());
       Calibration cal =

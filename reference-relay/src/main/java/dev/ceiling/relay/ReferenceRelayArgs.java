@@ -153,6 +153,16 @@ final class ReferenceRelayArgs {
   String jdbcUrl;
 
   @Option(
+      names = "--db-connect",
+      paramLabel = "HOST:PORT",
+      description =
+          "Where the audit worker and the calibration connect to the embedded H2 server, on"
+              + " loopback: a delay proxy in front of --db-port, say (default: the server's own"
+              + " address). The metrics' row count reads the server directly, so scrapes add no"
+              + " traffic to this link. Not with --jdbc-url.")
+  String dbConnect;
+
+  @Option(
       names = "--synchronous-commit",
       arity = "1",
       description = "PostgreSQL synchronous_commit, on or off; ignored for H2 (default: on).")
@@ -282,6 +292,7 @@ final class ReferenceRelayArgs {
               limiterRejectMode,
               verifySignatures,
               Optional.ofNullable(jdbcUrl),
+              Optional.ofNullable(dbConnect),
               synchronousCommit == OnOff.on,
               maxFrameBytes,
               calibrationRuns,

@@ -1,5 +1,6 @@
 package dev.ceiling.relay;
 
+import dev.ceiling.core.net.Loopback;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,9 @@ import java.util.Optional;
  * @param rejectMode how a limiter rejection is answered
  * @param verifySignatures check BIP-340 signatures
  * @param jdbcUrl external database instead of the embedded H2; empty = embedded
+ * @param dbConnect where the audit worker and the calibration connect to the embedded H2 server,
+ *     {@code host:port} on loopback (a delay proxy in front of it, say); empty = the server's own
+ *     address. Not allowed with {@code jdbcUrl}
  * @param synchronousCommit PostgreSQL synchronous_commit (on/off); ignored for H2
  * @param maxFrameBytes largest text message accepted; larger closes with 1009
  * @param calibrationRuns runs of the six exchanges timed at startup
@@ -56,6 +60,7 @@ public record ReferenceRelayConfig(
     RejectMode rejectMode,
     boolean verifySignatures,
     Optional<String> jdbcUrl,
+    Optional<String> dbConnect,
     boolean synchronousCommit,
     int maxFrameBytes,
     int calibrationRuns,
@@ -187,14 +192,50 @@ public record ReferenceRelayConfig(
         && !jdbcUrl.get().startsWith("jdbc:h2:")) {
       problems.add("jdbc-url must start with jdbc:postgresql: or jdbc:h2:, got " + jdbcUrl.get());
     }
+    dbConnect(problems, dbConnect, jdbcUrl);
     if (rejectMode == null) {
       problems.add("limiter-reject-mode must be notice or ok-false, got null");
     }
-    if (faults == null || dataDir == null || rigId == null || defaultCommunity == null) {
-      problems.add("faults, dataDir, rigId, defaultCommunity must be non-null (use Optional)");
+    if (faults == null
+        || dataDir == null
+        || rigId == null
+        || defaultCommunity == null
+        || dbConnect == null) {
+      problems.add(
+          "faults, dataDir, rigId, defaultCommunity, dbConnect must be non-null (use Optional)");
     }
     if (!problems.isEmpty()) {
       throw new ReferenceRelayConfigException(problems);
+    }
+  }
+
+  private static void dbConnect(
+      List<String> problems, Optional<String> dbConnect, Optional<String> jdbcUrl) {
+    if (dbConnect == null || dbConnect.isEmpty()) {
+      return;
+    }
+    String v = dbConnect.get();
+    if (jdbcUrl != null && jdbcUrl.isPresent()) {
+      problems.add(
+          "db-connect reaches the embedded H2 server, which --jdbc-url replaces; got both");
+    }
+    int colon = v.lastIndexOf(':');
+    int connectPort = -1;
+    try {
+      connectPort = colon < 0 ? -1 : Integer.parseInt(v.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      connectPort = -1;
+    }
+    // Loopback only, like every other address of this relay: the link a proxy sits on is local.
+    if (colon < 1
+        || connectPort < 1
+        || connectPort > 65535
+        || !Loopback.isLoopbackHost(v.substring(0, colon))) {
+      problems.add(
+          "db-connect must be host:port with a loopback host and a port in [1, 65535], e.g."
+              + " 127.0.0.1:47101, got '"
+              + v
+              + "'");
     }
   }
 
@@ -266,7 +307,7 @@ public record ReferenceRelayConfig(
         limiterLimitPerWindow(),
         rejectMode.flagValue(),
         verifySignatures,
-        jdbcUrl.orElse("embedded-h2"),
+        jdbcUrl.orElse("embedded-h2" + dbConnect.map(a -> " via " + a).orElse("")),
         synchronousCommit ? "on" : "off",
         maxFrameBytes,
         faults.any() ? faults.toString() : "none");

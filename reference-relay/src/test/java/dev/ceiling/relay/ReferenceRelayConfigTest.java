@@ -155,6 +155,39 @@ class ReferenceRelayConfigTest {
   }
 
   @Test
+  void dbConnectTakesALoopbackAddressAndIsNamedInTheDescription() {
+    ReferenceRelayConfig c =
+        ReferenceRelayConfig.fromArgs(new String[] {"--db-connect", "127.0.0.1:41000"});
+    assertThat(c.dbConnect()).contains("127.0.0.1:41000");
+    assertThat(c.describe()).contains("db=embedded-h2 via 127.0.0.1:41000");
+    // Partner: without the flag the audit path connects to the server's own address.
+    assertThat(ReferenceRelayConfig.defaults().dbConnect()).isEmpty();
+  }
+
+  @Test
+  void aBadDbConnectIsNamedWithEveryOtherProblem() {
+    assertThatThrownBy(
+            () ->
+                ReferenceRelayConfig.fromArgs(
+                    new String[] {
+                      "--db-connect", "db.example.com:5432",
+                      "--jdbc-url", "jdbc:postgresql://127.0.0.1/x"
+                    }))
+        .isInstanceOfSatisfying(
+            ReferenceRelayConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactlyInAnyOrder(
+                        "db-connect reaches the embedded H2 server, which --jdbc-url replaces;"
+                            + " got both",
+                        "db-connect must be host:port with a loopback host and a port in [1,"
+                            + " 65535], e.g. 127.0.0.1:47101, got 'db.example.com:5432'"));
+    assertThatThrownBy(
+            () -> ReferenceRelayConfig.fromArgs(new String[] {"--db-connect", "127.0.0.1:0"}))
+        .hasMessageContaining("db-connect must be host:port");
+  }
+
+  @Test
   void hostHeaderResolvesWithOrWithoutPort() {
     ReferenceRelayConfig c = ReferenceRelayConfig.defaults();
     assertThat(ReferenceRelay.communityFor(c, "a.localhost:7777")).contains("a.localhost");

@@ -110,8 +110,13 @@ public record RelayProfile(
     return out;
   }
 
-  /** The built-in profiles, by name. */
-  public static final List<String> BUILT_IN = List.of("reference");
+  /**
+   * The built-in profiles, by name. {@code reference-linked} is {@code reference} with its H2 link
+   * declared as the upstream {@code db}, for delay sweeps. It is a profile of its own rather than
+   * an upstream added to {@code reference}: a proxied link adds a hop to every audit exchange, and
+   * the main job's figures and CI's known answers are tuned on the direct link.
+   */
+  public static final List<String> BUILT_IN = List.of("reference", "reference-linked");
 
   public RelayProfile {
     command = List.copyOf(command);

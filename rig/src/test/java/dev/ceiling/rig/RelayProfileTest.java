@@ -51,6 +51,25 @@ class RelayProfileTest {
     assertThat(p.ports().values()).allSatisfy(port -> assertThat(port).isBetween(47000, 47999));
   }
 
+  /**
+   * The linked profile is the reference one with its H2 link declared as the upstream 'db' and the
+   * relay pointed at it; the reference profile itself has no upstream, so the main job never goes
+   * through a proxy.
+   */
+  @Test
+  void theLinkedReferenceProfileRoutesTheAuditLinkThroughItsUpstream() throws RigException {
+    RelayProfile linked = RelayProfile.builtIn("reference-linked");
+    assertThat(linked.upstreams())
+        .extracting(RelayProfile.UpstreamTemplate::name, RelayProfile.UpstreamTemplate::target)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("db", "127.0.0.1:${db_port}"));
+    assertThat(String.join(" ", linked.command()))
+        .contains("--db-port ${db_port} --db-connect ${upstream.db.address}");
+    RelayProfile reference = RelayProfile.builtIn("reference");
+    assertThat(reference.upstreams()).isEmpty();
+    assertThat(reference.command()).doesNotContain("--db-connect");
+    assertThat(linked.metricMapping()).isEqualTo(reference.metricMapping());
+  }
+
   @Test
   void theDocumentedBuzzProfileIsValid() throws RigException {
     RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/buzz.json"));

@@ -46,7 +46,8 @@ class HelpContractTest {
             List.of("combine"),
             List.of("merge"),
             List.of("model"),
-            List.of("report"));
+            List.of("report"),
+            List.of("sensitivity"));
   }
 
   @Test

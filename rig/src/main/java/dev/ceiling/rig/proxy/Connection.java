@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
@@ -31,15 +32,30 @@ final class Connection {
     this.client = client;
   }
 
-  /** The handler of an accepted client channel (created with auto-read off). */
+  /**
+   * The handler of every accepted client channel (created with auto-read off): one instance added
+   * to each child's pipeline, so it must be sharable (Netty refuses a second child otherwise, and
+   * the proxy would reset every connection after the first); it keeps no state of its own.
+   */
   static ChannelInboundHandlerAdapter acceptor(DelayProxy proxy, Counters counters) {
-    return new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelActive(ChannelHandlerContext ctx) {
-        counters.connections.increment();
-        new Connection(proxy, counters, ctx.channel()).connectTarget();
-      }
-    };
+    return new Acceptor(proxy, counters);
+  }
+
+  @ChannelHandler.Sharable
+  private static final class Acceptor extends ChannelInboundHandlerAdapter {
+    private final DelayProxy proxy;
+    private final Counters counters;
+
+    Acceptor(DelayProxy proxy, Counters counters) {
+      this.proxy = proxy;
+      this.counters = counters;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      counters.connections.increment();
+      new Connection(proxy, counters, ctx.channel()).connectTarget();
+    }
   }
 
   private void connectTarget() {

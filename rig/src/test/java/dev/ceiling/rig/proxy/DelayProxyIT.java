@@ -123,6 +123,32 @@ class DelayProxyIT {
     }
   }
 
+  /**
+   * A relay opens several connections over one link (a pool, a worker's and the schema's): each one
+   * after the first must be proxied too. Partner: the first connection, through the same proxy.
+   */
+  @Test
+  void everyConnectionIsProxiedNotOnlyTheFirst() throws Exception {
+    try (EchoServer echo = new EchoServer();
+        DelayProxy proxy = DelayProxy.start(echo.address(), Duration.ZERO)) {
+      for (int i = 0; i < 3; i++) {
+        try (Socket s = new Socket()) {
+          s.connect(proxy.address(), 10_000);
+          s.setSoTimeout(30_000);
+          s.getOutputStream().write(new byte[] {'x', (byte) ('0' + i)});
+          s.getOutputStream().flush();
+          byte[] got = new byte[2];
+          new DataInputStream(s.getInputStream()).readFully(got);
+          assertThat(got)
+              .as("connection %d echoed through the proxy", i + 1)
+              .containsExactly('x', '0' + i);
+        }
+      }
+      assertThat(proxy.counters().connections()).isEqualTo(3);
+      assertThat(proxy.counters().turns()).isEqualTo(3);
+    }
+  }
+
   @Test
   void aTargetThatRefusesClosesTheClientAndIsCounted() throws Exception {
     InetSocketAddress nobody;

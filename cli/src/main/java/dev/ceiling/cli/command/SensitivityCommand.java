@@ -1,0 +1,204 @@
+package dev.ceiling.cli.command;
+
+import dev.ceiling.cli.CommandLines;
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.Logging;
+import dev.ceiling.experiment.DelaySweep;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.ExperimentException;
+import dev.ceiling.experiment.SensitivityPlan;
+import dev.ceiling.experiment.SensitivityResult;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.UpOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ceiling sensitivity}: the delay sweep on one TCP link of the relay. */
+@Command(
+    name = "sensitivity",
+    mixinStandardHelpOptions = true,
+    header = "Round trips per event on one link, by a delay sweep.",
+    description = {
+      "Brings the relay up once with a delay proxy on each upstream its profile declares, fixes"
+          + " and writes the plan, then measures the worker's ceiling C at each added round-trip"
+          + " delay d (in shuffled order, every A/B exclusion rule applied) and fits"
+          + " 1/C = k d + c: k is the round trips per event, checked against the lack-of-fit test"
+          + " and the proxy's own wire count, and against --expect-round-trips when given.",
+      "Writes sensitivity.json after every cell. Exit codes: 0 established (the line holds and k"
+          + " is consistent with the declared count), 1 not established, 2 bad usage, 3"
+          + " infrastructure failure.",
+      ""
+    })
+public final class SensitivityCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--profile",
+      defaultValue = "reference-linked",
+      description = "Built-in profile name or profile JSON file (default: ${DEFAULT-VALUE}).")
+  String profile;
+
+  @Option(
+      names = "--link",
+      paramLabel = "NAME",
+      description = "The upstream to sweep (default: the profile's only upstream).")
+  String link;
+
+  @Option(
+      names = "--delays",
+      split = ",",
+      paramLabel = "MS",
+      converter = CommandLines.FiniteDouble.class,
+      defaultValue = "0,0.5,1,2,3,4",
+      description = "Added round-trip delays, ms, ascending (default: ${DEFAULT-VALUE}).")
+  List<Double> delaysMs;
+
+  @Option(
+      names = "--repeats",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "Cells per delay, at least 2 (default: ${DEFAULT-VALUE}).")
+  int repeats;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "SECONDS",
+      defaultValue = "3",
+      converter = CommandLines.FiniteDouble.class,
+      description = "Measurement window per cell, seconds (default: ${DEFAULT-VALUE}).")
+  double durationS;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "EVENTS_PER_S",
+      converter = CommandLines.FiniteDouble.class,
+      description =
+          "The one offered rate at every delay (default: 1.5 x the relay's predicted ceiling).")
+  Double rate;
+
+  @Option(
+      names = "--expect-round-trips",
+      paramLabel = "K",
+      converter = CommandLines.FiniteDouble.class,
+      description = "The count declared before the run, tested with TOST within --margin.")
+  Double expectRoundTrips;
+
+  @Option(
+      names = "--margin",
+      paramLabel = "ROUND_TRIPS",
+      defaultValue = "0.5",
+      converter = CommandLines.FiniteDouble.class,
+      description = "Equivalence margin around the declared count (default: ${DEFAULT-VALUE}).")
+  double margin;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      description = "Seed of the cell order (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(
+      names = "--param",
+      paramLabel = "NAME=VALUE",
+      description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
+  Map<String, String> params = new TreeMap<>();
+
+  @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
+  Path out;
+
+  @Option(names = "--quiet", description = "Print only the answer and warnings.")
+  boolean quiet;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    RelayProfile p;
+    try {
+      p = RelayProfile.resolve(profile);
+    } catch (RigException e) {
+      throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
+    }
+    if (link == null && p.upstreams().size() == 1) {
+      link = p.upstreams().get(0).name();
+    }
+    check(p);
+    Logging.verbose(false);
+    Path dir;
+    try {
+      dir = out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports"));
+    } catch (IOException e) {
+      CommandLines.error(err, "cannot create the output directory: " + e.getMessage());
+      return ExitCode.INFRASTRUCTURE;
+    }
+    SensitivityResult r;
+    try {
+      r =
+          DelaySweep.builder()
+              .profile(p)
+              .link(link)
+              .delaysMs(delaysMs)
+              .repeats(repeats)
+              .duration(Duration.ofNanos(Math.round(durationS * 1e9)))
+              .margin(margin)
+              .seed(seed)
+              .relayOverrides(params)
+              .sweepOptions(
+                  SweepOptions.defaults(dir.resolve("journal.jsonl"))
+                      .withWarmup(Duration.ofSeconds(1)))
+              .outDir(dir)
+              .progress(new SensitivityLines(err, quiet))
+              .rate(rate)
+              .expectRoundTrips(expectRoundTrips)
+              .run();
+    } catch (ExperimentException e) {
+      CommandLines.error(err, e.getMessage());
+      return ExitCode.USAGE;
+    }
+    return SensitivityLines.finish(spec.commandLine().getOut(), err, r, quiet);
+  }
+
+  /** Every bad argument at once, before anything starts: one usage line naming each. */
+  private void check(RelayProfile p) {
+    OptionChecks checks =
+        new OptionChecks()
+            .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
+            .between("--repeats", repeats, 2, OptionChecks.MAX_REPEATS, "");
+    if (rate != null) {
+      checks.positive("--rate", rate, OptionChecks.MAX_RATE_PER_S, "events/s");
+    }
+    if (expectRoundTrips != null) {
+      checks.between("--expect-round-trips", expectRoundTrips, 0, 1_000_000, "round trips");
+    }
+    checks.positive("--margin", margin, 1_000_000, "round trips");
+    List<String> links = p.upstreams().stream().map(u -> u.name()).toList();
+    if (link == null) {
+      checks.add("--link is required: profile '" + p.name() + "' declares upstreams " + links);
+    } else if (!links.contains(link)) {
+      checks.add(
+          "--link '" + link + "' is not an upstream of profile '" + p.name() + "': " + links);
+    }
+    SensitivityPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+    if (out != null && Files.exists(out.resolve("sensitivity.json"))) {
+      checks.add("--out " + out + " already holds a sensitivity.json; choose a new directory");
+    }
+    try {
+      UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(params);
+    } catch (IllegalArgumentException e) {
+      checks.add("--param: " + e.getMessage());
+    }
+    checks.orFail(spec.commandLine());
+  }
+}

@@ -1,0 +1,131 @@
+package dev.ceiling.cli.command;
+
+import dev.ceiling.cli.CommandLines;
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.experiment.SensitivityCell;
+import dev.ceiling.experiment.SensitivityPlan;
+import dev.ceiling.experiment.SensitivityPoint;
+import dev.ceiling.experiment.SensitivityProgress;
+import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.SensitivityResult;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * What {@code ceiling sensitivity} prints: progress on stderr (the plan and its duration before the
+ * first cell, then one line per cell), and on stdout the answer first, the points, and the file.
+ * Formats only: every figure comes from the report.
+ */
+final class SensitivityLines implements SensitivityProgress {
+  private final PrintWriter err;
+  private final boolean quiet;
+
+  SensitivityLines(PrintWriter err, boolean quiet) {
+    this.err = err;
+    this.quiet = quiet;
+  }
+
+  @Override
+  public void rigUp(String arm, RigDescriptor rig) {
+    if (!quiet) {
+      err.println("relay up (arm '" + arm + "'), pid " + rig.relayPid());
+    }
+  }
+
+  @Override
+  public void planned(SensitivityPlan plan, Duration estimate) {
+    if (quiet) {
+      return;
+    }
+    err.println(
+        String.format(
+            Locale.ROOT,
+            "plan: link '%s', delays %s ms x %d repeats, %.1f events/s offered (%s), seed %d%s;"
+                + " %d cells, about %d min %d s",
+            plan.link(),
+            plan.delaysMs(),
+            plan.repeats(),
+            plan.offeredPerS(),
+            plan.offerRule(),
+            plan.seed(),
+            plan.expectedRoundTrips() == null
+                ? ""
+                : ", declared " + plan.expectedRoundTrips() + " +- " + plan.margin(),
+            plan.cells().size(),
+            estimate.toMinutes(),
+            estimate.toSecondsPart()));
+  }
+
+  @Override
+  public void measured(SensitivityReport soFar) {
+    if (quiet || soFar.cells().isEmpty()) {
+      return;
+    }
+    SensitivityCell c = soFar.cells().get(soFar.cells().size() - 1);
+    Double worker = c.cell().auditCompletedPerS();
+    err.println(
+        String.format(
+            Locale.ROOT,
+            "[cell %d/%d] d = %s ms: worker %s/s, %s turns per entry, %s",
+            soFar.cells().size(),
+            soFar.plan().cells().size(),
+            CommandLines.FINITE_DOUBLE.format(c.planned().addedDelayMs()),
+            worker == null ? "n/a" : String.format(Locale.ROOT, "%.1f", worker),
+            c.turnsPerEvent() == null
+                ? "n/a"
+                : String.format(Locale.ROOT, "%.2f", c.turnsPerEvent()),
+            c.ceilingUsed()
+                ? "used"
+                : c.use()
+                    + (c.problems().isEmpty() ? " (not steady or not busy)" : " " + kinds(c))));
+  }
+
+  @Override
+  public void warning(String message) {
+    err.println("warning: " + message);
+  }
+
+  private static String kinds(SensitivityCell c) {
+    return c.problems().stream().map(p -> p.kind().name()).distinct().toList().toString();
+  }
+
+  /** Prints the outcome and returns the exit code. */
+  static int finish(PrintWriter out, PrintWriter err, SensitivityResult r, boolean quiet) {
+    for (String p : r.problems()) {
+      CommandLines.error(err, p);
+    }
+    SensitivityReport report = r.report();
+    if (report != null) {
+      out.println(report.answer());
+      if (!quiet) {
+        out.println("delay_ms  cells_used  worker_per_s  ms_per_event  turns_per_entry");
+        for (SensitivityPoint p : report.points()) {
+          out.println(
+              String.format(
+                  Locale.ROOT,
+                  "%8s  %4d of %-3d  %12s  %12s  %15s",
+                  CommandLines.FINITE_DOUBLE.format(p.addedDelayMs()),
+                  p.cellsUsed(),
+                  p.cellsMeasured(),
+                  num(p.meanCeilingPerS(), "%.1f"),
+                  num(p.meanMsPerEvent(), "%.2f"),
+                  num(p.wireTurnsPerEvent(), "%.2f")));
+        }
+        out.println("what a pass cannot say: " + CANNOT_SAY);
+        out.println("file: " + r.file());
+      }
+    }
+    return ExitCode.of(r.outcome());
+  }
+
+  /** The limits of the model, printed with every result. */
+  static final String CANNOT_SAY =
+      "round trips on a link the sweep did not delay, and CPU work that does not grow with the"
+          + " delay, are in the intercept, never in k.";
+
+  private static String num(Double v, String format) {
+    return v == null ? "n/a" : String.format(Locale.ROOT, format, v);
+  }
+}

@@ -1,0 +1,73 @@
+package dev.ceiling.cli.contract;
+
+import static dev.ceiling.cli.contract.Cli.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.cli.ExitCode;
+import dev.ceiling.core.json.Json;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ceiling sensitivity}'s happy path as a user runs it, on the real reference relay through
+ * the proxy on its H2 link: two delays x two short repeats. Two delays are too few for the
+ * lack-of-fit test, so the line cannot be shown to hold and the documented outcome is exit 1 with
+ * the answer first, the points, and sensitivity.json holding the plan and all four cells.
+ */
+class SensitivityCommandIT {
+  @TempDir Path dir;
+
+  @Test
+  void twoDelaysExitOneWithTheAnswerFirstAndEveryCellInTheFile() throws Exception {
+    Path out = dir.resolve("out");
+    Cli.Outcome o =
+        run(
+            "sensitivity",
+            "--delays",
+            "2,4",
+            "--repeats",
+            "2",
+            "--duration",
+            "1",
+            "--rate",
+            "45",
+            "--seed",
+            "3",
+            "--param",
+            "port=" + freePort(),
+            "--param",
+            "db_port=" + freePort(),
+            "--param",
+            "exchange_delay_ms=0",
+            "--param",
+            "queue_capacity=20",
+            "--param",
+            "calibration_runs=20",
+            "--out",
+            out.toString());
+    assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    String first = o.out().lines().findFirst().orElse("");
+    assertThat(first).as(o.toString()).contains("link 'db'");
+    assertThat(o.out()).contains("delay_ms", "file: ");
+    assertThat(o.err()).as(o.toString()).contains("plan: link 'db', delays [2.0, 4.0] ms");
+    Path file = out.resolve("sensitivity.json");
+    assertThat(file).exists();
+    var tree = Json.mapper().readTree(Files.readString(file));
+    assertThat(tree.get("schema").asText()).isEqualTo("ceiling-sensitivity/1");
+    assertThat(tree.get("plan").get("cells")).hasSize(4);
+    assertThat(tree.get("cells")).as(o.toString()).hasSize(4);
+    assertThat(tree.get("complete").asBoolean()).isTrue();
+    assertThat(tree.get("established").asBoolean()).isFalse();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

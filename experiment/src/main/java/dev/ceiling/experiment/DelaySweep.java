@@ -1,0 +1,232 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.net.Redaction;
+import dev.ceiling.prom.MetricsException;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import dev.ceiling.rig.proxy.DelayProxy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The delay sweep ({@code ceiling sensitivity}): how many sequential round trips a relay's path
+ * makes per event over one TCP link. The relay comes up once with a delay proxy on each upstream
+ * its profile declares; the plan (grid, repeats, the one offered rate, seed, declared count) is
+ * fixed and written before the first cell; the cells run in the plan's shuffled order, each at its
+ * delay, saturating, judged by every rule of the A/B; the worker completion rate of each usable
+ * cell is a point of the line 1 / C = k d + c, and the proxy's wire turns per audit entry are the
+ * independent count. {@code sensitivity.json} is rewritten after every cell.
+ *
+ * <pre>{@code
+ * SensitivityResult r = DelaySweep.builder()
+ *     .profile(RelayProfile.builtIn("reference-linked"))
+ *     .link("db")
+ *     .expectRoundTrips(6.0)
+ *     .outDir(Path.of("target", "sensitivity"))
+ *     .run();
+ * }</pre>
+ *
+ * <p>An instance runs once; not thread-safe.
+ */
+public final class DelaySweep {
+  /** The offer, as a multiple of the relay's predicted hot ceiling at zero added delay. */
+  public static final double OFFER_MULTIPLE = 1.5;
+
+  /** The file the sweep writes in its output directory. */
+  public static final String REPORT_FILE = "sensitivity.json";
+
+  private final DelaySweepOptions o;
+  private final MetricsScraper scraper =
+      new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+
+  private DelaySweep(DelaySweepOptions o) {
+    this.o = o;
+  }
+
+  public static DelaySweepOptions.Builder builder() {
+    return new DelaySweepOptions.Builder();
+  }
+
+  static DelaySweep of(DelaySweepOptions o) {
+    return new DelaySweep(o);
+  }
+
+  /**
+   * Runs the sweep. Once the relay is up nothing throws: an infrastructure failure ends the sweep
+   * with {@link Outcome#INFRASTRUCTURE} and the cells measured until then in the file.
+   *
+   * @throws ExperimentException when the output directory cannot be made or already holds a report
+   */
+  public SensitivityResult run() throws ExperimentException {
+    Path file = o.outDir().resolve(REPORT_FILE);
+    try {
+      Files.createDirectories(o.outDir().resolve("journals"));
+    } catch (IOException e) {
+      throw new ExperimentException("cannot create output directory " + o.outDir() + ": " + e, e);
+    }
+    if (Files.exists(file)) {
+      throw new ExperimentException(
+          file + " already exists: a delay sweep never overwrites a measured one; choose --out",
+          null);
+    }
+    UpOptions up =
+        UpOptions.of(o.profile(), o.profile().treatmentArm(), o.outDir().resolve("rig"))
+            .withReset(true)
+            .withOverrides(o.relayOverrides())
+            .withUpstreamMode(UpOptions.UpstreamMode.PROXIED);
+    RigHandle handle;
+    try {
+      handle = Rig.up(up);
+    } catch (RigException e) {
+      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
+    }
+    try (handle) {
+      o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
+      return measure(handle, file);
+    }
+  }
+
+  /** The relay is up: plan, write the plan, the cells, the last write. */
+  private SensitivityResult measure(RigHandle handle, Path file) {
+    RigDescriptor rig = Redaction.redact(handle.descriptor());
+    DelayProxy proxy = handle.proxies().get(o.link());
+    if (proxy == null) {
+      return SensitivityResult.failed(
+          Outcome.BAD_INPUT,
+          "link '"
+              + o.link()
+              + "' has no delay proxy; the rig opened "
+              + handle.proxies().keySet());
+    }
+    SensitivityPlan plan;
+    try {
+      plan = o.plan(handle.descriptor());
+    } catch (AutoRates.MissingCeilingException e) {
+      return SensitivityResult.failed(Outcome.BAD_INPUT, e.getMessage());
+    }
+    o.progress().planned(plan, estimate(plan));
+    double durationS = o.duration().toNanos() / 1e9;
+    List<Double> rate = List.of(plan.offeredPerS());
+    var measurement = o.sweepOptions().measurement();
+    ExperimentIdentity oneCell =
+        Identities.of(o.profile(), handle.descriptor(), rate, durationS, 1, null, measurement);
+    ExperimentIdentity judged =
+        Identities.of(
+            o.profile(), rig, rate, durationS, plan.cells().size(), plan.seed(), measurement);
+    Instant started = Instant.now();
+    List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
+    String failure = null;
+    try {
+      write(file, rig, judged, plan, measured, started, null);
+      DelayCells cells =
+          new DelayCells(
+              scraper,
+              o.progress(),
+              handle.descriptor(),
+              proxy,
+              oneCell,
+              o.sweepOptions(),
+              o.outDir().resolve("journals"));
+      for (SensitivityPlan.Cell c : plan.cells()) {
+        measured.add(cells.measure(c));
+        SensitivityReport now = write(file, rig, judged, plan, measured, started, null);
+        o.progress().measured(now);
+      }
+    } catch (DelayCells.CellFailed | MetricsException e) {
+      failure = Redaction.redact(e.getMessage());
+    } catch (IOException e) {
+      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+    } finally {
+      proxy.setDelay(Duration.ZERO);
+    }
+    return finish(file, rig, judged, plan, measured, started, failure);
+  }
+
+  private SensitivityResult finish(
+      Path file,
+      RigDescriptor rig,
+      ExperimentIdentity judged,
+      SensitivityPlan plan,
+      List<SensitivityAnalysis.Measured> measured,
+      Instant started,
+      String failure) {
+    SensitivityReport report;
+    try {
+      report = write(file, rig, judged, plan, measured, started, failure == null ? "" : failure);
+    } catch (IOException e) {
+      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+    }
+    Outcome outcome =
+        failure != null
+            ? Outcome.INFRASTRUCTURE
+            : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
+    return new SensitivityResult(
+        report, file, outcome, failure == null ? List.of() : List.of(failure));
+  }
+
+  /**
+   * Writes the report of the cells so far. {@code ended} is null while the sweep runs, "" once it
+   * ended normally, and the failure's message when it stopped early.
+   */
+  private SensitivityReport write(
+      Path file,
+      RigDescriptor rig,
+      ExperimentIdentity judged,
+      SensitivityPlan plan,
+      List<SensitivityAnalysis.Measured> measured,
+      Instant started,
+      String ended)
+      throws IOException {
+    boolean complete = measured.size() == plan.cells().size();
+    String reason =
+        complete
+            ? null
+            : ended == null
+                ? "running: " + measured.size() + " of " + plan.cells().size() + " cells"
+                : "stopped after "
+                    + measured.size()
+                    + " of "
+                    + plan.cells().size()
+                    + " cells: "
+                    + ended;
+    SensitivityAnalysis.Progress p =
+        new SensitivityAnalysis.Progress(
+            started, ended == null ? null : Instant.now(), complete, reason);
+    SensitivityReport report =
+        SensitivityAnalysis.report(
+            o.profile().name(), rig, judged, plan, measured, p, o.verdictConfig());
+    Json.write(file, report);
+    return report;
+  }
+
+  /** How long the plan will take: each cell's warm-up, window, grace and a drain's allowance. */
+  static Duration estimate(SensitivityPlan plan, SweepOptions options, Duration duration) {
+    Duration perCell =
+        options.warmup().plus(duration).plus(options.grace()).plus(Duration.ofSeconds(2));
+    return perCell.multipliedBy(plan.cells().size());
+  }
+
+  private Duration estimate(SensitivityPlan plan) {
+    return estimate(plan, o.sweepOptions(), o.duration());
+  }
+
+  /** Words for a duration: "about 3 min 20 s". */
+  static String words(Duration d) {
+    long s = Math.max(1, d.toSeconds());
+    return s < 60
+        ? "about " + s + " s"
+        : String.format(Locale.ROOT, "about %d min %d s", s / 60, s % 60);
+  }
+}

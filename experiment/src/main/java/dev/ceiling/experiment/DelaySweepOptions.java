@@ -1,0 +1,284 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.verdict.VerdictConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A delay sweep's settings, validated and immutable: what {@link DelaySweep#builder()} builds.
+ *
+ * @param rate the one offered rate, events/s, or null for {@link DelaySweep#OFFER_MULTIPLE} x the
+ *     relay's predicted hot ceiling
+ * @param expectedRoundTrips the declared count, or null
+ */
+public record DelaySweepOptions(
+    RelayProfile profile,
+    String link,
+    List<Double> delaysMs,
+    int repeats,
+    Duration duration,
+    Double rate,
+    Double expectedRoundTrips,
+    double margin,
+    long seed,
+    Map<String, String> relayOverrides,
+    SweepOptions sweepOptions,
+    VerdictConfig verdictConfig,
+    Path outDir,
+    SensitivityProgress progress) {
+
+  /** The default grid: six added delays, ms. */
+  public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
+
+  /** The default equivalence margin around a declared count, round trips per event. */
+  public static final double DEFAULT_MARGIN = 0.5;
+
+  /** The fit's interval level and the lack-of-fit test's level. */
+  static final double LEVEL = 0.95;
+
+  static final double LACK_OF_FIT_ALPHA = 0.05;
+
+  public DelaySweepOptions {
+    delaysMs = List.copyOf(delaysMs);
+    relayOverrides = Map.copyOf(relayOverrides);
+  }
+
+  /**
+   * Every problem with these settings, at once; empty when they are good. A link the profile does
+   * not declare is named with the ones it does.
+   */
+  public static List<String> problems(
+      RelayProfile profile,
+      String link,
+      List<Double> delaysMs,
+      int repeats,
+      Duration duration,
+      Double rate,
+      Double expectedRoundTrips,
+      double margin) {
+    List<String> out = new ArrayList<>();
+    if (profile == null) {
+      out.add("profile is required");
+    } else {
+      List<String> links = profile.upstreams().stream().map(u -> u.name()).toList();
+      if (links.isEmpty()) {
+        out.add("profile '" + profile.name() + "' declares no upstreams, so no link can be swept");
+      } else if (link == null || !links.contains(link)) {
+        out.add(
+            "link '"
+                + link
+                + "' is not an upstream of profile '"
+                + profile.name()
+                + "', which declares "
+                + links);
+      }
+    }
+    if (delaysMs == null || delaysMs.stream().anyMatch(Objects::isNull)) {
+      out.add("delays must be a list of numbers, got " + delaysMs);
+    } else {
+      out.addAll(SensitivityPlan.problemsOfGrid(delaysMs));
+    }
+    if (repeats < 2) {
+      out.add(
+          "repeats must be >= 2 (the lack-of-fit test needs the scatter of repeats), got "
+              + repeats);
+    }
+    if (duration == null || duration.isZero() || duration.isNegative()) {
+      out.add("duration must be > 0, got " + duration);
+    }
+    if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
+      out.add("rate must be a finite number > 0 events/s, got " + rate);
+    }
+    if (expectedRoundTrips != null
+        && !(expectedRoundTrips >= 0 && Double.isFinite(expectedRoundTrips))) {
+      out.add("expected round trips must be a finite number >= 0, got " + expectedRoundTrips);
+    }
+    if (!(margin > 0 && Double.isFinite(margin))) {
+      out.add("margin must be a finite number > 0 round trips per event, got " + margin);
+    }
+    return out;
+  }
+
+  /**
+   * The plan for the relay that came up: the given rate, or {@link DelaySweep#OFFER_MULTIPLE} x its
+   * predicted hot ceiling at zero added delay.
+   *
+   * @throws AutoRates.MissingCeilingException when no rate was given and the relay predicts none
+   */
+  SensitivityPlan plan(RigDescriptor rig) throws AutoRates.MissingCeilingException {
+    double offer;
+    String rule;
+    if (rate != null) {
+      offer = rate;
+      rule = "given: " + rate + " events/s at every delay";
+    } else {
+      AutoRates.Range range = AutoRates.range(rig);
+      offer = Math.max(1, Math.round(range.highPerS() * DelaySweep.OFFER_MULTIPLE));
+      rule =
+          DelaySweep.OFFER_MULTIPLE
+              + " x the relay's predicted ceiling at zero added delay (the high end of "
+              + range.text()
+              + ") at every delay: the ceiling only falls as the delay grows, so this saturates"
+              + " every point";
+    }
+    return SensitivityPlan.of(
+        link,
+        delaysMs,
+        repeats,
+        offer,
+        rule,
+        duration.toNanos() / 1e9,
+        seed,
+        LEVEL,
+        LACK_OF_FIT_ALPHA,
+        expectedRoundTrips,
+        margin);
+  }
+
+  /** Fluent configuration; {@link #run()} validates every option at once and runs. */
+  public static final class Builder {
+    private RelayProfile profile;
+    private String link;
+    private List<Double> delaysMs = DEFAULT_DELAYS_MS;
+    private int repeats = 3;
+    private Duration duration = Duration.ofSeconds(3);
+    private Double rate;
+    private Double expectedRoundTrips;
+    private double margin = DEFAULT_MARGIN;
+    private long seed = 1;
+    private Map<String, String> relayOverrides = Map.of();
+    private SweepOptions sweepOptions =
+        SweepOptions.defaults(Path.of("journal.jsonl")).withWarmup(Duration.ofSeconds(1));
+    private VerdictConfig verdictConfig = VerdictConfig.defaults();
+    private Path outDir;
+    private SensitivityProgress progress = SensitivityProgress.NONE;
+
+    Builder() {}
+
+    /** The relay to measure (required); it must declare the link as an upstream. */
+    public Builder profile(RelayProfile p) {
+      this.profile = Objects.requireNonNull(p, "profile");
+      return this;
+    }
+
+    /** The upstream whose delay is swept (required). */
+    public Builder link(String name) {
+      this.link = name;
+      return this;
+    }
+
+    /** The added round-trip delays, ms, ascending, at least 2 (default 0, 0.5, 1, 2, 3, 4). */
+    public Builder delaysMs(List<Double> ms) {
+      this.delaysMs = ms;
+      return this;
+    }
+
+    /** Cells per delay, >= 2 (default 3). */
+    public Builder repeats(int n) {
+      this.repeats = n;
+      return this;
+    }
+
+    /** Each cell's measurement window (default 3 s). */
+    public Builder duration(Duration d) {
+      this.duration = d;
+      return this;
+    }
+
+    /**
+     * The one offered rate, events/s; null (the default) for 1.5 x the relay's predicted hot
+     * ceiling.
+     */
+    public Builder rate(Double perS) {
+      this.rate = perS;
+      return this;
+    }
+
+    /** The count declared before the run, tested with TOST within the margin; null for none. */
+    public Builder expectRoundTrips(Double k) {
+      this.expectedRoundTrips = k;
+      return this;
+    }
+
+    /** The equivalence margin, round trips per event (default 0.5). */
+    public Builder margin(double m) {
+      this.margin = m;
+      return this;
+    }
+
+    /** The seed of the cell order (default 1). */
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    public Builder relayOverrides(Map<String, String> o) {
+      this.relayOverrides = Map.copyOf(o);
+      return this;
+    }
+
+    /** Per-cell measurement (warm-up 1 s by default, grace, drain timeout); the journal is set. */
+    public Builder sweepOptions(SweepOptions o) {
+      this.sweepOptions = Objects.requireNonNull(o, "sweepOptions");
+      return this;
+    }
+
+    public Builder verdictConfig(VerdictConfig c) {
+      this.verdictConfig = Objects.requireNonNull(c, "verdictConfig");
+      return this;
+    }
+
+    /** Where sensitivity.json, the journals and the rig's state go (required, not yet a report). */
+    public Builder outDir(Path dir) {
+      this.outDir = dir;
+      return this;
+    }
+
+    public Builder progress(SensitivityProgress p) {
+      this.progress = Objects.requireNonNull(p, "progress");
+      return this;
+    }
+
+    /**
+     * Validates every option at once.
+     *
+     * @throws ExperimentException naming every problem, "; "-separated
+     */
+    public DelaySweepOptions build() throws ExperimentException {
+      List<String> problems =
+          problems(profile, link, delaysMs, repeats, duration, rate, expectedRoundTrips, margin);
+      if (outDir == null) {
+        problems.add("outDir is required");
+      }
+      if (!problems.isEmpty()) {
+        throw new ExperimentException(String.join("; ", problems), null);
+      }
+      return new DelaySweepOptions(
+          profile,
+          link,
+          delaysMs,
+          repeats,
+          duration,
+          rate,
+          expectedRoundTrips,
+          margin,
+          seed,
+          relayOverrides,
+          sweepOptions,
+          verdictConfig,
+          outDir,
+          progress);
+    }
+
+    /** Validates and runs. */
+    public SensitivityResult run() throws ExperimentException {
+      return DelaySweep.of(build()).run();
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.model.Checks;
+import dev.ceiling.rig.proxy.DelayProxy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+
+/**
+ * A delay sweep's plan, fixed before its first cell and written first to {@code sensitivity.json}:
+ * the link, the delay grid, the repeats, the one offered rate, the seed of the cell order, the
+ * model's test levels and the declared count with its margin. Nothing in it depends on a measured
+ * cell, so a grid cannot be chosen after seeing the first points.
+ *
+ * @param link the upstream whose delay proxy is swept
+ * @param delaysMs the added round-trip delays, ms, each finite and &gt;= 0, strictly ascending, at
+ *     least 2
+ * @param repeats cells per delay, &gt;= 1
+ * @param offeredPerS the one offered rate of every cell, events/s, &gt; 0: the ceiling only falls
+ *     as the delay grows, so a rate that saturates the smallest delay saturates every delay
+ * @param offerRule where the rate came from, in words
+ * @param durationS each cell's measurement window, s, &gt; 0
+ * @param seed the seed of the cell order
+ * @param level the fit's two-sided interval level, in (0, 1)
+ * @param lackOfFitAlpha the lack-of-fit test's level, in (0, 0.5]
+ * @param expectedRoundTrips the declared count of round trips per event, or null when none
+ * @param margin the equivalence margin around the declared count, round trips per event, &gt; 0
+ * @param cells every cell in the order it runs
+ */
+public record SensitivityPlan(
+    String link,
+    List<Double> delaysMs,
+    int repeats,
+    double offeredPerS,
+    String offerRule,
+    double durationS,
+    long seed,
+    double level,
+    double lackOfFitAlpha,
+    Double expectedRoundTrips,
+    double margin,
+    List<Cell> cells) {
+
+  /**
+   * One planned cell.
+   *
+   * @param sequence its place in the run, from 0
+   * @param addedDelayMs the delay the proxy adds during it, ms
+   * @param repeat its repeat at this delay, from 0
+   */
+  public record Cell(int sequence, double addedDelayMs, int repeat) {}
+
+  public SensitivityPlan {
+    Checks checks = new Checks();
+    checks.notBlank("link", link);
+    delaysMs = List.copyOf(Objects.requireNonNull(delaysMs, "delays_ms must not be null"));
+    problemsOfGrid(delaysMs).forEach(checks::add);
+    if (repeats < 1) {
+      checks.add("repeats must be >= 1, got " + repeats);
+    }
+    checks.positiveFinite("offered_per_s", offeredPerS);
+    checks.notBlank("offer_rule", offerRule);
+    checks.positiveFinite("duration_s", durationS);
+    checks.require(level > 0 && level < 1, "level must be in (0, 1), got " + level);
+    checks.require(
+        lackOfFitAlpha > 0 && lackOfFitAlpha <= 0.5,
+        "lack_of_fit_alpha must be in (0, 0.5], got " + lackOfFitAlpha);
+    if (expectedRoundTrips != null) {
+      checks.nonNegativeFinite("expected_round_trips", expectedRoundTrips);
+    }
+    checks.positiveFinite("margin", margin);
+    cells = List.copyOf(Objects.requireNonNull(cells, "cells must not be null"));
+    checks.orThrow();
+  }
+
+  /**
+   * The plan with its cells: every delay x repeat, in an order shuffled with {@code seed}, so the
+   * delay is not confounded with time in the run (warming, a neighbour's load).
+   *
+   * @throws IllegalArgumentException naming every broken rule at once
+   */
+  public static SensitivityPlan of(
+      String link,
+      List<Double> delaysMs,
+      int repeats,
+      double offeredPerS,
+      String offerRule,
+      double durationS,
+      long seed,
+      double level,
+      double lackOfFitAlpha,
+      Double expectedRoundTrips,
+      double margin) {
+    List<Cell> order = new ArrayList<>();
+    if (delaysMs != null && problemsOfGrid(delaysMs).isEmpty()) {
+      List<double[]> pairs = new ArrayList<>();
+      for (double d : delaysMs) {
+        for (int r = 0; r < repeats; r++) {
+          pairs.add(new double[] {d, r});
+        }
+      }
+      Collections.shuffle(pairs, new Random(seed));
+      for (double[] p : pairs) {
+        order.add(new Cell(order.size(), p[0], (int) p[1]));
+      }
+    }
+    return new SensitivityPlan(
+        link,
+        delaysMs,
+        repeats,
+        offeredPerS,
+        offerRule,
+        durationS,
+        seed,
+        level,
+        lackOfFitAlpha,
+        expectedRoundTrips,
+        margin,
+        order);
+  }
+
+  /**
+   * What is wrong with a delay grid, all at once: fewer than 2 delays, a negative or non-finite
+   * one, one above the proxy's limit, or delays not strictly ascending (a duplicate included).
+   */
+  public static List<String> problemsOfGrid(List<Double> delaysMs) {
+    List<String> out = new ArrayList<>();
+    if (delaysMs.size() < 2) {
+      out.add("delays must name at least 2 delays for a line, got " + delaysMs);
+      return out;
+    }
+    for (int i = 0; i < delaysMs.size(); i++) {
+      Double d = delaysMs.get(i);
+      if (d == null || !Double.isFinite(d) || d < 0 || d > MAX_DELAY_MS) {
+        out.add("delays must each be in [0, " + (int) MAX_DELAY_MS + "] ms, got " + d);
+      } else if (i > 0 && delaysMs.get(i - 1) != null && !(d > delaysMs.get(i - 1))) {
+        out.add("delays must be strictly ascending without duplicates, got " + delaysMs);
+      }
+    }
+    return out;
+  }
+
+  /** The largest delay a grid may name, ms (the delay proxy's own limit). */
+  public static final double MAX_DELAY_MS = DelayProxy.MAX_DELAY.toMillis();
+}

@@ -1,0 +1,15 @@
+package dev.ceiling.experiment;
+
+import java.time.Duration;
+
+/** Progress of a delay sweep: the rig and sweep events, the plan and each cell's report. */
+public interface SensitivityProgress extends ExperimentProgress {
+  /** Shows nothing. */
+  SensitivityProgress NONE = new SensitivityProgress() {};
+
+  /** The plan is fixed and written; {@code estimate} is how long its cells should take. */
+  default void planned(SensitivityPlan plan, Duration estimate) {}
+
+  /** A cell was measured; {@code soFar} is the report as written after it. */
+  default void measured(SensitivityReport soFar) {}
+}

@@ -1,0 +1,67 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.verdict.CountCheck;
+import dev.ceiling.verdict.SensitivityFit;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code sensitivity.json}: a delay sweep's plan, every measured cell with what the A/B's rules
+ * made of it, the points, the fit, the test against the declared count, the wire count and the
+ * answer. Rewritten after every cell, so nothing measured is lost when a later cell fails.
+ *
+ * @param schema always {@link #SCHEMA}
+ * @param profile the relay profile's name
+ * @param arm the arm the relay ran (the profile's treatment arm: the path under study is on)
+ * @param rig the relay's descriptor, credentials redacted
+ * @param plan the plan, fixed before the first cell
+ * @param startedAt when the first cell started
+ * @param finishedAt when the sweep ended, or null while it runs
+ * @param complete true when every planned cell was measured
+ * @param incompleteReason why not, or null
+ * @param cells the measured cells, in run order
+ * @param points one per delay of the plan, in delay order
+ * @param fit the line 1 / C = k d + c over the cells used, or null when it could not be fitted
+ * @param fitProblem why there is no fit, or null
+ * @param countCheck k against the declared count, or null when none was declared or no fit
+ * @param wireTurnsPerEvent wire turns over audit entries summed over every cell used: the proxy's
+ *     own count of round trips per event, or null
+ * @param established true when the sweep is complete, the line holds, and k is consistent with the
+ *     declared count (when one was declared)
+ * @param answer the outcome in one sentence, leading with k and the wire count
+ */
+public record SensitivityReport(
+    String schema,
+    String profile,
+    String arm,
+    RigDescriptor rig,
+    SensitivityPlan plan,
+    Instant startedAt,
+    Instant finishedAt,
+    boolean complete,
+    String incompleteReason,
+    List<SensitivityCell> cells,
+    List<SensitivityPoint> points,
+    SensitivityFit fit,
+    String fitProblem,
+    CountCheck countCheck,
+    Double wireTurnsPerEvent,
+    boolean established,
+    String answer) {
+
+  /** The document's schema name and version. */
+  public static final String SCHEMA = "ceiling-sensitivity/1";
+
+  public SensitivityReport {
+    Objects.requireNonNull(plan, "plan must not be null");
+    cells = List.copyOf(cells);
+    points = List.copyOf(points);
+    Objects.requireNonNull(answer, "answer must not be null");
+    if (established && (fit == null || !fit.established() || !complete)) {
+      throw new IllegalArgumentException(
+          "established needs a complete sweep and an established fit");
+    }
+  }
+}

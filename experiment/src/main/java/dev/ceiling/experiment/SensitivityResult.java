@@ -1,0 +1,27 @@
+package dev.ceiling.experiment;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a delay sweep ended.
+ *
+ * @param report what was measured and judged, or null when nothing could be (the relay did not
+ *     start, the link has no proxy)
+ * @param file {@code sensitivity.json}, or null when it was never written
+ * @param outcome ESTABLISHED when the line holds and k is consistent with a declared count;
+ *     NOT_ESTABLISHED otherwise; BAD_INPUT or INFRASTRUCTURE when it could not be measured
+ * @param problems what stopped it, one line each
+ */
+public record SensitivityResult(
+    SensitivityReport report, Path file, Outcome outcome, List<String> problems) {
+  public SensitivityResult {
+    Objects.requireNonNull(outcome, "outcome must not be null");
+    problems = List.copyOf(problems);
+  }
+
+  static SensitivityResult failed(Outcome outcome, String problem) {
+    return new SensitivityResult(null, null, outcome, List.of(problem));
+  }
+}

@@ -1,0 +1,67 @@
+package dev.ceiling.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.verdict.CountCheck;
+import dev.ceiling.verdict.DelayPoint;
+import dev.ceiling.verdict.Sensitivity;
+import dev.ceiling.verdict.SensitivityFit;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The sweep's answer leads with k and the wire count, or says why there is no count. */
+class SensitivityAnswerTest {
+  static final SensitivityPlan PLAN =
+      SensitivityPlan.of(
+          "db", List.of(0.0, 1.0, 2.0, 3.0), 3, 300, "given", 3, 1, 0.95, 0.05, 6.0, 0.5);
+
+  static final SensitivityAnalysis.Progress DONE =
+      new SensitivityAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null);
+
+  /** 1 / C = 2 + k d ms per event, with a small alternating scatter at each delay. */
+  static List<DelayPoint> line(double k, boolean plateau) {
+    List<DelayPoint> out = new ArrayList<>();
+    for (double d : PLAN.delaysMs()) {
+      for (int r = 0; r < 3; r++) {
+        double ms = (plateau && d < 1.5 ? 11 : 2 + k * d) + 0.01 * (r - 1);
+        out.add(new DelayPoint(d, r, 1000 / ms));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aLineThatHoldsLeadsWithKTheWireCountAndTheCountCheck() {
+    SensitivityFit fit = Sensitivity.fit(line(6, false), 0.95, 0.05);
+    CountCheck count = Sensitivity.againstCount(fit, 6, 0.5, 0.05);
+    String a = SensitivityAnalysis.answer(PLAN, fit, null, count, 6.0, DONE);
+    assertThat(a)
+        .startsWith("the audit path makes 6.0 [")
+        .contains("sequential round trips per event on link 'db' (wire count 6.00)")
+        .contains("consistent with the declared 6 round trips per event");
+  }
+
+  @Test
+  void aPlateauIsNotACountAndNamesWhereItDeparts() {
+    SensitivityFit fit = Sensitivity.fit(line(6, true), 0.95, 0.05);
+    String a = SensitivityAnalysis.answer(PLAN, fit, null, null, 6.0, DONE);
+    assertThat(a)
+        .startsWith("k = ")
+        .contains("is not a count of round trips")
+        .contains("the line does not hold")
+        .contains("departing delays");
+  }
+
+  @Test
+  void noFitSaysWhyAndAPartialRunSaysSo() {
+    SensitivityAnalysis.Progress partial =
+        new SensitivityAnalysis.Progress(Instant.EPOCH, null, false, "stopped after 2 of 12 cells");
+    String a = SensitivityAnalysis.answer(PLAN, null, "no line to fit", null, null, partial);
+    assertThat(a)
+        .isEqualTo(
+            "no round-trip count on link 'db': no line to fit (partial: stopped after 2 of 12"
+                + " cells)");
+  }
+}
