@@ -48,6 +48,8 @@ public final class DelaySweep {
   public static final String REPORT_FILE = "sensitivity.json";
 
   private final DelaySweepOptions o;
+  private final java.util.concurrent.atomic.AtomicBoolean stopRequested =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final MetricsScraper scraper =
       new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
 
@@ -92,10 +94,32 @@ public final class DelaySweep {
     } catch (RigException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
     }
+    // Ctrl-C or SIGTERM: stop after the running cell, write what was measured and stop the relay
+    // (this process owns the proxy it talks through, so the relay must not outlive it); the
+    // hook's last resort stops the relay itself if the sweep has not returned within the grace.
+    ShutdownHook hook =
+        ShutdownHook.install(
+            "ceiling-sensitivity-interrupt",
+            () -> stopRequested.set(true),
+            INTERRUPT_GRACE,
+            handle::close);
     try (handle) {
       o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
       return measure(handle, file);
+    } finally {
+      hook.close();
     }
+  }
+
+  /** Why a sweep stopped early when a signal asked it to. */
+  static final String INTERRUPTED = "interrupted";
+
+  /** The running cell, the last write and the relay's stop: a cell lasts seconds. */
+  static final Duration INTERRUPT_GRACE = Duration.ofSeconds(60);
+
+  /** Asks the sweep to stop after the running cell (what the shutdown hook does on a signal). */
+  public void interrupt() {
+    stopRequested.set(true);
   }
 
   /** The relay is up: plan, write the plan, the cells, the last write. */
@@ -140,6 +164,10 @@ public final class DelaySweep {
               o.sweepOptions(),
               o.outDir().resolve("journals"));
       for (SensitivityPlan.Cell c : plan.cells()) {
+        if (stopRequested.get()) {
+          failure = INTERRUPTED;
+          break;
+        }
         measured.add(cells.measure(c));
         SensitivityReport now = write(file, rig, judged, plan, measured, started, null);
         o.progress().measured(now);
@@ -169,9 +197,11 @@ public final class DelaySweep {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
     Outcome outcome =
-        failure != null
-            ? Outcome.INFRASTRUCTURE
-            : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
+        INTERRUPTED.equals(failure)
+            ? Outcome.NOT_ESTABLISHED
+            : failure != null
+                ? Outcome.INFRASTRUCTURE
+                : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
     return new SensitivityResult(
         report, file, outcome, failure == null ? List.of() : List.of(failure));
   }

@@ -8,6 +8,7 @@ import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.SensitivityPlan;
 import dev.ceiling.experiment.SensitivityResult;
+import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
@@ -143,6 +144,23 @@ public final class SensitivityCommand implements Callable<Integer> {
       CommandLines.error(err, "cannot create the output directory: " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
+    // The sweep's own hook stops it after the running cell on Ctrl-C or SIGTERM; this one holds
+    // the exit until the answer and the file's path are printed, then exits 130 (as experiment).
+    ShutdownHook holdExit =
+        ShutdownHook.install(
+            "ceiling-print-before-exit",
+            () -> {},
+            ExperimentCommand.PRINT_GRACE,
+            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
+    try {
+      return sweep(p, dir, err);
+    } finally {
+      holdExit.close();
+    }
+  }
+
+  /** Runs the sweep and prints its answer; the exit code. */
+  private int sweep(RelayProfile p, Path dir, PrintWriter err) {
     SensitivityResult r;
     try {
       r =
