@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Short cells on a small grid: 3 delays x 3 repeats of 2 s windows at a rate far below the
  * generator's limits: 85 to 113 s at loads of 5 to 12 (over the 90 s aimed at: the one offered rate
  * must fill the queue at the smallest delay, and its excess drains at the largest).
+ *
+ * <p>A quiet-machine known answer, so the bench's and not the test command's: beside another test's
+ * sweep at a load of 8 one run's cells at 2 ms measured 20/s instead of about 45/s, and k read 0.8
+ * [-17.7, 19.4]. It times millisecond waits, which a busy machine stretches by as much. Run it
+ * alone: {@code mvn -pl experiment test -Dtest=DelaySweepIT -Dceiling.quietMachineTests=none},
+ * recording the load average before and after.
  */
+@Tag("quiet-machine")
 class DelaySweepIT {
   @TempDir Path dir;
 
