@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * events per cell, three and two cells: interval +-0.021, TOST p 0.011). Worked by hand for the
  * worst case kept: 75 events per cell and two cells per arm give p near 0.03, still inside alpha.
  * Five repeats, so that two cells per arm may be excluded (a scrape slower than 10% of the window
- * on a busy machine was the exclusion seen: with three, a run at a load of 9 kept one control
- * cell, and the rate had no comparison) and the rate keeps its evidence. Every figure is printed,
- * and on failure in the message.
+ * on a busy machine was the exclusion seen: with three, a run at a load of 9 kept one control cell,
+ * and the rate had no comparison) and the rate keeps its evidence. Every figure is printed, and on
+ * failure in the message.
  */
 class EquivalenceIT {
   private static final double DELTA = 0.05;
