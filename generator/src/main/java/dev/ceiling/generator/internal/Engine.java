@@ -176,12 +176,6 @@ public final class Engine {
             windowEndNanos);
     window.start();
     try {
-      while (System.nanoTime() < windowStartNanos) {
-        LockSupport.parkNanos(Math.min(windowStartNanos - System.nanoTime(), 100_000_000L));
-      }
-      for (TargetRun t : targets) {
-        t.counting = true;
-      }
       for (Thread th : threadList) {
         while (th.isAlive()) {
           th.join(1000);

@@ -36,9 +36,6 @@ public final class TargetRun {
   /** Slots before this one are warm-up: sent on schedule, never counted. */
   final int firstMeasured;
 
-  /** False during the warm-up: NOTICEs and transport errors are not counted yet. */
-  volatile boolean counting;
-
   // Guarded by this.
   /** Slots answered so far; guarded by this. */
   final BitSet answered;
@@ -102,7 +99,7 @@ public final class TargetRun {
       okFrames++;
       Integer j = strategies.okMatcher().slotOf(this, id);
       if (j == null) {
-        if (!conn.authIds.remove(id) && counting) {
+        if (!conn.authIds.remove(id) && counts(nowNanos)) {
           unknownOkIds++;
         }
         return;
@@ -148,7 +145,7 @@ public final class TargetRun {
   }
 
   synchronized void onNotice(String text) {
-    if (frozen || !counting) {
+    if (frozen || !counts(System.nanoTime())) {
       return;
     }
     notices++;
@@ -162,13 +159,24 @@ public final class TargetRun {
   }
 
   synchronized void onTransportError(String kind, String description) {
-    if (frozen || !counting) {
+    if (frozen || !counts(System.nanoTime())) {
       return;
     }
     transportErrors.merge(kind, 1L, Long::sum);
     if (firstTransportError == null) {
       firstTransportError = kind + ": " + description;
     }
+  }
+
+  /**
+   * Whether a NOTICE, a transport error or an OK for an unknown id arriving at {@code nowNanos} is
+   * counted: from the window's start on (the warm-up's are not). Decided by the arrival's own time,
+   * not by a flag the engine's thread sets once it wakes at the window's start: that thread, woken
+   * late, let the window's first answers go uncounted (an unknown-id OK answered within a
+   * millisecond of the first slot was missed once in a run with no warm-up).
+   */
+  private boolean counts(long nowNanos) {
+    return nowNanos >= windowStartNanos;
   }
 
   /** Stops counting: anything arriving after the grace period is ignored. */
