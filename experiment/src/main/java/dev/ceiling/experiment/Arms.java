@@ -188,11 +188,12 @@ final class Arms {
     if (o.autoRateMultiples() == null) {
       return o.rates();
     }
-    List<Double> rates = AutoRates.of(rig, o.autoRateMultiples());
+    AutoRates.Range range = AutoRates.range(rig);
+    List<Double> rates = range.rates(o.autoRateMultiples());
     o.progress()
         .warning(
             "rates chosen from the relay's own calibration (predicted worker ceiling "
-                + AutoRates.range(rig).text()
+                + range.text()
                 + "; multiples below 1 on its low end, the others on its high end): "
                 + rates);
     return rates;

@@ -2,7 +2,6 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,6 +33,11 @@ final class AutoRates {
     /** The rate for one multiple: below 1 on the low end, otherwise on the high end. */
     double rateFor(double multiple) {
       return Math.max(1, Math.round((multiple < 1 ? lowPerS : highPerS) * multiple));
+    }
+
+    /** The rate of each multiple, events/s: distinct, ascending. */
+    List<Double> rates(List<Double> multiples) {
+      return multiples.stream().map(this::rateFor).distinct().sorted().toList();
     }
 
     /** For the progress line: "257.4/s" or "257.4-297.3/s". */
@@ -84,15 +88,7 @@ final class AutoRates {
    * @throws MissingCeilingException when relay_info has no finite positive ceiling
    */
   static List<Double> of(RigDescriptor rig, List<Double> multiples) throws MissingCeilingException {
-    Range range = range(rig);
-    List<Double> out = new ArrayList<>();
-    for (double m : multiples) {
-      double r = range.rateFor(m);
-      if (!out.contains(r)) {
-        out.add(r);
-      }
-    }
-    return out.stream().sorted().toList();
+    return range(rig).rates(multiples);
   }
 
   /** The field when it is a finite number above 0, else NaN. */
