@@ -40,6 +40,9 @@ import java.util.Objects;
  *     processes of a scaled-out cell), or null for "100 ms after this process's connections are
  *     up". Connections open and warm up before it; a process not ready by then fails instead of
  *     starting late (see {@link StartInstant})
+ * @param wakeFloorProbe how long the machine's wake floor is measured before the clock, 0 (not
+ *     measured: the bound is then the configured one and the slot interval's) or 100 ms to 10 s;
+ *     default {@link #DEFAULT_WAKE_FLOOR_PROBE}
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -54,7 +57,8 @@ public record GeneratorConfig(
     Duration sendLagBound,
     Duration warmup,
     WindowListener windowListener,
-    Instant startAt) {
+    Instant startAt,
+    Duration wakeFloorProbe) {
 
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
@@ -83,6 +87,15 @@ public record GeneratorConfig(
    */
   public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(10);
 
+  /**
+   * About a thousand 1 ms waits: a p99 from the ten latest. A sweep measures before every cell and
+   * takes less (experiment's SweepRunner), since it pays the probe once per cell.
+   */
+  public static final Duration DEFAULT_WAKE_FLOOR_PROBE = Duration.ofSeconds(1);
+
+  /** A shorter probe holds fewer than a hundred 1 ms waits: no p99 worth stating. */
+  public static final Duration MIN_WAKE_FLOOR_PROBE = Duration.ofMillis(100);
+
   public GeneratorConfig {
     List<String> p =
         problems(
@@ -98,7 +111,8 @@ public record GeneratorConfig(
             sendLagBound,
             warmup,
             windowListener,
-            startAt);
+            startAt,
+            wakeFloorProbe);
     if (!p.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", p));
     }
@@ -119,7 +133,8 @@ public record GeneratorConfig(
       Duration sendLagBound,
       Duration warmup,
       WindowListener windowListener,
-      Instant startAt) {
+      Instant startAt,
+      Duration wakeFloorProbe) {
     List<String> p = new ArrayList<>();
     if (loads == null || loads.isEmpty()) {
       p.add("at least one target is required");
@@ -179,6 +194,12 @@ public record GeneratorConfig(
       p.add("window listener must not be null (use WindowListener.NONE)");
     }
     StartInstant.problem(startAt).ifPresent(p::add);
+    if (wakeFloorProbe == null
+        || (!wakeFloorProbe.isZero()
+            && (wakeFloorProbe.compareTo(MIN_WAKE_FLOOR_PROBE) < 0
+                || wakeFloorProbe.compareTo(Duration.ofSeconds(10)) > 0))) {
+      p.add("wake floor probe must be 0 or in [100 ms, 10 s], got " + wakeFloorProbe);
+    }
     if (p.isEmpty()) {
       p.addAll(
           PlanSize.problems(
@@ -258,6 +279,7 @@ public record GeneratorConfig(
     private Duration warmup = Duration.ZERO;
     private WindowListener windowListener = WindowListener.NONE;
     private Instant startAt;
+    private Duration wakeFloorProbe = DEFAULT_WAKE_FLOOR_PROBE;
 
     private Builder() {}
 
@@ -335,6 +357,12 @@ public record GeneratorConfig(
       return this;
     }
 
+    /** How long the wake floor is measured before the clock; {@link Duration#ZERO} skips it. */
+    public Builder wakeFloorProbe(Duration d) {
+      this.wakeFloorProbe = d;
+      return this;
+    }
+
     /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
     public List<String> problems() {
       return GeneratorConfig.problems(
@@ -350,7 +378,8 @@ public record GeneratorConfig(
           sendLagBound,
           warmup,
           windowListener,
-          startAt);
+          startAt,
+          wakeFloorProbe);
     }
 
     public GeneratorConfig build() {
@@ -367,7 +396,8 @@ public record GeneratorConfig(
           sendLagBound,
           warmup,
           windowListener,
-          startAt);
+          startAt,
+          wakeFloorProbe);
     }
   }
 }

@@ -59,7 +59,8 @@ class GeneratorConfigTest {
             .inflightCapPerConnection(0)
             .gracePeriod(Duration.ofSeconds(-1))
             .maxFrameBytes(10)
-            .senderThreads(0);
+            .senderThreads(0)
+            .wakeFloorProbe(Duration.ofMillis(50));
     assertThat(b.problems())
         .containsExactly(
             "target 1 host 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an"
@@ -70,12 +71,27 @@ class GeneratorConfigTest {
             "inflight cap must be >= 1 per connection, got 0",
             "grace period must be > 0, got PT-1S",
             "max frame bytes must be in [1024, 67108864], got 10",
-            "sender threads must be in [1, 64], got 0");
+            "sender threads must be in [1, 64], got 0",
+            "wake floor probe must be 0 or in [100 ms, 10 s], got PT0.05S");
     assertThatThrownBy(b::build)
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not loopback")
         .hasMessageContaining("sender threads");
     assertThat(b.allowRemote(true).problems()).noneMatch(p -> p.contains("loopback"));
+  }
+
+  @Test
+  void theWakeFloorProbeIsOffOrLongEnoughForAP99() {
+    GeneratorConfig.Builder b =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", null), 10, 1, 1));
+    assertThat(b.build().wakeFloorProbe()).isEqualTo(GeneratorConfig.DEFAULT_WAKE_FLOOR_PROBE);
+    assertThat(b.wakeFloorProbe(Duration.ZERO).problems()).isEmpty();
+    assertThat(b.wakeFloorProbe(GeneratorConfig.MIN_WAKE_FLOOR_PROBE).problems()).isEmpty();
+    assertThat(b.wakeFloorProbe(Duration.ofMillis(99)).problems())
+        .containsExactly("wake floor probe must be 0 or in [100 ms, 10 s], got PT0.099S");
+    assertThat(b.wakeFloorProbe(Duration.ofSeconds(11)).problems()).hasSize(1);
+    assertThat(b.wakeFloorProbe(null).problems()).hasSize(1);
   }
 
   @Test

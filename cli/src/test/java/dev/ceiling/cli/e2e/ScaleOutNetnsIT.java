@@ -301,50 +301,46 @@ class ScaleOutNetnsIT {
   }
 
   /**
-   * Generous: the relay is usually READY within seconds, but one CI-like run (1 Dec 2026, load
-   * about 1) saw it print READY only after the old 120 s deadline, inside its namespace, for a
-   * reason not found; the test prints the wait when it is long and the relay's threads if it fails.
+   * Generous for a relay that is READY within seconds. A wait that once looked like a relay slow to
+   * start was this test's reader blocked in closing the pipe its drain thread was reading; the test
+   * still prints the wait when it is long and the relay's threads if it fails.
    */
-  private static final long READY_TIMEOUT_S = 300;
+  private static final long READY_TIMEOUT_S = 120;
 
   /** The port from the relay's READY line; fails with its output if it never comes. */
   static String awaitReady(Process relay) throws Exception {
     StringBuilder seen = new StringBuilder();
-    CompletableFuture<String> port =
-        CompletableFuture.supplyAsync(
+    // Its own thread, not the common pool (one thread on two cores, which another test's task
+    // may hold). The reader is not closed on READY: the drain thread goes on reading it, and a
+    // close would wait for the reader's lock, which that read holds for as long as the relay runs.
+    CompletableFuture<String> port = new CompletableFuture<>();
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8));
+    Thread reader =
+        new Thread(
             () -> {
-              try (BufferedReader r =
-                  new BufferedReader(
-                      new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8))) {
+              Pattern ready = Pattern.compile("^READY port=(\\d+)");
+              try {
                 String line;
-                Pattern p = Pattern.compile("^READY port=(\\d+)");
                 while ((line = r.readLine()) != null) {
                   synchronized (seen) {
                     seen.append(line).append('\n');
                   }
-                  Matcher m = p.matcher(line);
-                  if (m.find()) {
-                    String found = m.group(1);
-                    // Keep draining so the relay never blocks on a full pipe.
-                    Thread drain =
-                        new Thread(
-                            () -> {
-                              try {
-                                r.transferTo(java.io.Writer.nullWriter());
-                              } catch (IOException e) {
-                                // The relay ended.
-                              }
-                            });
-                    drain.setDaemon(true);
-                    drain.start();
-                    return found;
+                  Matcher m = ready.matcher(line);
+                  if (m.find() && !port.isDone()) {
+                    // Keep draining (this thread goes on reading) so the relay never blocks on
+                    // a full pipe.
+                    port.complete(m.group(1));
                   }
                 }
-                return null;
               } catch (IOException e) {
-                return null;
+                // The relay ended.
               }
-            });
+              port.complete(null);
+            },
+            "relay-output");
+    reader.setDaemon(true);
+    reader.start();
     long t0 = System.nanoTime();
     String p;
     String threads = "";

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param segmentIndex i of i/N
  * @param segmentCount N of i/N
  * @param startAt the wall-clock instant of slot 0, shared by every segment
+ * @param wakeFloorProbeNanos how long the child measures the wake floor (the lead before {@code
+ *     startAt} may shorten it)
  */
 public record SegmentSpec(
     List<Load> loads,
@@ -41,7 +43,8 @@ public record SegmentSpec(
     boolean allowRemote,
     int segmentIndex,
     int segmentCount,
-    Instant startAt) {
+    Instant startAt,
+    long wakeFloorProbeNanos) {
 
   /** One target's load as the child offers it. */
   public record Load(Target target, double ratePerS, int connections, int identities) {}
@@ -80,7 +83,8 @@ public record SegmentSpec(
         whole.allowRemote(),
         i,
         n,
-        startAt);
+        startAt,
+        whole.wakeFloorProbe().toNanos());
   }
 
   /** The child's generator configuration. */
@@ -97,7 +101,8 @@ public record SegmentSpec(
             .maxFrameBytes(maxFrameBytes)
             .allowRemote(allowRemote)
             .segment(new Segment(segmentIndex, segmentCount))
-            .startAt(startAt);
+            .startAt(startAt)
+            .wakeFloorProbe(Duration.ofNanos(wakeFloorProbeNanos));
     for (Load l : loads) {
       b.load(new TargetLoad(l.target(), l.ratePerS(), l.connections(), l.identities()));
     }

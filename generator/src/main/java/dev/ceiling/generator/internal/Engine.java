@@ -84,14 +84,14 @@ public final class Engine {
   }
 
   /**
-   * Measures the machine's wake floor for {@link WakeFloor#PROBE} (less when a shared start instant
+   * Measures the machine's wake floor for the configured probe (less when a shared start instant
    * leaves less: being ready at the instant matters more than a full second of it) after everything
    * else is ready, so no pre-signing or connecting competes with the probe, and prints it with the
    * bound it sets. Null when there was no time for it.
    */
   private static Long wakeFloor(
       GeneratorConfig cfg, RunStrategies strategies, ProgressListener progress) {
-    Duration probe = WakeFloor.PROBE;
+    Duration probe = cfg.wakeFloorProbe();
     if (cfg.startAt() != null) {
       // Half the slack at most: a loaded machine's last waits can overshoot, and missing the
       // instant costs the cell, while a shorter probe only costs precision.

@@ -61,7 +61,7 @@ public final class SelfCheck {
     String configured = "the configured bound " + ms(configuredUs) + " ms";
     String applied = "send-lag p99 bound applied " + ms(appliedUs) + " ms";
     if (wakeFloorP99Us == null) {
-      return "wake floor not measured (too little time before the clock): " + applied;
+      return "wake floor not measured (no probe, or too little time before the clock): " + applied;
     }
     String floor = "the machine's wake floor (p99 " + ms(wakeFloorP99Us) + " ms)";
     long byFloor = (long) (LAG_MULTIPLE_OF_WAKE_FLOOR * wakeFloorP99Us);

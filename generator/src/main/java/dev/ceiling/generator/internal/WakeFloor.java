@@ -12,9 +12,6 @@ import org.HdrHistogram.Histogram;
  * did.
  */
 public final class WakeFloor {
-  /** How long the floor is measured for: about a thousand 1 ms waits, enough for a p99. */
-  public static final Duration PROBE = Duration.ofSeconds(1);
-
   /** One wait of the probe: a slot interval of 1,000 events/s per sender, a common load. */
   static final long WAIT_NANOS = 1_000_000L;
 
