@@ -149,11 +149,10 @@ public final class DelaySweep {
     ExperimentIdentity judged =
         Identities.of(
             o.profile(), rig, rate, durationS, plan.cells().size(), plan.seed(), measurement);
-    Instant started = Instant.now();
-    List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
+    ReportFile report = new ReportFile(file, rig, judged, plan);
     String failure = null;
     try {
-      write(file, rig, judged, plan, measured, started, null);
+      report.write(null);
       DelayCells cells =
           new DelayCells(
               scraper,
@@ -168,9 +167,8 @@ public final class DelaySweep {
           failure = INTERRUPTED;
           break;
         }
-        measured.add(cells.measure(c));
-        SensitivityReport now = write(file, rig, judged, plan, measured, started, null);
-        o.progress().measured(now);
+        report.measured.add(cells.measure(c));
+        o.progress().measured(report.write(null));
       }
     } catch (DelayCells.CellFailed | MetricsException e) {
       failure = Redaction.redact(e.getMessage());
@@ -179,66 +177,65 @@ public final class DelaySweep {
     } finally {
       proxy.setDelay(Duration.ZERO);
     }
-    return finish(file, rig, judged, plan, measured, started, failure);
+    return report.finish(failure);
   }
 
-  private SensitivityResult finish(
-      Path file,
-      RigDescriptor rig,
-      ExperimentIdentity judged,
-      SensitivityPlan plan,
-      List<SensitivityAnalysis.Measured> measured,
-      Instant started,
-      String failure) {
-    SensitivityReport report;
-    try {
-      report = write(file, rig, judged, plan, measured, started, failure == null ? "" : failure);
-    } catch (IOException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+  /** The sweep's report file, rewritten after every cell from the cells measured so far. */
+  private final class ReportFile {
+    private final Path file;
+    private final RigDescriptor rig;
+    private final ExperimentIdentity judged;
+    private final SensitivityPlan plan;
+    private final Instant started = Instant.now();
+    final List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
+
+    ReportFile(Path file, RigDescriptor rig, ExperimentIdentity judged, SensitivityPlan plan) {
+      this.file = file;
+      this.rig = rig;
+      this.judged = judged;
+      this.plan = plan;
     }
-    Outcome outcome =
-        INTERRUPTED.equals(failure)
-            ? Outcome.NOT_ESTABLISHED
-            : failure != null
-                ? Outcome.INFRASTRUCTURE
-                : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
-    return new SensitivityResult(
-        report, file, outcome, failure == null ? List.of() : List.of(failure));
-  }
 
-  /**
-   * Writes the report of the cells so far. {@code ended} is null while the sweep runs, "" once it
-   * ended normally, and the failure's message when it stopped early.
-   */
-  private SensitivityReport write(
-      Path file,
-      RigDescriptor rig,
-      ExperimentIdentity judged,
-      SensitivityPlan plan,
-      List<SensitivityAnalysis.Measured> measured,
-      Instant started,
-      String ended)
-      throws IOException {
-    boolean complete = measured.size() == plan.cells().size();
-    String reason =
-        complete
-            ? null
-            : ended == null
-                ? "running: " + measured.size() + " of " + plan.cells().size() + " cells"
-                : "stopped after "
-                    + measured.size()
-                    + " of "
-                    + plan.cells().size()
-                    + " cells: "
-                    + ended;
-    SensitivityAnalysis.Progress p =
-        new SensitivityAnalysis.Progress(
-            started, ended == null ? null : Instant.now(), complete, reason);
-    SensitivityReport report =
-        SensitivityAnalysis.report(
-            o.profile().name(), rig, judged, plan, measured, p, o.verdictConfig());
-    Json.write(file, report);
-    return report;
+    /** The last write, and the outcome it reads as; {@code failure} is null when none. */
+    SensitivityResult finish(String failure) {
+      SensitivityReport report;
+      try {
+        report = write(failure == null ? "" : failure);
+      } catch (IOException e) {
+        return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+      }
+      Outcome outcome =
+          INTERRUPTED.equals(failure)
+              ? Outcome.NOT_ESTABLISHED
+              : failure != null
+                  ? Outcome.INFRASTRUCTURE
+                  : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
+      return new SensitivityResult(
+          report, file, outcome, failure == null ? List.of() : List.of(failure));
+    }
+
+    /**
+     * Writes the report of the cells so far. {@code ended} is null while the sweep runs, "" once it
+     * ended normally, and the failure's message when it stopped early.
+     */
+    SensitivityReport write(String ended) throws IOException {
+      int planned = plan.cells().size();
+      boolean complete = measured.size() == planned;
+      String reason =
+          complete
+              ? null
+              : ended == null
+                  ? "running: " + measured.size() + " of " + planned + " cells"
+                  : "stopped after " + measured.size() + " of " + planned + " cells: " + ended;
+      SensitivityAnalysis.Progress p =
+          new SensitivityAnalysis.Progress(
+              started, ended == null ? null : Instant.now(), complete, reason);
+      SensitivityReport report =
+          SensitivityAnalysis.report(
+              o.profile().name(), rig, judged, plan, measured, p, o.verdictConfig());
+      Json.write(file, report);
+      return report;
+    }
   }
 
   /** How long the plan will take: each cell's warm-up, window, grace and a drain's allowance. */

@@ -142,28 +142,24 @@ public record DelaySweepOptions(
   }
 
   /** Fluent configuration; {@link #run()} validates every option at once and runs. */
-  public static final class Builder {
-    private RelayProfile profile;
+  public static final class Builder extends MeasurementBuilder<Builder> {
     private String link;
     private List<Double> delaysMs = DEFAULT_DELAYS_MS;
-    private int repeats = 3;
-    private Duration duration = Duration.ofSeconds(3);
     private Double rate;
     private Double expectedRoundTrips;
     private double margin = DEFAULT_MARGIN;
     private long seed = 1;
-    private Map<String, String> relayOverrides = Map.of();
-    private SweepOptions sweepOptions =
-        SweepOptions.defaults(Path.of("journal.jsonl")).withWarmup(Duration.ofSeconds(1));
-    private VerdictConfig verdictConfig = VerdictConfig.defaults();
-    private Path outDir;
     private SensitivityProgress progress = SensitivityProgress.NONE;
 
-    Builder() {}
+    /** Cells of 3 s after a warm-up of 1 s by default. */
+    Builder() {
+      super(
+          Duration.ofSeconds(3),
+          SweepOptions.defaults(Path.of("journal.jsonl")).withWarmup(Duration.ofSeconds(1)));
+    }
 
-    /** The relay to measure (required); it must declare the link as an upstream. */
-    public Builder profile(RelayProfile p) {
-      this.profile = Objects.requireNonNull(p, "profile");
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -176,18 +172,6 @@ public record DelaySweepOptions(
     /** The added round-trip delays, ms, ascending, at least 2 (default 0, 0.5, 1, 2, 3, 4). */
     public Builder delaysMs(List<Double> ms) {
       this.delaysMs = ms;
-      return this;
-    }
-
-    /** Cells per delay, >= 2 (default 3). */
-    public Builder repeats(int n) {
-      this.repeats = n;
-      return this;
-    }
-
-    /** Each cell's measurement window (default 3 s). */
-    public Builder duration(Duration d) {
-      this.duration = d;
       return this;
     }
 
@@ -215,28 +199,6 @@ public record DelaySweepOptions(
     /** The seed of the cell order (default 1). */
     public Builder seed(long s) {
       this.seed = s;
-      return this;
-    }
-
-    public Builder relayOverrides(Map<String, String> o) {
-      this.relayOverrides = Map.copyOf(o);
-      return this;
-    }
-
-    /** Per-cell measurement (warm-up 1 s by default, grace, drain timeout); the journal is set. */
-    public Builder sweepOptions(SweepOptions o) {
-      this.sweepOptions = Objects.requireNonNull(o, "sweepOptions");
-      return this;
-    }
-
-    public Builder verdictConfig(VerdictConfig c) {
-      this.verdictConfig = Objects.requireNonNull(c, "verdictConfig");
-      return this;
-    }
-
-    /** Where sensitivity.json, the journals and the rig's state go (required, not yet a report). */
-    public Builder outDir(Path dir) {
-      this.outDir = dir;
       return this;
     }
 

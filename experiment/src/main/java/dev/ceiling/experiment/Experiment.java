@@ -1,8 +1,6 @@
 package dev.ceiling.experiment;
 
-import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.ExperimentReport;
-import dev.ceiling.verdict.VerdictConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,29 +137,23 @@ public final class Experiment {
   public static final String PREDICTED_CEILING_HOT_KEY = "predicted_worker_ceiling_hot_per_s";
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
-  public static final class Builder {
-    private RelayProfile profile;
+  public static final class Builder extends MeasurementBuilder<Builder> {
     private List<Double> rates = List.of(250.0, 500.0, 750.0, 1000.0);
     private List<Double> autoRateMultiples;
-    private Duration duration = Duration.ofSeconds(4);
-    private int repeats = 3;
     private Long seed;
     private Double equivalenceMargin;
-    private Map<String, String> relayOverrides = Map.of();
-    private SweepOptions sweepOptions = SweepOptions.defaults(Path.of("journal.jsonl"));
-    private VerdictConfig verdictConfig = VerdictConfig.defaults();
-    private Path outDir;
     private ExperimentProgress progress = ExperimentProgress.NONE;
     private boolean installShutdownHook = true;
     private boolean resume;
     private Duration shutdownGrace = Duration.ofSeconds(60);
     private final Map<String, Function<ExperimentReport, String>> renderers = new LinkedHashMap<>();
 
-    private Builder() {}
+    private Builder() {
+      super(Duration.ofSeconds(4), SweepOptions.defaults(Path.of("journal.jsonl")));
+    }
 
-    /** The relay to measure (required). */
-    public Builder profile(RelayProfile p) {
-      this.profile = Objects.requireNonNull(p, "profile");
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -199,18 +191,6 @@ public final class Experiment {
       return this;
     }
 
-    /** Each cell's measurement window (after the warm-up), > 0. */
-    public Builder duration(Duration d) {
-      this.duration = Objects.requireNonNull(d, "duration");
-      return this;
-    }
-
-    /** Repeats per rate, >= 1; the verdict needs >= 2 evidence cells per arm and rate. */
-    public Builder repeats(int n) {
-      this.repeats = n;
-      return this;
-    }
-
     /** Shuffle the cell order with this seed (default: ascending). */
     public Builder shuffled(long orderSeed) {
       this.seed = orderSeed;
@@ -227,33 +207,6 @@ public final class Experiment {
      */
     public Builder equivalenceMargin(double delta) {
       this.equivalenceMargin = delta;
-      return this;
-    }
-
-    /** Overrides of the profile's ports and parameters (e.g. {@code exchange_delay_ms}). */
-    public Builder relayOverrides(Map<String, String> o) {
-      this.relayOverrides = Map.copyOf(o);
-      return this;
-    }
-
-    /** Per-cell measurement options (warm-up, connections, timeouts, two-community cells). */
-    public Builder sweepOptions(SweepOptions o) {
-      this.sweepOptions = Objects.requireNonNull(o, "sweepOptions");
-      return this;
-    }
-
-    public Builder verdictConfig(VerdictConfig c) {
-      this.verdictConfig = Objects.requireNonNull(c, "verdictConfig");
-      return this;
-    }
-
-    /**
-     * Where reports, half-runs, journals and rig state go. Default: a new directory of this run's
-     * own, {@link #newRunDirectory newRunDirectory(Path.of("ceiling-reports"))}; a fixed path is
-     * refused on the second run (its journals are there) unless {@link #resume} is set.
-     */
-    public Builder outDir(Path dir) {
-      this.outDir = Objects.requireNonNull(dir, "outDir");
       return this;
     }
 

@@ -70,6 +70,7 @@ final class SensitivityAnalysis {
         rig.arm(),
         rig,
         plan,
+        identity.measurement(),
         progress.startedAt(),
         progress.finishedAt(),
         progress.complete(),

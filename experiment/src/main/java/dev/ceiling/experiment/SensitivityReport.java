@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.verdict.CountCheck;
 import dev.ceiling.verdict.SensitivityFit;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * @param arm the arm the relay ran (the profile's treatment arm: the path under study is on)
  * @param rig the relay's descriptor, credentials redacted
  * @param plan the plan, fixed before the first cell
+ * @param measurement how every cell is measured (warm-up, grace, send-lag bound, signing identities
+ *     per community), fixed with the plan
  * @param startedAt when the first cell started
  * @param finishedAt when the sweep ended, or null while it runs
  * @param complete true when every planned cell was measured
@@ -38,6 +41,7 @@ public record SensitivityReport(
     String arm,
     RigDescriptor rig,
     SensitivityPlan plan,
+    MeasurementSettings measurement,
     Instant startedAt,
     Instant finishedAt,
     boolean complete,
@@ -56,6 +60,7 @@ public record SensitivityReport(
 
   public SensitivityReport {
     Objects.requireNonNull(plan, "plan must not be null");
+    Objects.requireNonNull(measurement, "measurement must not be null");
     cells = List.copyOf(cells);
     points = List.copyOf(points);
     Objects.requireNonNull(answer, "answer must not be null");

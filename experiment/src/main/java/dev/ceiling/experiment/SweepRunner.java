@@ -2,7 +2,6 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
-import dev.ceiling.core.model.ControlCheckReading;
 import dev.ceiling.core.model.DrainTimeout;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
@@ -48,12 +47,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class SweepRunner implements ArmSweep {
   /** How long a control check may take before its run counts as not finished. */
-  private static final Duration CONTROL_CHECK_TIMEOUT = Duration.ofSeconds(30);
-
   /**
-   * The wake floor is measured before every cell, so its probe is paid once per cell: 250 waits of
-   * 1 ms give a p99 from the three latest, enough for the bound it sets (twice the floor), where
-   * the generator's own second-long probe cost the test suite about a tenth of its time.
+   * Paid before every cell: 250 waits of 1 ms, a p99 from the three latest (the second-long default
+   * cost the test suite a tenth of its time).
    */
   static final Duration WAKE_FLOOR_PROBE = Duration.ofMillis(250);
 
@@ -109,13 +105,13 @@ public final class SweepRunner implements ArmSweep {
         if (interrupted.get()) {
           break;
         }
-        ControlCheck.Result checkBefore = checked ? controlCheck(rig) : null;
+        ControlCheck.Result checkBefore = checked ? ControlChecks.run(rig) : null;
         Cell cell =
             client
                 ? measureClientSide(rig, identity, options, planned, clientDrainS, clientTimeout)
                 : measure(rig, identity, options, planned, hasQueue, baseline);
         if (checked) {
-          cell = withControlCheck(cell, checkBefore, controlCheck(rig));
+          cell = ControlChecks.withReadings(cell, checkBefore, ControlChecks.run(rig));
         }
         clientDrainS = lastGraceS;
         clientTimeout = DrainWait.unanswered(cell.unacknowledged(), options.drainTimeout());
@@ -385,24 +381,5 @@ public final class SweepRunner implements ArmSweep {
               drained.timeout().baselineQueueDepth()));
     }
     return drained;
-  }
-
-  /** One run of the profile's control check; an interrupt ends it and leaves the flag set. */
-  private static ControlCheck.Result controlCheck(RigDescriptor rig) {
-    try {
-      return ControlCheck.run(rig.controlCheck(), CONTROL_CHECK_TIMEOUT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new ControlCheck.Result("interrupted", null);
-    }
-  }
-
-  private static Cell withControlCheck(
-      Cell cell, ControlCheck.Result before, ControlCheck.Result after) {
-    return cell.toBuilder()
-        .controlCheck(
-            new ControlCheckReading(
-                before.output(), before.exitCode(), after.output(), after.exitCode()))
-        .build();
   }
 }

@@ -87,10 +87,7 @@ public record GeneratorConfig(
    */
   public static final Duration DEFAULT_SEND_LAG_BOUND = Duration.ofMillis(10);
 
-  /**
-   * About a thousand 1 ms waits: a p99 from the ten latest. A sweep measures before every cell and
-   * takes less (experiment's SweepRunner), since it pays the probe once per cell.
-   */
+  /** About a thousand 1 ms waits, a p99 from the ten latest; a sweep pays it per cell, so less. */
   public static final Duration DEFAULT_WAKE_FLOOR_PROBE = Duration.ofSeconds(1);
 
   /** A shorter probe holds fewer than a hundred 1 ms waits: no p99 worth stating. */

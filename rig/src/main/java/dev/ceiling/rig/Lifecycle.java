@@ -3,11 +3,9 @@ package dev.ceiling.rig;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.rig.internal.Occupant;
 import dev.ceiling.rig.internal.Occupants;
 import dev.ceiling.rig.internal.OwnerOnlyFiles;
 import dev.ceiling.rig.internal.Ownership;
-import dev.ceiling.rig.internal.PidFile;
 import dev.ceiling.rig.internal.PortGuard;
 import dev.ceiling.rig.internal.ProcessInspector.Identity;
 import dev.ceiling.rig.internal.ReadyLog;
@@ -64,8 +62,8 @@ final class Lifecycle {
   RigHandle up(UpOptions o) throws RigException {
     Path stateDir = o.stateDir().toAbsolutePath();
     List<String> notes = new ArrayList<>();
-    claim(stateDir);
-    refuseIfRunning(stateDir, notes);
+    StateClaim.claim(stateDir);
+    StateClaim.refuseIfRunning(occupants, stateDir, notes);
     closeUpstreams(stateDir);
     List<UpstreamRoute> targets = UpstreamPlans.targets(o);
     boolean proxied = o.upstreamMode() == UpOptions.UpstreamMode.PROXIED && !o.skipRelay();
@@ -127,58 +125,6 @@ final class Lifecycle {
     Upstreams old = upstreams.remove(stateDir);
     if (old != null) {
       old.close();
-    }
-  }
-
-  private static void claim(Path stateDir) throws RigException {
-    Optional<String> foreign;
-    try {
-      foreign = StateDirectory.claim(stateDir);
-    } catch (IOException e) {
-      throw new RigException(
-          RigException.Kind.STATE, "cannot create state directory " + stateDir + ": " + e, e);
-    }
-    if (foreign.isPresent()) {
-      throw new RigException(RigException.Kind.STATE, foreign.get());
-    }
-  }
-
-  /**
-   * One relay per state directory. A garbled pid file is refused rather than deleted: it may be the
-   * only trace of a relay that still runs (and holds the port); {@code down} settles it.
-   */
-  private void refuseIfRunning(Path stateDir, List<String> notes) throws RigException {
-    Occupant o = occupants.look(stateDir);
-    if (o instanceof Occupant.Ours ours) {
-      throw new RigException(
-          RigException.Kind.STATE,
-          "a relay of this rig is already running in "
-              + stateDir
-              + " (pid "
-              + ours.recorded().pid()
-              + ", rig id "
-              + ours.recorded().rigId()
-              + "); run down first or use another state directory");
-    }
-    if (o instanceof Occupant.Garbled g) {
-      throw new RigException(
-          RigException.Kind.STATE,
-          "the pid file in "
-              + stateDir
-              + " is unreadable ("
-              + g.why()
-              + "), so a relay this rig started may still be running; run 'ceiling rig down"
-              + " --state-dir "
-              + stateDir
-              + "' first (it finds the relay through the descriptor, or refuses and keeps every"
-              + " file)");
-    }
-    if (o instanceof Occupant.Stale stale) {
-      notes.add(
-          "removed a stale pid file naming pid "
-              + stale.recorded().pid()
-              + (stale.alive() ? " (now a process that is not ours)" : " (no longer running)"));
-      Stopper.deleteQuietly(PidFile.in(stateDir));
     }
   }
 

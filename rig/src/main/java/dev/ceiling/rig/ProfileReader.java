@@ -131,15 +131,10 @@ public final class ProfileReader {
     // handshake (or a TCP connect) succeeds.
     String health = f.string(root, "$", "health_url", readiness instanceof Readiness.HttpHealth);
     f.placeholders(health, "$.health_url", known);
-    Evidence evidence = evidence(root);
-    boolean byMetrics = evidence == Evidence.METRICS;
-    String metrics = f.string(root, "$", "metrics_url", byMetrics);
-    f.placeholders(metrics, "$.metrics_url", known);
+    EvidenceSection ev = evidenceSection(root);
     String readyLinePrefix = f.string(root, "$", "ready_line_prefix", false);
     Arms arms = arms(root);
     List<LimiterSetting> limiter = sections.limiter(root.get("limiter"));
-    Map<String, String> mapping = metricMapping(root, byMetrics);
-    List<String> positive = positiveControlled(root, mapping);
     List<TargetTemplate> targets = sections.targets(root.get("targets"));
     Integer queueCapacity = queueCapacity(root.get("queue_capacity"));
     String sourceDir = f.string(root, "$", "source_dir", false);
@@ -158,8 +153,8 @@ public final class ProfileReader {
         parameters,
         new TreeSet<>(secret),
         health,
-        metrics,
-        evidence,
+        ev.metricsUrl(),
+        ev.evidence(),
         readiness,
         readyLinePrefix,
         arms.treatment(),
@@ -167,8 +162,8 @@ public final class ProfileReader {
         arms.selections(),
         arms.reset(),
         limiter,
-        mapping,
-        positive,
+        ev.mapping(),
+        ev.positiveControlled(),
         targets,
         upstreams,
         queueCapacity,
@@ -177,6 +172,22 @@ public final class ProfileReader {
         controlCheck,
         source,
         baseDir);
+  }
+
+  /** How contamination is read: the evidence kind, and with metrics their URL and mapping. */
+  private record EvidenceSection(
+      Evidence evidence,
+      String metricsUrl,
+      Map<String, String> mapping,
+      List<String> positiveControlled) {}
+
+  private EvidenceSection evidenceSection(JsonNode root) {
+    Evidence evidence = evidence(root);
+    boolean byMetrics = evidence == Evidence.METRICS;
+    String metrics = f.string(root, "$", "metrics_url", byMetrics);
+    f.placeholders(metrics, "$.metrics_url", known);
+    Map<String, String> mapping = metricMapping(root, byMetrics);
+    return new EvidenceSection(evidence, metrics, mapping, positiveControlled(root, mapping));
   }
 
   /** An upstream's target may use the ports and parameters, which are known before any launch. */

@@ -93,62 +93,68 @@ final class ProfileSections {
       problems.add("$.targets: expected a non-empty array of targets, got " + node);
       return out;
     }
-    Set<String> fields = Set.of("community", "url", "host_header", "tags", "kind", "content_bytes");
     for (int i = 0; i < node.size(); i++) {
-      String path = "$.targets[" + i + "]";
-      JsonNode n = node.get(i);
-      if (!n.isObject()) {
-        problems.add(path + ": expected an object");
-        continue;
-      }
-      f.unknownFields(n, path, fields);
-      String community = f.string(n, path, "community", true);
-      String url = f.string(n, path, "url", true);
-      String host = f.string(n, path, "host_header", false);
-      f.placeholders(url, path + ".url", known);
-      f.placeholders(host, path + ".host_header", known);
-      List<List<String>> tags = new ArrayList<>();
-      JsonNode t = n.get("tags");
-      if (t != null && !t.isNull()) {
-        if (!t.isArray()) {
-          problems.add(path + ".tags: expected an array of string arrays");
-        } else {
-          for (int j = 0; j < t.size(); j++) {
-            tags.add(f.strings(t.get(j), path + ".tags[" + j + "]"));
-          }
-        }
-      }
-      int kind = f.integer(n, path, "kind", 1);
-      int contentBytes = f.integer(n, path, "content_bytes", Target.DEFAULT_LOAD_CONTENT_BYTES);
-      if (contentBytes < Target.MIN_LOAD_CONTENT_BYTES) {
-        // Refused here, at load, since every command that offers load would fail on it later.
-        problems.add(
-            path
-                + ".content_bytes: must be at least "
-                + Target.MIN_LOAD_CONTENT_BYTES
-                + " so every event has its own id (a nonce and the slot number), got "
-                + contentBytes);
-      }
-      if (community == null || url == null) {
-        continue;
-      }
-      TargetTemplate tt = new TargetTemplate(community, url, host, tags, kind, contentBytes);
-      try {
-        // Validate the shape with every placeholder filled by a dummy: catches a bad scheme, tag
-        // or kind here, at load, rather than at up. (Unknown placeholders are reported above.)
-        new Target(
-            community,
-            url.replaceAll("\\$\\{[^}]*}", "1"),
-            host == null ? null : host.replaceAll("\\$\\{[^}]*}", "1"),
-            tags,
-            kind,
-            contentBytes);
-        out.add(tt);
-      } catch (IllegalArgumentException e) {
-        problems.add(path + ": " + e.getMessage());
-      }
+      target(node.get(i), "$.targets[" + i + "]").ifPresent(out::add);
     }
     return out;
+  }
+
+  private static final Set<String> TARGET_FIELDS =
+      Set.of("community", "url", "host_header", "tags", "kind", "content_bytes");
+
+  /** One target, or empty with its problems added. */
+  private java.util.Optional<TargetTemplate> target(JsonNode n, String path) {
+    if (!n.isObject()) {
+      problems.add(path + ": expected an object");
+      return java.util.Optional.empty();
+    }
+    f.unknownFields(n, path, TARGET_FIELDS);
+    String community = f.string(n, path, "community", true);
+    String url = f.string(n, path, "url", true);
+    String host = f.string(n, path, "host_header", false);
+    f.placeholders(url, path + ".url", known);
+    f.placeholders(host, path + ".host_header", known);
+    List<List<String>> tags = new ArrayList<>();
+    JsonNode t = n.get("tags");
+    if (t != null && !t.isNull()) {
+      if (!t.isArray()) {
+        problems.add(path + ".tags: expected an array of string arrays");
+      } else {
+        for (int j = 0; j < t.size(); j++) {
+          tags.add(f.strings(t.get(j), path + ".tags[" + j + "]"));
+        }
+      }
+    }
+    int kind = f.integer(n, path, "kind", 1);
+    int contentBytes = f.integer(n, path, "content_bytes", Target.DEFAULT_LOAD_CONTENT_BYTES);
+    if (contentBytes < Target.MIN_LOAD_CONTENT_BYTES) {
+      // Refused here, at load, since every command that offers load would fail on it later.
+      problems.add(
+          path
+              + ".content_bytes: must be at least "
+              + Target.MIN_LOAD_CONTENT_BYTES
+              + " so every event has its own id (a nonce and the slot number), got "
+              + contentBytes);
+    }
+    if (community == null || url == null) {
+      return java.util.Optional.empty();
+    }
+    try {
+      // Validate the shape with every placeholder filled by a dummy: catches a bad scheme, tag
+      // or kind here, at load, rather than at up. (Unknown placeholders are reported above.)
+      new Target(
+          community,
+          url.replaceAll("\\$\\{[^}]*}", "1"),
+          host == null ? null : host.replaceAll("\\$\\{[^}]*}", "1"),
+          tags,
+          kind,
+          contentBytes);
+      return java.util.Optional.of(
+          new TargetTemplate(community, url, host, tags, kind, contentBytes));
+    } catch (IllegalArgumentException e) {
+      problems.add(path + ": " + e.getMessage());
+      return java.util.Optional.empty();
+    }
   }
 
   /**

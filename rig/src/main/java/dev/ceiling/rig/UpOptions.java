@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What {@link Rig#up(UpOptions)} should bring up.
@@ -121,7 +122,7 @@ public record UpOptions(
     Objects.requireNonNull(upstreamMode, "upstream_mode must not be null");
   }
 
-  /** The options before upstreams existed: proxied upstreams, loopback targets only. */
+  /** Proxied upstreams, loopback targets only. */
   public UpOptions(
       RelayProfile profile,
       String arm,
@@ -164,117 +165,82 @@ public record UpOptions(
   }
 
   public UpOptions withReset(boolean value) {
-    return new UpOptions(
-        profile,
-        arm,
-        value,
-        skipRelay,
-        stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        overrides,
-        extraArgs,
-        upstreamMode,
-        allowRemoteUpstreams);
+    return with(f -> f.reset = value);
   }
 
   public UpOptions withSkipRelay(boolean value) {
-    return new UpOptions(
-        profile,
-        arm,
-        reset,
-        value,
-        stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        overrides,
-        extraArgs,
-        upstreamMode,
-        allowRemoteUpstreams);
+    return with(f -> f.skipRelay = value);
   }
 
   public UpOptions withTimeouts(Duration ready, Duration ports, Duration stop) {
-    return new UpOptions(
-        profile,
-        arm,
-        reset,
-        skipRelay,
-        stateDir,
-        ready,
-        ports,
-        stop,
-        overrides,
-        extraArgs,
-        upstreamMode,
-        allowRemoteUpstreams);
+    return with(
+        f -> {
+          f.readyTimeout = ready;
+          f.portWait = ports;
+          f.stopTimeout = stop;
+        });
   }
 
   public UpOptions withOverrides(Map<String, String> value) {
-    return new UpOptions(
-        profile,
-        arm,
-        reset,
-        skipRelay,
-        stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        value,
-        extraArgs,
-        upstreamMode,
-        allowRemoteUpstreams);
+    return with(f -> f.overrides = value);
   }
 
   public UpOptions withExtraArgs(List<String> value) {
-    return new UpOptions(
-        profile,
-        arm,
-        reset,
-        skipRelay,
-        stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        overrides,
-        value,
-        upstreamMode,
-        allowRemoteUpstreams);
+    return with(f -> f.extraArgs = value);
   }
 
   /** Proxied (the default) or direct upstream links; see {@link UpstreamMode}. */
   public UpOptions withUpstreamMode(UpstreamMode value) {
-    return new UpOptions(
-        profile,
-        arm,
-        reset,
-        skipRelay,
-        stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        overrides,
-        extraArgs,
-        value,
-        allowRemoteUpstreams);
+    return with(f -> f.upstreamMode = value);
   }
 
   /** Whether an upstream target may be off this machine (default false). */
   public UpOptions withAllowRemoteUpstreams(boolean value) {
+    return with(f -> f.allowRemoteUpstreams = value);
+  }
+
+  /** A copy of these options with some fields changed: what every wither returns. */
+  private UpOptions with(Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
     return new UpOptions(
         profile,
         arm,
-        reset,
-        skipRelay,
+        f.reset,
+        f.skipRelay,
         stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        overrides,
-        extraArgs,
-        upstreamMode,
-        value);
+        f.readyTimeout,
+        f.portWait,
+        f.stopTimeout,
+        f.overrides,
+        f.extraArgs,
+        f.upstreamMode,
+        f.allowRemoteUpstreams);
+  }
+
+  /** The components a wither may change; the record's constructor still checks them all. */
+  private static final class Fields {
+    boolean reset;
+    boolean skipRelay;
+    Duration readyTimeout;
+    Duration portWait;
+    Duration stopTimeout;
+    Map<String, String> overrides;
+    List<String> extraArgs;
+    UpstreamMode upstreamMode;
+    boolean allowRemoteUpstreams;
+
+    Fields(UpOptions o) {
+      reset = o.reset;
+      skipRelay = o.skipRelay;
+      readyTimeout = o.readyTimeout;
+      portWait = o.portWait;
+      stopTimeout = o.stopTimeout;
+      overrides = o.overrides;
+      extraArgs = o.extraArgs;
+      upstreamMode = o.upstreamMode;
+      allowRemoteUpstreams = o.allowRemoteUpstreams;
+    }
   }
 
   /** The queue capacity the relay runs with: the override if given, else the profile's. */

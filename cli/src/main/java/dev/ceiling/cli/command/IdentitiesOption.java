@@ -3,7 +3,10 @@ package dev.ceiling.cli.command;
 import dev.ceiling.experiment.SweepOptions;
 import picocli.CommandLine.Option;
 
-/** {@code --identities N}, shared by {@code sweep} and {@code experiment} (a picocli mixin). */
+/**
+ * {@code --identities N}, shared by {@code sweep}, {@code experiment} and {@code sensitivity} (a
+ * picocli mixin).
+ */
 final class IdentitiesOption {
   @Option(
       names = "--identities",

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -123,6 +124,8 @@ public final class SensitivityCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "Print only the answer and warnings.")
   boolean quiet;
 
+  @Mixin IdentitiesOption identities = new IdentitiesOption();
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -175,7 +178,8 @@ public final class SensitivityCommand implements Callable<Integer> {
               .relayOverrides(params)
               .sweepOptions(
                   SweepOptions.defaults(dir.resolve("journal.jsonl"))
-                      .withWarmup(Duration.ofSeconds(1)))
+                      .withWarmup(Duration.ofSeconds(1))
+                      .withIdentities(identities.identities))
               .outDir(dir)
               .progress(new SensitivityLines(err, quiet))
               .rate(rate)
@@ -201,6 +205,7 @@ public final class SensitivityCommand implements Callable<Integer> {
       checks.between("--expect-round-trips", expectRoundTrips, 0, 1_000_000, "round trips");
     }
     checks.positive("--margin", margin, 1_000_000, "round trips");
+    identities.check(checks);
     List<String> links = p.upstreams().stream().map(u -> u.name()).toList();
     if (link == null) {
       checks.add("--link is required: profile '" + p.name() + "' declares upstreams " + links);

@@ -38,6 +38,8 @@ class SensitivityCommandIT {
             "45",
             "--seed",
             "3",
+            "--identities",
+            "3",
             "--param",
             "port=" + freePort(),
             "--param",
@@ -60,6 +62,7 @@ class SensitivityCommandIT {
     var tree = Json.mapper().readTree(Files.readString(file));
     assertThat(tree.get("schema").asText()).isEqualTo("ceiling-sensitivity/1");
     assertThat(tree.get("plan").get("cells")).hasSize(4);
+    assertThat(tree.get("measurement").get("identities").asInt()).isEqualTo(3);
     assertThat(tree.get("cells")).as(o.toString()).hasSize(4);
     assertThat(tree.get("complete").asBoolean()).isTrue();
     assertThat(tree.get("established").asBoolean()).isFalse();

@@ -23,7 +23,14 @@ class SensitivityContractTest {
     Cli.Outcome o = run("sensitivity", "--help");
     assertHelp(o, "ceiling sensitivity");
     assertThat(o.out())
-        .contains("--link", "--delays", "--repeats", "--expect-round-trips", "--margin", "--rate");
+        .contains(
+            "--link",
+            "--delays",
+            "--repeats",
+            "--expect-round-trips",
+            "--margin",
+            "--rate",
+            "--identities");
   }
 
   @Test
@@ -61,6 +68,9 @@ class SensitivityContractTest {
     assertUsageError(run("sensitivity", "--rate", "NaN"), "--rate");
     assertUsageError(run("sensitivity", "--expect-round-trips", "-1"), "--expect-round-trips");
     assertUsageError(run("sensitivity", "--param", "nope=1"), "--param");
+    assertUsageError(run("sensitivity", "--identities", "0"), "--identities");
+    assertUsageError(run("sensitivity", "--identities", "10001"), "--identities");
+    assertUsageError(run("sensitivity", "--identities", "many"), "--identities");
   }
 
   @Test

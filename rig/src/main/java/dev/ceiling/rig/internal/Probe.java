@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
@@ -45,17 +44,6 @@ public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake
 
   /** {@code GET url} returns 200. */
   record HttpHealth(URI url) implements Probe {
-    /**
-     * HTTP/1.1 only: the JDK's default HTTP/2 sends {@code Upgrade: h2c}, which a Node relay that
-     * serves /health and its WebSocket on one server answers with a broken response.
-     */
-    private static final HttpClient HTTP =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
-
     public HttpHealth {
       Objects.requireNonNull(url, "url must not be null");
     }
@@ -74,7 +62,7 @@ public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake
     public boolean answers() throws InterruptedException {
       try {
         HttpResponse<Void> r =
-            HTTP.send(
+            ProbeClient.HTTP.send(
                 HttpRequest.newBuilder(url).timeout(ANSWER).GET().build(),
                 HttpResponse.BodyHandlers.discarding());
         return r.statusCode() == 200;
@@ -86,12 +74,6 @@ public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake
 
   /** The opening WebSocket handshake on the relay's own URL succeeds (no health endpoint). */
   record WebSocketHandshake(URI url) implements Probe {
-    private static final HttpClient HTTP =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT)
-            .build();
-
     public WebSocketHandshake {
       Objects.requireNonNull(url, "url must not be null");
     }
@@ -110,7 +92,8 @@ public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake
     public boolean answers() throws InterruptedException {
       try {
         WebSocket ws =
-            HTTP.newWebSocketBuilder()
+            ProbeClient.HTTP
+                .newWebSocketBuilder()
                 .connectTimeout(CONNECT)
                 .buildAsync(url, new WebSocket.Listener() {})
                 .get(ANSWER.toMillis(), TimeUnit.MILLISECONDS);
