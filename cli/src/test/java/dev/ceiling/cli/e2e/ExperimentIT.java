@@ -33,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -197,8 +198,18 @@ class ExperimentIT {
    * two rates and widen the interval by construction; and at 1.3x the queue may still be filling
    * when the measured ceiling lies near the hot prediction. The main job's own run covers the whole
    * grid. The warm-up is the main job's (2 s).
+   *
+   * <p>A quiet-machine known answer, so the bench's and not the test command's
+   * (docs/PERFORMANCE.md, "Known answers that need a quiet machine"). At these settings the
+   * worker's rate is mostly CPU, and the test command loads the machine itself: in one quiet
+   * fresh-clone run the suite's other tests moved the worker between 96 and 170/s across twelve
+   * cells (127.4/s against a calibration of 158.8-219.9/s), and beside two busy loops the start-up
+   * calibration itself was inflated (117.3-184.8/s against a worker of 243.2/s). A start-up
+   * calibration cannot predict a worker whose share of the CPU the machine decides; the A/B known
+   * answer above runs where the audit delay dominates and stays in the test command.
    */
   @Test
+  @Tag("quiet-machine")
   void theWarmCalibrationPredictsTheMeasuredWorkerRateAndTheGridBracketsIt() throws Exception {
     double[] above =
         java.util.Arrays.stream(ExperimentCommand.autoMultiples()).filter(m -> m > 1).toArray();
