@@ -53,7 +53,21 @@ public final class ControlCheck {
     } catch (IOException e) {
       return new Result("cannot run " + command + ": " + e.getMessage(), null);
     }
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+    // A thread of its own, not the common pool: a grandchild that keeps the pipe open would hold a
+    // pool thread (one, on two cores) until the pipe closes.
+    CompletableFuture<String> out = new CompletableFuture<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                out.complete(read(p.getInputStream()));
+              } catch (RuntimeException e) {
+                out.completeExceptionally(e);
+              }
+            },
+            "control-check-output");
+    reader.setDaemon(true);
+    reader.start();
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
