@@ -131,13 +131,19 @@ class NostrRelayJsIT {
     assertThat(v.notes())
         .contains(Verdict.CLIENT_EVIDENCE_NOTE, Verdict.CLIENT_NO_WORKER_RATE_NOTE);
     assertThat(v.workerRate()).isNull();
-    // Separated where the audit write is the bottleneck: at 2x its bound the treatment cannot
-    // accept more than half, while the control keeps up.
+    // Separated where the audit write is the bottleneck. Each audited OK blocks the relay for
+    // audit_delay_ms, so in the window the treatment answers at most boundPerS: half of what 2x its
+    // bound offers, plus an allowance of 0.1 for OKs the loaded test JVM reads late, in a burst,
+    // across the window's edges. The control has no such bound, but no fixed figure for it holds on
+    // every machine: a CPU-starved Node relay answered 0.89 of 50/s in one CI run and 0.51-0.77
+    // beside two busy loops, where a quiet machine answers 1.00. What the audit explains is that
+    // the control got past the treatment's ceiling.
     RateRow top =
         v.rates().stream().filter(row -> row.offeredPerS() == high).findFirst().orElseThrow();
+    double treatmentCeilingRatio = boundPerS / high + 0.1;
     assertThat(top.separated()).as("separated at %s/s: %s", high, top).isTrue();
-    assertThat(top.treatment().mean()).isLessThan(0.6);
-    assertThat(top.control().mean()).isGreaterThan(0.9);
+    assertThat(top.treatment().mean()).isLessThan(treatmentCeilingRatio);
+    assertThat(top.control().mean()).isGreaterThan(treatmentCeilingRatio);
     assertThat(Files.readString(r.extraFiles().get(0))).contains(VerdictReport.CLIENT_SIDE_PASS);
     // The control verified positive without metrics: the profile's control_check counted the
     // audit table before and after every control cell, and it never appeared.
