@@ -50,62 +50,6 @@ public record DelaySweepOptions(
   }
 
   /**
-   * Every problem with these settings, at once; empty when they are good. A link the profile does
-   * not declare is named with the ones it does.
-   */
-  public static List<String> problems(
-      RelayProfile profile,
-      String link,
-      List<Double> delaysMs,
-      int repeats,
-      Duration duration,
-      Double rate,
-      Double expectedRoundTrips,
-      double margin) {
-    List<String> out = new ArrayList<>();
-    if (profile == null) {
-      out.add("profile is required");
-    } else {
-      List<String> links = profile.upstreams().stream().map(u -> u.name()).toList();
-      if (links.isEmpty()) {
-        out.add("profile '" + profile.name() + "' declares no upstreams, so no link can be swept");
-      } else if (link == null || !links.contains(link)) {
-        out.add(
-            "link '"
-                + link
-                + "' is not an upstream of profile '"
-                + profile.name()
-                + "', which declares "
-                + links);
-      }
-    }
-    if (delaysMs == null || delaysMs.stream().anyMatch(Objects::isNull)) {
-      out.add("delays must be a list of numbers, got " + delaysMs);
-    } else {
-      out.addAll(SensitivityPlan.problemsOfGrid(delaysMs));
-    }
-    if (repeats < 2) {
-      out.add(
-          "repeats must be >= 2 (the lack-of-fit test needs the scatter of repeats), got "
-              + repeats);
-    }
-    if (duration == null || duration.isZero() || duration.isNegative()) {
-      out.add("duration must be > 0, got " + duration);
-    }
-    if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
-      out.add("rate must be a finite number > 0 events/s, got " + rate);
-    }
-    if (expectedRoundTrips != null
-        && !(expectedRoundTrips >= 0 && Double.isFinite(expectedRoundTrips))) {
-      out.add("expected round trips must be a finite number >= 0, got " + expectedRoundTrips);
-    }
-    if (!(margin > 0 && Double.isFinite(margin))) {
-      out.add("margin must be a finite number > 0 round trips per event, got " + margin);
-    }
-    return out;
-  }
-
-  /**
    * The plan for the relay that came up: the given rate, or {@link DelaySweep#OFFER_MULTIPLE} x its
    * predicted hot ceiling at zero added delay.
    *
@@ -127,7 +71,7 @@ public record DelaySweepOptions(
               + ") at every delay: the ceiling only falls as the delay grows, so this saturates"
               + " every point";
     }
-    return SensitivityPlan.of(
+    return new SensitivityPlan(
         link,
         delaysMs,
         repeats,
@@ -138,7 +82,8 @@ public record DelaySweepOptions(
         LEVEL,
         LACK_OF_FIT_ALPHA,
         expectedRoundTrips,
-        margin);
+        margin,
+        SensitivityPlan.shuffledCells(delaysMs, repeats, seed));
   }
 
   /** Fluent configuration; {@link #run()} validates every option at once and runs. */
@@ -208,13 +153,62 @@ public record DelaySweepOptions(
     }
 
     /**
+     * Every problem with the settings so far, at once; empty when they are good (the output
+     * directory is {@link #build()}'s to check). A link the profile does not declare is named with
+     * the ones it does.
+     */
+    public List<String> problems() {
+      List<String> out = new ArrayList<>();
+      if (profile == null) {
+        out.add("profile is required");
+      } else {
+        List<String> links = profile.upstreams().stream().map(u -> u.name()).toList();
+        if (links.isEmpty()) {
+          out.add(
+              "profile '" + profile.name() + "' declares no upstreams, so no link can be swept");
+        } else if (link == null || !links.contains(link)) {
+          out.add(
+              "link '"
+                  + link
+                  + "' is not an upstream of profile '"
+                  + profile.name()
+                  + "', which declares "
+                  + links);
+        }
+      }
+      if (delaysMs == null || delaysMs.stream().anyMatch(Objects::isNull)) {
+        out.add("delays must be a list of numbers, got " + delaysMs);
+      } else {
+        out.addAll(SensitivityPlan.problemsOfGrid(delaysMs));
+      }
+      if (repeats < 2) {
+        out.add(
+            "repeats must be >= 2 (the lack-of-fit test needs the scatter of repeats), got "
+                + repeats);
+      }
+      if (duration == null || duration.isZero() || duration.isNegative()) {
+        out.add("duration must be > 0, got " + duration);
+      }
+      if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
+        out.add("rate must be a finite number > 0 events/s, got " + rate);
+      }
+      if (expectedRoundTrips != null
+          && !(expectedRoundTrips >= 0 && Double.isFinite(expectedRoundTrips))) {
+        out.add("expected round trips must be a finite number >= 0, got " + expectedRoundTrips);
+      }
+      if (!(margin > 0 && Double.isFinite(margin))) {
+        out.add("margin must be a finite number > 0 round trips per event, got " + margin);
+      }
+      return out;
+    }
+
+    /**
      * Validates every option at once.
      *
      * @throws ExperimentException naming every problem, "; "-separated
      */
     public DelaySweepOptions build() throws ExperimentException {
-      List<String> problems =
-          problems(profile, link, delaysMs, repeats, duration, rate, expectedRoundTrips, margin);
+      List<String> problems = new ArrayList<>(problems());
       if (outDir == null) {
         problems.add("outDir is required");
       }

@@ -24,6 +24,8 @@ public final class Identities {
    * @param repeats repeats per rate
    * @param seed shuffle seed, or null for ascending order
    * @param measurement the sweep's warm-up, grace period and send-lag bound
+   * @return the identity without an equivalence question; {@link
+   *     ExperimentIdentity#withEquivalenceMargin} adds one
    */
   public static ExperimentIdentity of(
       RelayProfile profile,
@@ -33,24 +35,6 @@ public final class Identities {
       int repeats,
       Long seed,
       MeasurementSettings measurement) {
-    return of(profile, rig, rates, durationS, repeats, seed, measurement, null);
-  }
-
-  /**
-   * The identity of an experiment measured against {@code rig} that also asks the predeclared
-   * equivalence question.
-   *
-   * @param equivalenceMargin delta, a fraction of accepted/offered in (0, 1), or null for none
-   */
-  public static ExperimentIdentity of(
-      RelayProfile profile,
-      RigDescriptor rig,
-      List<Double> rates,
-      double durationS,
-      int repeats,
-      Long seed,
-      MeasurementSettings measurement,
-      Double equivalenceMargin) {
     return new ExperimentIdentity(
         profile.name(),
         profile.treatmentArm(),
@@ -70,7 +54,7 @@ public final class Identities {
         rig.relayBinaryDigest(),
         relayParameters(rig),
         java.util.Objects.requireNonNull(measurement, "measurement"),
-        equivalenceMargin);
+        null);
   }
 
   /**

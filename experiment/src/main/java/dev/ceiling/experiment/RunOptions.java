@@ -60,14 +60,8 @@ record RunOptions(
   /** The identity of this experiment measured against {@code rig} with this grid. */
   ExperimentIdentity identity(RigDescriptor rig, List<Double> ratesPerS) {
     return Identities.of(
-        profile,
-        rig,
-        ratesPerS,
-        durationS(),
-        repeats,
-        seed,
-        sweepOptions.measurement(),
-        equivalenceMargin);
+            profile, rig, ratesPerS, durationS(), repeats, seed, sweepOptions.measurement())
+        .withEquivalenceMargin(equivalenceMargin);
   }
 
   Path halfFile(String arm) {

@@ -76,49 +76,26 @@ public record SensitivityPlan(
   }
 
   /**
-   * The plan with its cells: every delay x repeat, in an order shuffled with {@code seed}, so the
-   * delay is not confounded with time in the run (warming, a neighbour's load).
-   *
-   * @throws IllegalArgumentException naming every broken rule at once
+   * The cells of a plan: every delay x repeat, in an order shuffled with {@code seed}, so the delay
+   * is not confounded with time in the run (warming, a neighbour's load). Empty for a grid with
+   * problems (the plan's constructor names them) or fewer than one repeat.
    */
-  public static SensitivityPlan of(
-      String link,
-      List<Double> delaysMs,
-      int repeats,
-      double offeredPerS,
-      String offerRule,
-      double durationS,
-      long seed,
-      double level,
-      double lackOfFitAlpha,
-      Double expectedRoundTrips,
-      double margin) {
+  public static List<Cell> shuffledCells(List<Double> delaysMs, int repeats, long seed) {
     List<Cell> order = new ArrayList<>();
-    if (delaysMs != null && problemsOfGrid(delaysMs).isEmpty()) {
-      List<double[]> pairs = new ArrayList<>();
-      for (double d : delaysMs) {
-        for (int r = 0; r < repeats; r++) {
-          pairs.add(new double[] {d, r});
-        }
-      }
-      Collections.shuffle(pairs, new Random(seed));
-      for (double[] p : pairs) {
-        order.add(new Cell(order.size(), p[0], (int) p[1]));
+    if (delaysMs == null || !problemsOfGrid(delaysMs).isEmpty()) {
+      return order;
+    }
+    List<double[]> pairs = new ArrayList<>();
+    for (double d : delaysMs) {
+      for (int r = 0; r < repeats; r++) {
+        pairs.add(new double[] {d, r});
       }
     }
-    return new SensitivityPlan(
-        link,
-        delaysMs,
-        repeats,
-        offeredPerS,
-        offerRule,
-        durationS,
-        seed,
-        level,
-        lackOfFitAlpha,
-        expectedRoundTrips,
-        margin,
-        order);
+    Collections.shuffle(pairs, new Random(seed));
+    for (double[] p : pairs) {
+      order.add(new Cell(order.size(), p[0], (int) p[1]));
+    }
+    return order;
   }
 
   /**

@@ -82,14 +82,14 @@ class EquivalenceMarginExperimentTest {
     Journal.create(
             out().resolve("journal-on.jsonl"),
             Identities.of(
-                RelayProfile.builtIn("reference"),
-                HalfRuns.rig("on"),
-                List.of(100.0, 200.0),
-                1.0,
-                2,
-                null,
-                SweepOptions.defaults(Path.of("journal.jsonl")).measurement(),
-                0.05),
+                    RelayProfile.builtIn("reference"),
+                    HalfRuns.rig("on"),
+                    List.of(100.0, 200.0),
+                    1.0,
+                    2,
+                    null,
+                    SweepOptions.defaults(Path.of("journal.jsonl")).measurement())
+                .withEquivalenceMargin(0.05),
             "on")
         .close();
 

@@ -14,8 +14,19 @@ import org.junit.jupiter.api.Test;
 /** The sweep's answer leads with k and the wire count, or says why there is no count. */
 class SensitivityAnswerTest {
   static final SensitivityPlan PLAN =
-      SensitivityPlan.of(
-          "db", List.of(0.0, 1.0, 2.0, 3.0), 3, 300, "given", 3, 1, 0.95, 0.05, 6.0, 0.5);
+      new SensitivityPlan(
+          "db",
+          List.of(0.0, 1.0, 2.0, 3.0),
+          3,
+          300,
+          "given",
+          3,
+          1,
+          0.95,
+          0.05,
+          6.0,
+          0.5,
+          SensitivityPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
 
   static final SensitivityAnalysis.Progress DONE =
       new SensitivityAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null);

@@ -10,7 +10,19 @@ import org.junit.jupiter.api.Test;
 /** The plan of a delay sweep: a pure function of its inputs, fixed before any cell. */
 class SensitivityPlanTest {
   private static SensitivityPlan plan(List<Double> delays, int repeats, long seed) {
-    return SensitivityPlan.of("db", delays, repeats, 300, "given", 3, seed, 0.95, 0.05, 6.0, 0.5);
+    return new SensitivityPlan(
+        "db",
+        delays,
+        repeats,
+        300,
+        "given",
+        3,
+        seed,
+        0.95,
+        0.05,
+        6.0,
+        0.5,
+        SensitivityPlan.shuffledCells(delays, repeats, seed));
   }
 
   @Test
@@ -54,32 +66,37 @@ class SensitivityPlanTest {
   void theOptionsNameAnUnknownLinkWithTheDeclaredOnes() throws Exception {
     var profile = dev.ceiling.rig.RelayProfile.builtIn("reference-linked");
     assertThat(
-            DelaySweepOptions.problems(
-                profile,
-                "redis",
-                List.of(0.0, 1.0),
-                2,
-                java.time.Duration.ofSeconds(1),
-                null,
-                null,
-                0.5))
+            DelaySweep.builder()
+                .profile(profile)
+                .link("redis")
+                .delaysMs(List.of(0.0, 1.0))
+                .repeats(2)
+                .duration(java.time.Duration.ofSeconds(1))
+                .problems())
         .containsExactly(
             "link 'redis' is not an upstream of profile 'reference-linked', which declares [db]");
     assertThat(
-            DelaySweepOptions.problems(
-                profile, "db", List.of(0.0, 1.0), 1, java.time.Duration.ZERO, -1.0, -1.0, 0))
+            DelaySweep.builder()
+                .profile(profile)
+                .link("db")
+                .delaysMs(List.of(0.0, 1.0))
+                .repeats(1)
+                .duration(java.time.Duration.ZERO)
+                .rate(-1.0)
+                .expectRoundTrips(-1.0)
+                .margin(0)
+                .problems())
         .hasSize(5);
     // Partner: good settings have no problem.
     assertThat(
-            DelaySweepOptions.problems(
-                profile,
-                "db",
-                List.of(0.0, 1.0),
-                2,
-                java.time.Duration.ofSeconds(1),
-                null,
-                6.0,
-                0.5))
+            DelaySweep.builder()
+                .profile(profile)
+                .link("db")
+                .delaysMs(List.of(0.0, 1.0))
+                .repeats(2)
+                .duration(java.time.Duration.ofSeconds(1))
+                .expectRoundTrips(6.0)
+                .problems())
         .isEmpty();
   }
 }

@@ -13,7 +13,7 @@ import java.util.Objects;
 /**
  * One generator run: targets, one schedule length shared by all of them, and the limits that keep a
  * misbehaving relay from stalling the run. Immutable and validated: the constructor reports every
- * problem at once (see {@link #problems}).
+ * problem at once ({@link InvalidConfigException}; {@link Builder#problems()} lists them).
  *
  * @param loads the targets, at least one; all share one clock start
  * @param duration the schedule's length, > 0 and at most {@link #MAX_DURATION}
@@ -94,45 +94,49 @@ public record GeneratorConfig(
   public static final Duration MIN_WAKE_FLOOR_PROBE = Duration.ofMillis(100);
 
   public GeneratorConfig {
-    List<String> p =
-        problems(
-            loads,
-            duration,
-            segment,
-            inflightCapPerConnection,
-            gracePeriod,
-            connectTimeout,
-            allowRemote,
-            maxFrameBytes,
-            senderThreads,
-            sendLagBound,
-            warmup,
-            windowListener,
-            startAt,
-            wakeFloorProbe);
+    List<String> p = new ArrayList<>();
+    targetProblems(loads, allowRemote, p);
+    timingProblems(duration, warmup, gracePeriod, connectTimeout, sendLagBound, p);
+    StartInstant.problem(startAt).ifPresent(p::add);
+    if (wakeFloorProbe == null
+        || (!wakeFloorProbe.isZero()
+            && (wakeFloorProbe.compareTo(MIN_WAKE_FLOOR_PROBE) < 0
+                || wakeFloorProbe.compareTo(Duration.ofSeconds(10)) > 0))) {
+      p.add("wake floor probe must be 0 or in [100 ms, 10 s], got " + wakeFloorProbe);
+    }
+    connectionProblems(segment, inflightCapPerConnection, maxFrameBytes, senderThreads, p);
+    if (windowListener == null) {
+      p.add("window listener must not be null (use WindowListener.NONE)");
+    }
+    if (p.isEmpty()) {
+      p.addAll(
+          PlanSize.problems(
+              loads, warmup.plus(duration), segment, Runtime.getRuntime().maxMemory()));
+    }
     if (!p.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", p));
+      throw new InvalidConfigException(p);
     }
     loads = List.copyOf(loads);
   }
 
-  /** Every problem with these values (empty when valid), in field order. */
-  public static List<String> problems(
-      List<TargetLoad> loads,
-      Duration duration,
-      Segment segment,
-      int inflightCapPerConnection,
-      Duration gracePeriod,
-      Duration connectTimeout,
-      boolean allowRemote,
-      int maxFrameBytes,
-      int senderThreads,
-      Duration sendLagBound,
-      Duration warmup,
-      WindowListener windowListener,
-      Instant startAt,
-      Duration wakeFloorProbe) {
-    List<String> p = new ArrayList<>();
+  /** Thrown by the constructor with every problem of the values given, all at once. */
+  public static final class InvalidConfigException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    /** Not serialized with the exception: the message holds the same lines. */
+    private final transient List<String> problems;
+
+    InvalidConfigException(List<String> problems) {
+      super(String.join("; ", problems));
+      this.problems = List.copyOf(problems);
+    }
+
+    public List<String> problems() {
+      return problems;
+    }
+  }
+
+  private static void targetProblems(List<TargetLoad> loads, boolean allowRemote, List<String> p) {
     if (loads == null || loads.isEmpty()) {
       p.add("at least one target is required");
     } else {
@@ -156,28 +160,25 @@ public record GeneratorConfig(
         }
       }
     }
+  }
+
+  private static void timingProblems(
+      Duration duration,
+      Duration warmup,
+      Duration gracePeriod,
+      Duration connectTimeout,
+      Duration sendLagBound,
+      List<String> p) {
     if (duration == null || duration.isNegative() || duration.isZero()) {
       p.add("duration must be > 0, got " + duration);
     } else if (duration.compareTo(MAX_DURATION) > 0) {
       p.add("duration must be <= " + MAX_DURATION + ", got " + duration);
-    }
-    if (segment == null) {
-      p.add("segment must not be null (use 0/1)");
-    }
-    if (inflightCapPerConnection < 1) {
-      p.add("inflight cap must be >= 1 per connection, got " + inflightCapPerConnection);
     }
     if (gracePeriod == null || gracePeriod.isNegative() || gracePeriod.isZero()) {
       p.add("grace period must be > 0, got " + gracePeriod);
     }
     if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
       p.add("connect timeout must be > 0, got " + connectTimeout);
-    }
-    if (maxFrameBytes < 1024 || maxFrameBytes > (64 << 20)) {
-      p.add("max frame bytes must be in [1024, " + (64 << 20) + "], got " + maxFrameBytes);
-    }
-    if (senderThreads < 1 || senderThreads > 64) {
-      p.add("sender threads must be in [1, 64], got " + senderThreads);
     }
     if (sendLagBound == null
         || sendLagBound.toNanos() < 1_000
@@ -187,22 +188,22 @@ public record GeneratorConfig(
     if (warmup == null || warmup.isNegative() || warmup.compareTo(Duration.ofHours(1)) > 0) {
       p.add("warmup must be in [0, 1 h], got " + warmup);
     }
-    if (windowListener == null) {
-      p.add("window listener must not be null (use WindowListener.NONE)");
+  }
+
+  private static void connectionProblems(
+      Segment segment, int inflightCap, int maxFrameBytes, int senderThreads, List<String> p) {
+    if (segment == null) {
+      p.add("segment must not be null (use 0/1)");
     }
-    StartInstant.problem(startAt).ifPresent(p::add);
-    if (wakeFloorProbe == null
-        || (!wakeFloorProbe.isZero()
-            && (wakeFloorProbe.compareTo(MIN_WAKE_FLOOR_PROBE) < 0
-                || wakeFloorProbe.compareTo(Duration.ofSeconds(10)) > 0))) {
-      p.add("wake floor probe must be 0 or in [100 ms, 10 s], got " + wakeFloorProbe);
+    if (inflightCap < 1) {
+      p.add("inflight cap must be >= 1 per connection, got " + inflightCap);
     }
-    if (p.isEmpty()) {
-      p.addAll(
-          PlanSize.problems(
-              loads, warmup.plus(duration), segment, Runtime.getRuntime().maxMemory()));
+    if (maxFrameBytes < 1024 || maxFrameBytes > (64 << 20)) {
+      p.add("max frame bytes must be in [1024, " + (64 << 20) + "], got " + maxFrameBytes);
     }
-    return p;
+    if (senderThreads < 1 || senderThreads > 64) {
+      p.add("sender threads must be in [1, 64], got " + senderThreads);
+    }
   }
 
   /** A builder with the defaults above, whole segment, loopback only. */
@@ -362,21 +363,12 @@ public record GeneratorConfig(
 
     /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
     public List<String> problems() {
-      return GeneratorConfig.problems(
-          loads,
-          duration,
-          segment,
-          inflightCap,
-          gracePeriod,
-          connectTimeout,
-          allowRemote,
-          maxFrameBytes,
-          senderThreads,
-          sendLagBound,
-          warmup,
-          windowListener,
-          startAt,
-          wakeFloorProbe);
+      try {
+        build();
+        return List.of();
+      } catch (InvalidConfigException e) {
+        return e.problems();
+      }
     }
 
     public GeneratorConfig build() {

@@ -62,7 +62,7 @@ class GeneratorConfigTest {
             .senderThreads(0)
             .wakeFloorProbe(Duration.ofMillis(50));
     assertThat(b.problems())
-        .containsExactly(
+        .containsExactlyInAnyOrder(
             "target 1 host 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an"
                 + " address; names, localhost included, are not resolved); refusing without"
                 + " --allow-remote,"

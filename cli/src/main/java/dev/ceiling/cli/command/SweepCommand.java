@@ -193,14 +193,14 @@ public final class SweepCommand implements Callable<Integer> {
       }
       identity =
           Identities.of(
-              p,
-              rig,
-              rates.stream().sorted().distinct().toList(),
-              durationS,
-              repeats,
-              seed,
-              options().measurement(),
-              equivalence.margin);
+                  p,
+                  rig,
+                  rates.stream().sorted().distinct().toList(),
+                  durationS,
+                  repeats,
+                  seed,
+                  options().measurement())
+              .withEquivalenceMargin(equivalence.margin);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;

@@ -90,39 +90,4 @@ public record RunStrategies(
       Objects.requireNonNull(rule, "every rule of a run must be set, got " + Arrays.asList(rules));
     }
   }
-
-  /** These rules with {@code c} for the send instant. */
-  public RunStrategies withSendClock(SendClock c) {
-    return new RunStrategies(
-        dueRule, c, okMatcher, scheduledOrigin, graceRule, authResponder, wakeFloor);
-  }
-
-  /** These rules with {@code m} for matching OKs. */
-  public RunStrategies withOkMatcher(OkMatcher m) {
-    return new RunStrategies(
-        dueRule, sendClock, m, scheduledOrigin, graceRule, authResponder, wakeFloor);
-  }
-
-  /** These rules with {@code o} for the scheduled latency's origin. */
-  public RunStrategies withScheduledOrigin(ScheduledOrigin o) {
-    return new RunStrategies(dueRule, sendClock, okMatcher, o, graceRule, authResponder, wakeFloor);
-  }
-
-  /** These rules with {@code g} for the end of the grace period. */
-  public RunStrategies withGraceRule(GraceRule g) {
-    return new RunStrategies(
-        dueRule, sendClock, okMatcher, scheduledOrigin, g, authResponder, wakeFloor);
-  }
-
-  /** These rules with {@code a} for AUTH challenges. */
-  public RunStrategies withAuthResponder(AuthResponder a) {
-    return new RunStrategies(
-        dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, a, wakeFloor);
-  }
-
-  /** These rules with {@code w} for the machine's wake floor. */
-  public RunStrategies withWakeFloor(WakeFloorProbe w) {
-    return new RunStrategies(
-        dueRule, sendClock, okMatcher, scheduledOrigin, graceRule, authResponder, w);
-  }
 }

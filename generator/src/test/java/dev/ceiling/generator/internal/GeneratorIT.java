@@ -209,7 +209,8 @@ class GeneratorIT {
    * pollNanos}) until its connection has no event in flight: a client that waits for responses.
    */
   static RunStrategies waitsForEachOk(long atMostNanos, long pollNanos) {
-    return RunStrategies.PRODUCTION.withSendClock(
+    return TestStrategies.withSendClock(
+        RunStrategies.PRODUCTION,
         (conn, slots) -> {
           for (int m = 0; m < slots; m++) {
             long until = System.nanoTime() + atMostNanos;
@@ -315,7 +316,8 @@ class GeneratorIT {
               RunStrategies.PRODUCTION));
     }
     // The classic coordinated omission: wait for each response, time from the send.
-    RunStrategies sendTimed = RunStrategies.PRODUCTION.withScheduledOrigin((due, sentAt) -> sentAt);
+    RunStrategies sendTimed =
+        TestStrategies.withScheduledOrigin(RunStrategies.PRODUCTION, (due, sentAt) -> sentAt);
     try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
       GeneratorReport r =
           run(
@@ -343,7 +345,8 @@ class GeneratorIT {
       assertThat(healthy.generatorBound()).as(healthy.generatorBoundReason()).isFalse();
       assertThat(healthy.generatorBoundReason()).isNull();
       RunStrategies slowed =
-          RunStrategies.PRODUCTION.withSendClock(
+          TestStrategies.withSendClock(
+              RunStrategies.PRODUCTION,
               (conn, slots) -> {
                 for (int m = 0; m < slots; m++) {
                   LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(15));
@@ -359,7 +362,8 @@ class GeneratorIT {
 
   /** A sender that burns 15 ms of CPU per 10 ms slot: really saturated, not asleep. */
   static final RunStrategies CPU_BURNING =
-      RunStrategies.PRODUCTION.withSendClock(
+      TestStrategies.withSendClock(
+          RunStrategies.PRODUCTION,
           (conn, slots) -> {
             long until = System.nanoTime() + slots * TimeUnit.MILLISECONDS.toNanos(15);
             long spins = 0;
@@ -380,7 +384,8 @@ class GeneratorIT {
               .gracePeriod(Duration.ofSeconds(1))
               .sendLagBound(Duration.ofMillis(1))
               .build();
-      RunStrategies slowMachine = RunStrategies.PRODUCTION.withWakeFloor(probe -> 3_000L);
+      RunStrategies slowMachine =
+          TestStrategies.withWakeFloor(RunStrategies.PRODUCTION, probe -> 3_000L);
       List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
       GeneratorReport r = Engine.run(c, lines::add, slowMachine);
       assertThat(r.wakeFloorP99Ms()).isEqualTo(3.0);
@@ -392,7 +397,7 @@ class GeneratorIT {
       // Judged against 6 ms, whatever this machine's own lag was (never a timed assertion).
       long p99Us = r.aggregate().sendLag().histogram().getValueAtPercentile(99);
       assertThat(r.generatorBound()).as(r.generatorBoundReason()).isEqualTo(p99Us > 6_000);
-      GeneratorReport burning = run(c, CPU_BURNING.withWakeFloor(probe -> 3_000L));
+      GeneratorReport burning = run(c, TestStrategies.withWakeFloor(CPU_BURNING, probe -> 3_000L));
       assertThat(burning.generatorBound()).isTrue();
       assertThat(burning.generatorBoundReason())
           .contains("> bound 6.0 ms")
@@ -436,7 +441,8 @@ class GeneratorIT {
    */
   static RunStrategies holdsTenthSlot(boolean checkAtHandOff) {
     AtomicInteger calls = new AtomicInteger();
-    return RunStrategies.PRODUCTION.withSendClock(
+    return TestStrategies.withSendClock(
+        RunStrategies.PRODUCTION,
         (conn, slots) -> {
           long passStart = System.nanoTime();
           for (int m = 0; m < slots; m++) {
@@ -532,10 +538,11 @@ class GeneratorIT {
    */
   static RunStrategies untilOkFrames(long expected, boolean matchById) {
     RunStrategies r =
-        RunStrategies.PRODUCTION.withGraceRule(
+        TestStrategies.withGraceRule(
+            RunStrategies.PRODUCTION,
             (answered, sent, targets) ->
                 targets.stream().mapToLong(TargetRun::okFrames).sum() >= expected);
-    return matchById ? r : r.withOkMatcher(FIFO);
+    return matchById ? r : TestStrategies.withOkMatcher(r, FIFO);
   }
 
   /** The mutant matcher: each OK answers the oldest unanswered event, whatever its id. */
@@ -687,8 +694,8 @@ class GeneratorIT {
               1000,
               1 << 20);
       RunStrategies ignoresAuth =
-          RunStrategies.PRODUCTION.withAuthResponder(
-              (conn, challenge) -> conn.target.onAuthChallenge());
+          TestStrategies.withAuthResponder(
+              RunStrategies.PRODUCTION, (conn, challenge) -> conn.target.onAuthChallenge());
       GeneratorReport r = run(c, ignoresAuth);
       assertThatThrownBy(() -> assertAuthenticated(r)).isInstanceOf(AssertionError.class);
       assertThat(r.aggregate().rejectedByPrefix()).containsKey("auth-required");

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  * back. Every ask is bounded ({@link #CONNECT}, {@link #ANSWER}) and never throws for a relay that
  * does not answer: that is "not ready".
  */
-public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake, Probe.TcpAccept {
+public sealed interface Probe permits Probe.UrlProbe, Probe.TcpAccept {
   /** How long a connection may take to open. */
   Duration CONNECT = Duration.ofSeconds(1);
 
@@ -42,15 +42,20 @@ public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake
    */
   boolean answers() throws InterruptedException;
 
-  /** {@code GET url} returns 200. */
-  record HttpHealth(URI url) implements Probe {
-    public HttpHealth {
-      Objects.requireNonNull(url, "url must not be null");
-    }
+  /** A probe of a URL, which is also its serialized form. */
+  sealed interface UrlProbe extends Probe permits HttpHealth, WebSocketHandshake {
+    URI url();
 
     @Override
-    public String serialized() {
-      return url.toString();
+    default String serialized() {
+      return url().toString();
+    }
+  }
+
+  /** {@code GET url} returns 200. */
+  record HttpHealth(URI url) implements UrlProbe {
+    public HttpHealth {
+      Objects.requireNonNull(url, "url must not be null");
     }
 
     @Override
@@ -73,14 +78,9 @@ public sealed interface Probe permits Probe.HttpHealth, Probe.WebSocketHandshake
   }
 
   /** The opening WebSocket handshake on the relay's own URL succeeds (no health endpoint). */
-  record WebSocketHandshake(URI url) implements Probe {
+  record WebSocketHandshake(URI url) implements UrlProbe {
     public WebSocketHandshake {
       Objects.requireNonNull(url, "url must not be null");
-    }
-
-    @Override
-    public String serialized() {
-      return url.toString();
     }
 
     @Override
