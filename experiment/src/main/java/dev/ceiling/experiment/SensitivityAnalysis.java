@@ -96,7 +96,7 @@ final class SensitivityAnalysis {
       if (c.ceilingUsed()) {
         delayPoints.add(
             new DelayPoint(
-                realized(points, c.planned().addedDelayMs()),
+                SensitivityPoint.fitX(points, c.planned().addedDelayMs()),
                 c.planned().repeat(),
                 c.cell().auditCompletedPerS()));
       }
@@ -187,20 +187,6 @@ final class SensitivityAnalysis {
               used.isEmpty() ? null : d + (chunks == 0 ? 0 : 2 * lateness / 1e6 / chunks)));
     }
     return out;
-  }
-
-  /**
-   * The fit's x for a planned delay: what the proxy really added. Every held chunk leaves when its
-   * timer fires, a little after it is due (the machine's wake floor, 0.2 to 0.6 ms per chunk at a
-   * load of 8 and growing with the hold), while at d = 0 nothing is held; an exchange waits for
-   * that lateness once each way. Fitting on the planned d would count it as round trips.
-   */
-  private static double realized(List<SensitivityPoint> points, double plannedMs) {
-    return points.stream()
-        .filter(p -> p.addedDelayMs() == plannedMs && p.realizedDelayMs() != null)
-        .mapToDouble(SensitivityPoint::realizedDelayMs)
-        .findFirst()
-        .orElse(plannedMs);
   }
 
   /** Turns over entries, each summed over {@code cells}; null without entries. */

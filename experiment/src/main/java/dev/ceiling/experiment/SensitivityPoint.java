@@ -1,5 +1,7 @@
 package dev.ceiling.experiment;
 
+import java.util.List;
+
 /**
  * One delay of a delay sweep, summed over its repeats.
  *
@@ -24,4 +26,19 @@ public record SensitivityPoint(
     Double meanMsPerEvent,
     Double wireTurnsPerEvent,
     Double meanReleaseLatenessMs,
-    Double realizedDelayMs) {}
+    Double realizedDelayMs) {
+  /**
+   * The fit's x for a planned delay: what the proxy really added. Every held chunk leaves when its
+   * timer fires, a little after it is due (the machine's wake floor, 0.2 to 0.6 ms per chunk at a
+   * load of 8 and growing with the hold), while at d = 0 nothing is held; an exchange waits for
+   * that lateness once each way. Fitting on the planned d would count it as round trips. The
+   * planned delay where no cell used measured it.
+   */
+  public static double fitX(List<SensitivityPoint> points, double plannedMs) {
+    return points.stream()
+        .filter(p -> p.addedDelayMs() == plannedMs && p.realizedDelayMs() != null)
+        .mapToDouble(SensitivityPoint::realizedDelayMs)
+        .findFirst()
+        .orElse(plannedMs);
+  }
+}

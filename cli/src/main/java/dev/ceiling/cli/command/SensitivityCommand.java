@@ -3,10 +3,12 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
+import dev.ceiling.cli.report.SensitivityHtml;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.SensitivityPlan;
+import dev.ceiling.experiment.SensitivityReport;
 import dev.ceiling.experiment.SensitivityResult;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
@@ -39,7 +41,8 @@ import picocli.CommandLine.Spec;
           + " delay d (in shuffled order, every A/B exclusion rule applied) and fits"
           + " 1/C = k d + c: k is the round trips per event, checked against the lack-of-fit test"
           + " and the proxy's own wire count, and against --expect-round-trips when given.",
-      "Writes sensitivity.json after every cell. Exit codes: 0 established (the line holds and k"
+      "Writes sensitivity.json after every cell and sensitivity.html (the answer, the line and"
+          + " every cell) at the end. Exit codes: 0 established (the line holds and k"
           + " is consistent with the declared count), 1 not established, 2 bad usage, 3"
           + " infrastructure failure.",
       ""
@@ -189,7 +192,25 @@ public final class SensitivityCommand implements Callable<Integer> {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
     }
-    return SensitivityLines.finish(spec.commandLine().getOut(), err, r, quiet);
+    Path html = r.report() == null ? null : writeHtml(r.report(), dir, err);
+    return SensitivityLines.finish(spec.commandLine().getOut(), err, r, html, quiet);
+  }
+
+  /**
+   * Writes the page beside sensitivity.json; a page that cannot be drawn or written is said and
+   * costs nothing measured (the JSON holds every cell). Returns its path, or null.
+   */
+  private static Path writeHtml(SensitivityReport report, Path dir, PrintWriter err) {
+    Path html = dir.resolve(SensitivityHtml.FILE);
+    try {
+      Files.writeString(html, SensitivityHtml.render(report));
+      return html;
+    } catch (IOException | RuntimeException e) {
+      CommandLines.error(
+          err,
+          "cannot write " + html + " (" + e + "); " + DelaySweep.REPORT_FILE + " holds every cell");
+      return null;
+    }
   }
 
   /** Every bad argument at once, before anything starts: one usage line naming each. */

@@ -2,6 +2,7 @@ package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.report.SensitivityHtml;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.experiment.SensitivityCell;
 import dev.ceiling.experiment.SensitivityPlan;
@@ -10,6 +11,7 @@ import dev.ceiling.experiment.SensitivityProgress;
 import dev.ceiling.experiment.SensitivityReport;
 import dev.ceiling.experiment.SensitivityResult;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -92,7 +94,8 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   /** Prints the outcome and returns the exit code. */
-  static int finish(PrintWriter out, PrintWriter err, SensitivityResult r, boolean quiet) {
+  static int finish(
+      PrintWriter out, PrintWriter err, SensitivityResult r, Path html, boolean quiet) {
     for (String p : r.problems()) {
       CommandLines.error(err, p);
     }
@@ -113,17 +116,15 @@ final class SensitivityLines implements SensitivityProgress {
                   num(p.meanMsPerEvent(), "%.2f"),
                   num(p.wireTurnsPerEvent(), "%.2f")));
         }
-        out.println("what a pass cannot say: " + CANNOT_SAY);
+        out.println("what a pass cannot say: " + SensitivityHtml.CANNOT_SAY);
         out.println("file: " + r.file());
+        if (html != null) {
+          out.println("html: " + html);
+        }
       }
     }
     return ExitCode.of(r.outcome());
   }
-
-  /** The limits of the model, printed with every result. */
-  static final String CANNOT_SAY =
-      "round trips on a link the sweep did not delay, and CPU work that does not grow with the"
-          + " delay, are in the intercept, never in k.";
 
   private static String num(Double v, String format) {
     return v == null ? "n/a" : String.format(Locale.ROOT, format, v);

@@ -95,6 +95,51 @@ final class Charts {
     return render(title, new XYPlot(data, axis(xLabel), y, renderer));
   }
 
+  /**
+   * Markers without lines for {@code points} (the measured cells), and each of {@code lines} drawn
+   * as a plain line without markers (models), on linear axes starting from zero: a line through the
+   * origin and one with an intercept must look different.
+   */
+  static String pointsAndLines(
+      String title, String xLabel, String yLabel, Series points, List<Series> lines) {
+    XYSeriesCollection measured = new XYSeriesCollection();
+    XYSeries xy = new XYSeries(points.name());
+    points.points().forEach(p -> xy.add(p.x(), p.y()));
+    measured.addSeries(xy);
+    XYLineAndShapeRenderer markers = new XYLineAndShapeRenderer(false, true);
+    markers.setSeriesPaint(0, PALETTE[1]);
+    XYSeriesCollection models = new XYSeriesCollection();
+    for (Series line : lines) {
+      XYSeries model = new XYSeries(line.name());
+      line.points().forEach(p -> model.add(p.x(), p.y()));
+      models.addSeries(model);
+    }
+    XYLineAndShapeRenderer plain = new XYLineAndShapeRenderer(true, false);
+    for (int i = 0; i < lines.size(); i++) {
+      plain.setSeriesPaint(i, i == 0 ? PALETTE[0] : PALETTE[2 + (i - 1) % (PALETTE.length - 2)]);
+      // The first line is the fit; the others are references, dashed.
+      plain.setSeriesStroke(
+          i,
+          i == 0
+              ? new BasicStroke(1.6f)
+              : new BasicStroke(
+                  1.4f,
+                  BasicStroke.CAP_BUTT,
+                  BasicStroke.JOIN_MITER,
+                  10f,
+                  new float[] {6f, 4f},
+                  0f));
+    }
+    NumberAxis x = axis(xLabel);
+    NumberAxis y = axis(yLabel);
+    x.setAutoRangeIncludesZero(true);
+    y.setAutoRangeIncludesZero(true);
+    XYPlot plot = new XYPlot(measured, x, y, markers);
+    plot.setDataset(1, models);
+    plot.setRenderer(1, plain);
+    return render(title, plot);
+  }
+
   private static NumberAxis axis(String label) {
     NumberAxis axis = new NumberAxis(label);
     axis.setAutoRangeIncludesZero(false);

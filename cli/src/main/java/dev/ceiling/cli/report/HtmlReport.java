@@ -1,5 +1,6 @@
 package dev.ceiling.cli.report;
 
+import com.google.common.html.HtmlEscapers;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
@@ -331,18 +332,6 @@ public final class HtmlReport {
    * browser, and a relay's self-description is not trusted markup.
    */
   static String esc(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char ch = s.charAt(i);
-      switch (ch) {
-        case '<' -> b.append("&lt;");
-        case '>' -> b.append("&gt;");
-        case '&' -> b.append("&amp;");
-        case '"' -> b.append("&quot;");
-        case '\'' -> b.append("&#39;");
-        default -> b.append(ch);
-      }
-    }
-    return b.toString();
+    return HtmlEscapers.htmlEscaper().escape(s);
   }
 }

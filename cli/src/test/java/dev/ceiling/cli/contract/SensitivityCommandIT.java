@@ -4,7 +4,9 @@ import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.report.SensitivityHtmlTest;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.SensitivityReport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -66,6 +68,11 @@ class SensitivityCommandIT {
     assertThat(tree.get("cells")).as(o.toString()).hasSize(4);
     assertThat(tree.get("complete").asBoolean()).isTrue();
     assertThat(tree.get("established").asBoolean()).isFalse();
+    // The page beside it: named on the console, the answer first, every cell a row of its table.
+    Path html = out.resolve("sensitivity.html");
+    assertThat(o.out()).contains("html: " + html);
+    SensitivityReport report = Json.read(file, SensitivityReport.class);
+    assertThat(SensitivityHtmlTest.missing(Files.readString(html), report)).isEmpty();
   }
 
   private static int freePort() throws IOException {

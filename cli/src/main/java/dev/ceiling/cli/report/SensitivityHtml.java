@@ -1,0 +1,202 @@
+package dev.ceiling.cli.report;
+
+import static dev.ceiling.cli.report.HtmlReport.esc;
+import static dev.ceiling.cli.report.HtmlTables.f;
+import static dev.ceiling.cli.report.HtmlTables.row;
+
+import dev.ceiling.experiment.SensitivityCell;
+import dev.ceiling.experiment.SensitivityPlan;
+import dev.ceiling.experiment.SensitivityPoint;
+import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.verdict.CellProblem;
+import dev.ceiling.verdict.SensitivityFit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * {@code sensitivity.html}: a delay sweep's answer first, then the line it was read from (each used
+ * cell's milliseconds per event against the delay the proxy really added, with the fitted 1/C = k d
+ * + c), the points, every cell with what the A/B's rules made of it, and the plan that was fixed
+ * before the first cell. Self-contained like {@link HtmlReport}: no script, no network.
+ */
+public final class SensitivityHtml {
+  /** The limits of the model, printed with every result, on the page as on the console. */
+  public static final String CANNOT_SAY =
+      "round trips on a link the sweep did not delay, and CPU work that does not grow with the"
+          + " delay, are in the intercept, never in k.";
+
+  /** The page's file name, beside {@code sensitivity.json}. */
+  public static final String FILE = "sensitivity.html";
+
+  private SensitivityHtml() {}
+
+  public static String render(SensitivityReport r) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        .append("<title>Ceiling sensitivity: ")
+        .append(esc(r.profile()))
+        .append("</title><style>")
+        .append(HtmlReport.STYLE)
+        .append("</style></head><body>\n<h1>Ceiling: round trips per event on link '")
+        .append(esc(r.plan().link()))
+        .append("'</h1>\n<p class=\"answer\">")
+        .append(esc(r.answer()))
+        .append("</p>\n<p class=\"")
+        .append(r.established() ? "pass\">ESTABLISHED" : "fail\">NOT ESTABLISHED")
+        .append("</p>\n");
+    if (!r.complete()) {
+      h.append("<p class=\"fail\">Incomplete: ").append(esc(r.incompleteReason())).append("</p>\n");
+    }
+    h.append("<p>What a pass cannot say: ").append(esc(CANNOT_SAY)).append("</p>\n");
+    h.append("<h2>1 / C against the added delay</h2>\n").append(chart(r));
+    h.append("<h2>Points</h2>\n").append(pointTable(r.points()));
+    h.append("<h2>Cells</h2>\n").append(cellTable(r.cells()));
+    h.append("<details><summary>Plan and fit</summary>\n")
+        .append(planTable(r))
+        .append("</details>");
+    h.append("\n</body></html>\n");
+    return h.toString();
+  }
+
+  /**
+   * The fit's own data: every cell whose worker rate is a point of the fit, at its delay's realized
+   * x, and the fitted line over the same x range. Nothing is drawn that the fit did not use.
+   */
+  private static String chart(SensitivityReport r) {
+    List<Charts.Point> cells = new ArrayList<>();
+    for (SensitivityCell c : r.cells()) {
+      if (c.ceilingUsed() && c.cell().auditCompletedPerS() != null) {
+        double ms = 1000 / c.cell().auditCompletedPerS();
+        double x = SensitivityPoint.fitX(r.points(), c.planned().addedDelayMs());
+        cells.add(new Charts.Point(x, ms, ms, ms));
+      }
+    }
+    List<Charts.Series> lines = new ArrayList<>();
+    SensitivityFit fit = r.fit();
+    if (fit != null && !cells.isEmpty()) {
+      double lo = cells.stream().mapToDouble(Charts.Point::x).min().orElseThrow();
+      double hi = cells.stream().mapToDouble(Charts.Point::x).max().orElseThrow();
+      double c = fit.interceptMsPerEvent().value();
+      lines.add(line(FIT_LEGEND, fit.roundTripsPerEvent().value(), c, lo, hi));
+      if (r.wireTurnsPerEvent() != null) {
+        // The proxy's own count as a slope through the cells' centre: where the timing fit and
+        // the wire count agree, the two lines lie on each other; where not, their slopes differ.
+        double w = r.wireTurnsPerEvent();
+        double meanX = cells.stream().mapToDouble(Charts.Point::x).average().orElseThrow();
+        double meanY = cells.stream().mapToDouble(Charts.Point::y).average().orElseThrow();
+        lines.add(
+            line(
+                "slope of the wire count (" + f(w, 2) + " turns per entry)",
+                w,
+                meanY - w * meanX,
+                lo,
+                hi));
+      }
+    }
+    return Charts.pointsAndLines(
+        "Worker ms per event against the delay the proxy added",
+        "added round-trip delay, ms (realized)",
+        "1000 / worker completion rate, ms per event",
+        new Charts.Series("cells used (" + cells.size() + ")", cells),
+        lines);
+  }
+
+  /** The fitted line's legend. */
+  static final String FIT_LEGEND = "fit: 1/C = k d + c";
+
+  private static Charts.Series line(
+      String name, double slope, double intercept, double lo, double hi) {
+    double yLo = slope * lo + intercept;
+    double yHi = slope * hi + intercept;
+    return new Charts.Series(
+        name, List.of(new Charts.Point(lo, yLo, yLo, yLo), new Charts.Point(hi, yHi, yHi, yHi)));
+  }
+
+  private static String pointTable(List<SensitivityPoint> points) {
+    StringBuilder t = new StringBuilder("<table>\n<tr><th>added delay, ms</th>");
+    t.append("<th>realized, ms</th><th>cells used</th><th>worker, events/s</th>")
+        .append("<th>ms per event</th><th>wire turns per entry</th></tr>\n");
+    for (SensitivityPoint p : points) {
+      t.append("<tr><td>")
+          .append(HtmlTables.num(p.addedDelayMs()))
+          .append("</td><td>")
+          .append(opt(p.realizedDelayMs(), 3))
+          .append("</td><td>")
+          .append(p.cellsUsed())
+          .append(" of ")
+          .append(p.cellsMeasured())
+          .append("</td><td>")
+          .append(opt(p.meanCeilingPerS(), 1))
+          .append("</td><td>")
+          .append(opt(p.meanMsPerEvent(), 3))
+          .append("</td><td>")
+          .append(opt(p.wireTurnsPerEvent(), 2))
+          .append("</td></tr>\n");
+    }
+    return t.append("</table>\n").toString();
+  }
+
+  /** One row per measured cell, in run order, with every problem the A/B's rules found. */
+  static String cellTable(List<SensitivityCell> cells) {
+    StringBuilder t = new StringBuilder("<table class=\"cells\">\n<tr><th>#</th>");
+    t.append("<th>delay, ms</th><th>repeat</th><th>use</th><th>fit point</th>")
+        .append("<th>worker, events/s</th><th>turns per entry</th>")
+        .append("<th class=\"l\">problems</th></tr>\n");
+    for (SensitivityCell c : cells) {
+      String problems =
+          c.problems().stream().map(SensitivityHtml::problem).collect(Collectors.joining("; "));
+      t.append("<tr class=\"cell\"><td>")
+          .append(c.planned().sequence())
+          .append("</td><td>")
+          .append(HtmlTables.num(c.planned().addedDelayMs()))
+          .append("</td><td>")
+          .append(c.planned().repeat())
+          .append("</td><td>")
+          .append(c.use())
+          .append("</td><td>")
+          .append(c.ceilingUsed() ? "yes" : "no")
+          .append("</td><td>")
+          .append(opt(c.cell().auditCompletedPerS(), 1))
+          .append("</td><td>")
+          .append(opt(c.turnsPerEvent(), 2))
+          .append("</td><td class=\"l\">")
+          .append(esc(problems))
+          .append("</td></tr>\n");
+    }
+    return t.append("</table>\n").toString();
+  }
+
+  private static String problem(CellProblem p) {
+    return p.kind() + (p.excludesEvidence() ? "" : " (noted)") + ": " + p.message();
+  }
+
+  private static String planTable(SensitivityReport r) {
+    SensitivityPlan p = r.plan();
+    StringBuilder t = new StringBuilder("<table>\n");
+    row(t, "link", p.link());
+    row(t, "delays, ms (fixed before the first cell)", p.delaysMs().toString());
+    row(t, "repeats per delay", Integer.toString(p.repeats()));
+    row(t, "offered rate, events/s", f(p.offeredPerS(), 1) + " (" + p.offerRule() + ")");
+    row(t, "window per cell, s", HtmlTables.num(p.durationS()));
+    row(t, "seed of the cell order", Long.toString(p.seed()));
+    row(
+        t,
+        "declared round trips",
+        p.expectedRoundTrips() == null
+            ? "none"
+            : HtmlTables.num(p.expectedRoundTrips()) + " +- " + HtmlTables.num(p.margin()));
+    row(t, "fit", r.fit() == null ? "none: " + r.fitProblem() : r.fit().message());
+    row(t, "against the declared count", r.countCheck() == null ? "-" : r.countCheck().message());
+    row(t, "wire turns per audit entry", opt(r.wireTurnsPerEvent(), 3));
+    row(t, "relay", r.rig() == null ? r.profile() : r.rig().relayInfo().getOrDefault("relay", "-"));
+    row(t, "started", String.valueOf(r.startedAt()));
+    row(t, "finished", String.valueOf(r.finishedAt()));
+    return t.append("</table>\n").toString();
+  }
+
+  private static String opt(Double v, int decimals) {
+    return v == null ? "-" : f(v, decimals);
+  }
+}

@@ -1,0 +1,128 @@
+package dev.ceiling.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.common.html.HtmlEscapers;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.SensitivityCell;
+import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.verdict.CellProblem;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sensitivity.html} from two real sweeps of the reference relay (recorded as
+ * src/test/resources/sensitivity/*.json): one with a fit (three delays, every cell used) and one
+ * without (most cells excluded on a loaded machine). The page must lead with the answer, show the
+ * verdict, give every cell a row with every excluding problem, and draw the fit only where there is
+ * one.
+ */
+public class SensitivityHtmlTest {
+  static final Path FIXTURES = Path.of("src", "test", "resources", "sensitivity");
+  private static final Pattern CELL_ROW = Pattern.compile("<tr class=\"cell\">(.*?)</tr>");
+
+  /** What the page for {@code report} leaves out or gets wrong; empty when it is complete. */
+  public static List<String> missing(String html, SensitivityReport report) {
+    List<String> out = new ArrayList<>();
+    String answer = HtmlEscapers.htmlEscaper().escape(report.answer());
+    int answerAt = html.indexOf("<p class=\"answer\">" + answer + "</p>");
+    if (answerAt < 0) {
+      out.add("the answer");
+    } else if (html.indexOf("<svg") >= 0 && html.indexOf("<svg") < answerAt) {
+      out.add("the answer before the chart");
+    }
+    String label =
+        report.established()
+            ? "<p class=\"pass\">ESTABLISHED</p>"
+            : "<p class=\"fail\">NOT ESTABLISHED</p>";
+    if (!html.contains(label)) {
+      out.add("the label " + label);
+    }
+    if (!html.contains("<svg")) {
+      out.add("the chart");
+    }
+    List<String> rows = new ArrayList<>();
+    Matcher m = CELL_ROW.matcher(html);
+    while (m.find()) {
+      rows.add(m.group(1));
+    }
+    if (rows.size() != report.cells().size()) {
+      out.add(rows.size() + " cell rows for " + report.cells().size() + " cells");
+      return out;
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      SensitivityCell c = report.cells().get(i);
+      String row = rows.get(i);
+      if (!row.startsWith("<td>" + c.planned().sequence() + "</td>")
+          || !row.contains("<td>" + c.use() + "</td>")) {
+        out.add("cell " + c.planned().sequence() + "'s sequence or use");
+      }
+      for (CellProblem p : c.problems()) {
+        if (p.excludesEvidence()
+            && !row.contains(HtmlEscapers.htmlEscaper().escape(p.kind() + ": " + p.message()))) {
+          out.add("cell " + c.planned().sequence() + "'s problem " + p.kind());
+        }
+      }
+    }
+    boolean drawsFit = html.contains(SensitivityHtml.FIT_LEGEND);
+    if (drawsFit != (report.fit() != null)) {
+      out.add(report.fit() != null ? "the fitted line" : "no fitted line without a fit");
+    }
+    return out;
+  }
+
+  static SensitivityReport fixture(String name) throws Exception {
+    return Json.read(FIXTURES.resolve(name), SensitivityReport.class);
+  }
+
+  @Test
+  void aSweepWithAFitLeadsWithTheAnswerAndDrawsTheLine() throws Exception {
+    SensitivityReport r = fixture("three-delays.json");
+    assertThat(r.fit()).isNotNull();
+    String html = SensitivityHtml.render(r);
+    assertThat(missing(html, r)).isEmpty();
+    assertThat(html).contains(SensitivityHtml.CANNOT_SAY, "<details><summary>Plan and fit");
+  }
+
+  @Test
+  void aSweepWithoutAFitShowsEveryExcludedCellWithItsReasons() throws Exception {
+    SensitivityReport r = fixture("no-fit.json");
+    assertThat(r.fit()).isNull();
+    assertThat(r.cells()).anySatisfy(c -> assertThat(c.problems()).isNotEmpty());
+    String html = SensitivityHtml.render(r);
+    assertThat(missing(html, r)).isEmpty();
+    assertThat(html).contains(HtmlEscapers.htmlEscaper().escape(r.fitProblem()));
+  }
+
+  /** The partners: pages that drop a cell, a reason, the answer or the line are caught. */
+  @Test
+  void pagesMissingACellAReasonTheAnswerOrTheLineAreCaught() throws Exception {
+    SensitivityReport withFit = fixture("three-delays.json");
+    String html = SensitivityHtml.render(withFit);
+    assertThat(missing(html.replaceFirst("<tr class=\"cell\">.*?</tr>\n", ""), withFit))
+        .anySatisfy(s -> assertThat(s).contains("cell rows"));
+    assertThat(missing(html.replace(SensitivityHtml.FIT_LEGEND, "fit"), withFit))
+        .contains("the fitted line");
+    assertThat(
+            missing(
+                html.replace(HtmlEscapers.htmlEscaper().escape(withFit.answer()), "a pass"),
+                withFit))
+        .contains("the answer");
+    SensitivityReport noFit = fixture("no-fit.json");
+    SensitivityCell excluded =
+        noFit.cells().stream()
+            .filter(c -> c.problems().stream().anyMatch(CellProblem::excludesEvidence))
+            .findFirst()
+            .orElseThrow();
+    CellProblem reason =
+        excluded.problems().stream().filter(CellProblem::excludesEvidence).findFirst().get();
+    String noFitHtml = SensitivityHtml.render(noFit);
+    String text = HtmlEscapers.htmlEscaper().escape(reason.kind() + ": " + reason.message());
+    assertThat(missing(noFitHtml.replace(text, "excluded"), noFit))
+        .contains("cell " + excluded.planned().sequence() + "'s problem " + reason.kind());
+  }
+}
