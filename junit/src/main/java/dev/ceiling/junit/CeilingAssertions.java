@@ -1,10 +1,13 @@
 package dev.ceiling.junit;
 
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.experiment.SensitivityReport;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.RegressionCheck;
 import dev.ceiling.verdict.RegressionResult;
+import dev.ceiling.verdict.Tost;
 import dev.ceiling.verdict.VerdictConfig;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -120,6 +123,67 @@ public final class CeilingAssertions {
         "(accepted/offered)");
   }
 
+  /**
+   * Asserts that a delay sweep measured the declared count of sequential round trips per event on
+   * its link: every planned cell ran, the line 1/C = k d + c holds (its lack-of-fit test ran and
+   * did not reject it), and k is CONSISTENT with the count by the sweep's TOST within its margin.
+   *
+   * <p>The count must be the one in the sweep's plan, declared before the first cell ({@code
+   * DelaySweep.builder().expectRoundTrips(k)}): an assertion cannot choose it after the data.
+   *
+   * @param report a finished sweep's report, e.g. {@code SensitivityResult.report()}
+   * @param declared the count the plan declared
+   * @throws AssertionError listing every reason at once, after the sweep's own answer
+   */
+  public static void assertRoundTripsPerEvent(SensitivityReport report, double declared) {
+    if (report == null) {
+      throw new AssertionError(
+          "expected "
+              + count(declared)
+              + " round trips per event, but there is no report: nothing was measured (see the"
+              + " sweep's problems)");
+    }
+    List<String> why = new ArrayList<>();
+    Double planned = report.plan().expectedRoundTrips();
+    if (planned == null) {
+      why.add(
+          "the plan declared no count: declare it before the run (expectRoundTrips("
+              + count(declared)
+              + "))");
+    } else if (Double.compare(planned, declared) != 0) {
+      why.add(
+          "the plan declared "
+              + count(planned)
+              + ", not "
+              + count(declared)
+              + ": the count is fixed before the first cell, never chosen after the data");
+    }
+    if (!report.complete()) {
+      why.add("the sweep is incomplete: " + report.incompleteReason());
+    }
+    if (report.fit() == null) {
+      why.add("no fit: " + report.fitProblem());
+    } else if (!report.fit().established()) {
+      why.add("the line does not hold: " + report.fit().message());
+    }
+    if (report.countCheck() != null && report.countCheck().reading() != Tost.Reading.CONSISTENT) {
+      why.add(report.countCheck().message());
+    } else if (report.countCheck() == null && planned != null && report.fit() != null) {
+      why.add("k was not tested against the declared count");
+    }
+    if (!why.isEmpty()) {
+      throw new AssertionError(
+          "expected "
+              + count(declared)
+              + " round trips per event on link '"
+              + report.plan().link()
+              + "', but: "
+              + report.answer()
+              + "\n"
+              + String.join("\n", why));
+    }
+  }
+
   private static RegressionResult require(RegressionResult r, String unit) {
     if (!r.nonInferior()) {
       throw new AssertionError(
@@ -143,6 +207,11 @@ public final class CeilingAssertions {
               + r.message());
     }
     return r;
+  }
+
+  /** A count as it was declared: 6, 2.5. */
+  private static String count(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   private static String num(Double v) {
