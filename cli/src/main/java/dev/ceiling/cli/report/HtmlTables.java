@@ -218,7 +218,8 @@ final class HtmlTables {
     return v == null ? "n/a" : opt(v, decimals);
   }
 
-  private static String opt(Double v, int decimals) {
+  /** A figure with {@code decimals} places, or "-" where there is none. */
+  static String opt(Double v, int decimals) {
     return v == null ? "-" : f(v, decimals);
   }
 

@@ -2,6 +2,7 @@ package dev.ceiling.cli.report;
 
 import static dev.ceiling.cli.report.HtmlReport.esc;
 import static dev.ceiling.cli.report.HtmlTables.f;
+import static dev.ceiling.cli.report.HtmlTables.opt;
 import static dev.ceiling.cli.report.HtmlTables.row;
 
 import dev.ceiling.experiment.SensitivityCell;
@@ -194,9 +195,5 @@ public final class SensitivityHtml {
     row(t, "started", String.valueOf(r.startedAt()));
     row(t, "finished", String.valueOf(r.finishedAt()));
     return t.append("</table>\n").toString();
-  }
-
-  private static String opt(Double v, int decimals) {
-    return v == null ? "-" : f(v, decimals);
   }
 }
