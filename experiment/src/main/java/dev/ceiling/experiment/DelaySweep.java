@@ -29,6 +29,11 @@ import java.util.Locale;
  * cell is a point of the line 1 / C = k d + c, and the proxy's wire turns per audit entry are the
  * independent count. {@code sensitivity.json} is rewritten after every cell.
  *
+ * <p>With a contrast ({@link DelaySweepOptions.Builder#contrast}) the same plan then runs again on
+ * a relay started with the contrast's parameters, in {@code contrast/}, and {@code contrast.json}
+ * (declared beside the plan before the first cell) compares the two arms' lines: the slopes must
+ * agree, and the intercept difference is what the parameters cost per event.
+ *
  * <pre>{@code
  * SensitivityResult r = DelaySweep.builder()
  *     .profile(RelayProfile.builtIn("reference-linked"))
@@ -53,8 +58,17 @@ public final class DelaySweep {
   private final MetricsScraper scraper =
       new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
 
-  private DelaySweep(DelaySweepOptions o) {
+  /**
+   * The plan every cell follows when it was fixed before this sweep (a contrast arm's), or null.
+   */
+  private final SensitivityPlan fixedPlan;
+
+  /** The contrast arm while it runs, so that an interrupt reaches it. */
+  private volatile DelaySweep runningArm;
+
+  private DelaySweep(DelaySweepOptions o, SensitivityPlan fixedPlan) {
     this.o = o;
+    this.fixedPlan = fixedPlan;
   }
 
   public static DelaySweepOptions.Builder builder() {
@@ -62,7 +76,7 @@ public final class DelaySweep {
   }
 
   static DelaySweep of(DelaySweepOptions o) {
-    return new DelaySweep(o);
+    return new DelaySweep(o, null);
   }
 
   /**
@@ -72,6 +86,70 @@ public final class DelaySweep {
    * @throws ExperimentException when the output directory cannot be made or already holds a report
    */
   public SensitivityResult run() throws ExperimentException {
+    SensitivityResult base = runArm();
+    return o.contrast().isEmpty() || base.report() == null ? base : contrast(base);
+  }
+
+  /**
+   * The contrast arm, once the base arm has measured: the same plan on a relay started with the
+   * contrast's parameters, then both arms compared in {@code contrast.json}. A base arm that did
+   * not complete has nothing to compare with, so the contrast arm does not run.
+   */
+  private SensitivityResult contrast(SensitivityResult base) {
+    SensitivityPlan plan = base.report().plan();
+    List<String> problems = new ArrayList<>(base.problems());
+    SensitivityResult arm = null;
+    String why = null;
+    if (!base.report().complete() || stopRequested.get()) {
+      why = "the base arm did not complete";
+    } else {
+      o.progress().contrastArm(o.contrast());
+      DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
+      runningArm = contrastArm;
+      try {
+        arm = contrastArm.runArm();
+      } catch (ExperimentException e) {
+        why = e.getMessage();
+      } finally {
+        runningArm = null;
+      }
+    }
+    if (arm != null) {
+      arm.problems().forEach(p -> problems.add("contrast arm: " + p));
+    } else if (why != null && base.report().complete()) {
+      problems.add("contrast arm: " + why);
+    }
+    SensitivityContrast contrast =
+        SensitivityContrast.of(
+            plan, o.contrast(), base.report(), arm == null ? null : arm.report(), why);
+    Path file = o.outDir().resolve(SensitivityContrast.FILE);
+    Outcome outcome = contrastOutcome(base, arm, why, contrast);
+    try {
+      Json.write(file, contrast);
+    } catch (IOException e) {
+      problems.add("cannot write " + file + ": " + e);
+      outcome = Outcome.INFRASTRUCTURE;
+    }
+    return new SensitivityResult(base.report(), base.file(), outcome, problems, contrast, file);
+  }
+
+  /** The worse arm's failure first; otherwise whether the contrast is established. */
+  private static Outcome contrastOutcome(
+      SensitivityResult base, SensitivityResult arm, String why, SensitivityContrast contrast) {
+    for (SensitivityResult r : java.util.Arrays.asList(base, arm)) {
+      if (r != null
+          && (r.outcome() == Outcome.INFRASTRUCTURE || r.outcome() == Outcome.BAD_INPUT)) {
+        return r.outcome();
+      }
+    }
+    if (arm == null && why != null && base.report().complete()) {
+      return Outcome.INFRASTRUCTURE;
+    }
+    return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
+  }
+
+  /** One arm: the relay up, the plan, the cells, the relay down. */
+  private SensitivityResult runArm() throws ExperimentException {
     Path file = o.outDir().resolve(REPORT_FILE);
     try {
       Files.createDirectories(o.outDir().resolve("journals"));
@@ -120,6 +198,10 @@ public final class DelaySweep {
   /** Asks the sweep to stop after the running cell (what the shutdown hook does on a signal). */
   public void interrupt() {
     stopRequested.set(true);
+    DelaySweep arm = runningArm;
+    if (arm != null) {
+      arm.interrupt();
+    }
   }
 
   /** The relay is up: plan, write the plan, the cells, the last write. */
@@ -134,13 +216,25 @@ public final class DelaySweep {
               + "' has no delay proxy; the rig opened "
               + handle.proxies().keySet());
     }
-    SensitivityPlan plan;
-    try {
-      plan = o.plan(handle.descriptor());
-    } catch (AutoRates.MissingCeilingException e) {
-      return SensitivityResult.failed(Outcome.BAD_INPUT, e.getMessage());
+    SensitivityPlan plan = fixedPlan;
+    if (plan == null) {
+      try {
+        plan = o.plan(handle.descriptor());
+      } catch (AutoRates.MissingCeilingException e) {
+        return SensitivityResult.failed(Outcome.BAD_INPUT, e.getMessage());
+      }
     }
     o.progress().planned(plan, estimate(plan));
+    if (fixedPlan == null && !o.contrast().isEmpty()) {
+      // The contrast is declared beside the plan before the first cell, like the plan itself.
+      Path declared = o.outDir().resolve(SensitivityContrast.FILE);
+      try {
+        Json.write(declared, SensitivityContrast.of(plan, o.contrast(), null, null, null));
+      } catch (IOException e) {
+        return SensitivityResult.failed(
+            Outcome.INFRASTRUCTURE, "cannot write " + declared + ": " + e);
+      }
+    }
     double durationS = o.duration().toNanos() / 1e9;
     List<Double> rate = List.of(plan.offeredPerS());
     var measurement = o.sweepOptions().measurement();
@@ -245,8 +339,10 @@ public final class DelaySweep {
     return perCell.multipliedBy(plan.cells().size());
   }
 
+  /** The whole run's: both arms' cells when a contrast arm follows this one. */
   private Duration estimate(SensitivityPlan plan) {
-    return estimate(plan, o.sweepOptions(), o.duration());
+    Duration one = estimate(plan, o.sweepOptions(), o.duration());
+    return fixedPlan == null && !o.contrast().isEmpty() ? one.multipliedBy(2) : one;
   }
 
   /** Words for a duration: "about 3 min 20 s". */

@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param rate the one offered rate, events/s, or null for {@link DelaySweep#OFFER_MULTIPLE} x the
  *     relay's predicted hot ceiling
  * @param expectedRoundTrips the declared count, or null
+ * @param contrast the second arm's relay parameters, on top of {@code relayOverrides}: the same
+ *     plan runs again on a relay started with them (a durability contrast, e.g. {@code
+ *     synchronous_commit=off}); empty for one arm
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -28,6 +31,7 @@ public record DelaySweepOptions(
     double margin,
     long seed,
     Map<String, String> relayOverrides,
+    Map<String, String> contrast,
     SweepOptions sweepOptions,
     VerdictConfig verdictConfig,
     Path outDir,
@@ -47,6 +51,35 @@ public record DelaySweepOptions(
   public DelaySweepOptions {
     delaysMs = List.copyOf(delaysMs);
     relayOverrides = Map.copyOf(relayOverrides);
+    contrast = Map.copyOf(contrast);
+  }
+
+  /** The directory, under {@link #outDir()}, of the contrast arm's own report and journals. */
+  public static final String CONTRAST_DIR = "contrast";
+
+  /**
+   * The contrast arm's options: the relay started with the contrast's parameters on top of the
+   * base's, its files in {@link #CONTRAST_DIR}, and no contrast of its own.
+   */
+  DelaySweepOptions forContrast() {
+    Map<String, String> merged = new java.util.TreeMap<>(relayOverrides);
+    merged.putAll(contrast);
+    return new DelaySweepOptions(
+        profile,
+        link,
+        delaysMs,
+        repeats,
+        duration,
+        rate,
+        expectedRoundTrips,
+        margin,
+        seed,
+        merged,
+        Map.of(),
+        sweepOptions,
+        verdictConfig,
+        outDir.resolve(CONTRAST_DIR),
+        progress);
   }
 
   /**
@@ -95,6 +128,7 @@ public record DelaySweepOptions(
     private double margin = DEFAULT_MARGIN;
     private long seed = 1;
     private SensitivityProgress progress = SensitivityProgress.NONE;
+    private Map<String, String> contrast = Map.of();
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -144,6 +178,17 @@ public record DelaySweepOptions(
     /** The seed of the cell order (default 1). */
     public Builder seed(long s) {
       this.seed = s;
+      return this;
+    }
+
+    /**
+     * A second arm: the same plan again on a relay started with these parameters on top of the
+     * base's (e.g. {@code synchronous_commit=off}). Its slope must agree with the base's within the
+     * margin, and the intercepts differ by what the parameters cost per event. Empty (the default)
+     * for one arm.
+     */
+    public Builder contrast(Map<String, String> parameters) {
+      this.contrast = Objects.requireNonNull(parameters, "contrast");
       return this;
     }
 
@@ -199,6 +244,37 @@ public record DelaySweepOptions(
       if (!(margin > 0 && Double.isFinite(margin))) {
         out.add("margin must be a finite number > 0 round trips per event, got " + margin);
       }
+      if (profile != null) {
+        out.addAll(contrastProblems());
+      }
+      return out;
+    }
+
+    /**
+     * A contrast parameter must be one the profile declares, and must change what the base arm
+     * runs: a contrast equal to the base measures nothing.
+     */
+    private List<String> contrastProblems() {
+      List<String> out = new ArrayList<>();
+      for (Map.Entry<String, String> e : new java.util.TreeMap<>(contrast).entrySet()) {
+        String base = relayOverrides.getOrDefault(e.getKey(), profile.parameters().get(e.getKey()));
+        if (!profile.parameters().containsKey(e.getKey())) {
+          out.add(
+              "contrast "
+                  + e.getKey()
+                  + " is not a parameter of profile '"
+                  + profile.name()
+                  + "', which declares "
+                  + new java.util.TreeSet<>(profile.parameters().keySet()));
+        } else if (e.getValue().equals(base)) {
+          out.add(
+              "contrast "
+                  + e.getKey()
+                  + "="
+                  + e.getValue()
+                  + " is what the base arm runs already: the arms would not differ");
+        }
+      }
       return out;
     }
 
@@ -226,6 +302,7 @@ public record DelaySweepOptions(
           margin,
           seed,
           relayOverrides,
+          contrast,
           sweepOptions,
           verdictConfig,
           outDir,

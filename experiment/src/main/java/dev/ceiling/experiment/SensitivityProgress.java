@@ -12,4 +12,7 @@ public interface SensitivityProgress extends ExperimentProgress {
 
   /** A cell was measured; {@code soFar} is the report as written after it. */
   default void measured(SensitivityReport soFar) {}
+
+  /** The base arm is done; the contrast arm's relay starts with these parameters on top. */
+  default void contrastArm(java.util.Map<String, String> parameters) {}
 }

@@ -83,8 +83,9 @@ public final class AuditDatabase implements AutoCloseable {
    * @param dataDir directory of the database files; empty = a temporary one deleted on close
    * @param reset drop the audit tables first
    * @param externalUrl use this database instead of the embedded H2
-   * @param connect where connections reach the embedded H2 server ({@code host:port}), e.g. a delay
-   *     proxy in front of it; empty = the server's own address
+   * @param connect where the audit path's connections reach the database ({@code host:port}), e.g.
+   *     a delay proxy in front of it; empty = the server's own address. With {@code externalUrl} it
+   *     replaces a PostgreSQL URL's address
    * @param synchronousCommit PostgreSQL's synchronous_commit for every connection
    * @param chains the chains entries are written to (their tables and lease rows are created)
    * @throws SQLException when the server cannot start or the schema cannot be created
@@ -103,7 +104,13 @@ public final class AuditDatabase implements AutoCloseable {
       String url = externalUrl.get();
       Dialect d = url.startsWith("jdbc:postgresql:") ? Dialect.POSTGRESQL : Dialect.H2;
       // Credentials ride in the URL (?user=..&password=..) for PostgreSQL; H2 defaults to sa.
-      db = new AuditDatabase(null, null, url, url, null, null, d, synchronousCommit);
+      // As with H2, the row count reads the database directly, not through a proxy on the link.
+      String path = connect.map(a -> withAddress(url, a)).orElse(url);
+      if (path == null) {
+        throw new IllegalArgumentException(
+            "db-connect needs a jdbc:postgresql://HOST:PORT/... URL, got " + url);
+      }
+      db = new AuditDatabase(null, null, path, url, null, null, d, synchronousCommit);
     } else {
       Path tmp = null;
       Path dir;
@@ -132,6 +139,24 @@ public final class AuditDatabase implements AutoCloseable {
       throw e;
     }
     return db;
+  }
+
+  /**
+   * A PostgreSQL JDBC URL with its host and port replaced by {@code address} ({@code host:port}),
+   * everything else kept; null when the URL is not {@code jdbc:postgresql://HOST:PORT/...}.
+   */
+  static String withAddress(String jdbcUrl, String address) {
+    java.net.URI u;
+    try {
+      u = java.net.URI.create(jdbcUrl.substring(jdbcUrl.startsWith("jdbc:") ? 5 : 0));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (!jdbcUrl.startsWith("jdbc:postgresql://") || u.getHost() == null || u.getPort() < 0) {
+      return null;
+    }
+    String query = u.getRawQuery() == null ? "" : "?" + u.getRawQuery();
+    return "jdbc:postgresql://" + address + u.getRawPath() + query;
   }
 
   /** The JDBC URL every connection uses (for the embedded H2: jdbc:h2:tcp://127.0.0.1:p/audit). */

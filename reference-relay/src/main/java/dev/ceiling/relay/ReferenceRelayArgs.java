@@ -156,10 +156,10 @@ final class ReferenceRelayArgs {
       names = "--db-connect",
       paramLabel = "HOST:PORT",
       description =
-          "Where the audit worker and the calibration connect to the embedded H2 server, on"
-              + " loopback: a delay proxy in front of --db-port, say (default: the server's own"
-              + " address). The metrics' row count reads the server directly, so scrapes add no"
-              + " traffic to this link. Not with --jdbc-url.")
+          "Where the audit worker and the calibration connect to the database, on loopback: a"
+              + " delay proxy in front of --db-port, say (default: the server's own address)."
+              + " With a PostgreSQL --jdbc-url it replaces the URL's HOST:PORT. The metrics' row"
+              + " count reads the database directly, so scrapes add no traffic to this link.")
   String dbConnect;
 
   @Option(

@@ -215,9 +215,13 @@ public record ReferenceRelayConfig(
       return;
     }
     String v = dbConnect.get();
-    if (jdbcUrl != null && jdbcUrl.isPresent()) {
+    if (jdbcUrl != null
+        && jdbcUrl.isPresent()
+        && AuditDatabase.withAddress(jdbcUrl.get(), v) == null) {
       problems.add(
-          "db-connect reaches the embedded H2 server, which --jdbc-url replaces; got both");
+          "db-connect with --jdbc-url needs a jdbc:postgresql://HOST:PORT/... URL, whose address"
+              + " the audit path then replaces; got "
+              + jdbcUrl.get());
     }
     int colon = v.lastIndexOf(':');
     int connectPort = -1;
@@ -307,7 +311,7 @@ public record ReferenceRelayConfig(
         limiterLimitPerWindow(),
         rejectMode.flagValue(),
         verifySignatures,
-        jdbcUrl.orElse("embedded-h2" + dbConnect.map(a -> " via " + a).orElse("")),
+        jdbcUrl.orElse("embedded-h2") + dbConnect.map(a -> " via " + a).orElse(""),
         synchronousCommit ? "on" : "off",
         maxFrameBytes,
         faults.any() ? faults.toString() : "none");

@@ -165,6 +165,23 @@ class ReferenceRelayConfigTest {
   }
 
   @Test
+  void dbConnectReplacesAPostgresUrlsAddressForTheAuditPathOnly() {
+    ReferenceRelayConfig c =
+        ReferenceRelayConfig.fromArgs(
+            new String[] {
+              "--db-connect", "127.0.0.1:41000",
+              "--jdbc-url", "jdbc:postgresql://127.0.0.1:5432/ceiling?user=postgres"
+            });
+    assertThat(c.describe())
+        .contains("db=jdbc:postgresql://127.0.0.1:5432/ceiling?user=postgres via 127.0.0.1:41000");
+    assertThat(AuditDatabase.withAddress(c.jdbcUrl().orElseThrow(), "127.0.0.1:41000"))
+        .isEqualTo("jdbc:postgresql://127.0.0.1:41000/ceiling?user=postgres");
+    // Partners: a URL without a port, or not PostgreSQL's, has no address to replace.
+    assertThat(AuditDatabase.withAddress("jdbc:postgresql://127.0.0.1/x", "127.0.0.1:1")).isNull();
+    assertThat(AuditDatabase.withAddress("jdbc:h2:tcp://127.0.0.1:9092/x", "127.0.0.1:1")).isNull();
+  }
+
+  @Test
   void aBadDbConnectIsNamedWithEveryOtherProblem() {
     assertThatThrownBy(
             () ->
@@ -178,8 +195,9 @@ class ReferenceRelayConfigTest {
             e ->
                 assertThat(e.problems())
                     .containsExactlyInAnyOrder(
-                        "db-connect reaches the embedded H2 server, which --jdbc-url replaces;"
-                            + " got both",
+                        "db-connect with --jdbc-url needs a jdbc:postgresql://HOST:PORT/... URL,"
+                            + " whose address the audit path then replaces; got"
+                            + " jdbc:postgresql://127.0.0.1/x",
                         "db-connect must be host:port with a loopback host and a port in [1,"
                             + " 65535], e.g. 127.0.0.1:47101, got 'db.example.com:5432'"));
     assertThatThrownBy(

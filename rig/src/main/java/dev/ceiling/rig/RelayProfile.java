@@ -114,9 +114,13 @@ public record RelayProfile(
    * The built-in profiles, by name. {@code reference-linked} is {@code reference} with its H2 link
    * declared as the upstream {@code db}, for delay sweeps. It is a profile of its own rather than
    * an upstream added to {@code reference}: a proxied link adds a hop to every audit exchange, and
-   * the main job's figures and CI's known answers are tuned on the direct link.
+   * the main job's figures and CI's known answers are tuned on the direct link. {@code
+   * reference-postgres-linked} is the same relay auditing to a PostgreSQL server of the user's
+   * (parameters {@code pg_host}, {@code pg_port}, {@code pg_database}, {@code pg_user}, {@code
+   * synchronous_commit}), its link declared as {@code db}.
    */
-  public static final List<String> BUILT_IN = List.of("reference", "reference-linked");
+  public static final List<String> BUILT_IN =
+      List.of("reference", "reference-linked", "reference-postgres-linked");
 
   public RelayProfile {
     command = List.copyOf(command);

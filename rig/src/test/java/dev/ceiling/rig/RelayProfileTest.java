@@ -70,6 +70,25 @@ class RelayProfileTest {
     assertThat(linked.metricMapping()).isEqualTo(reference.metricMapping());
   }
 
+  /**
+   * The PostgreSQL-linked profile points the audit path at the proxy and leaves the JDBC URL, which
+   * the metrics' row count reads, at the server itself; its upstream is the server's address.
+   */
+  @Test
+  void thePostgresLinkedProfileRoutesOnlyTheAuditPathThroughItsUpstream() throws RigException {
+    RelayProfile pg = RelayProfile.builtIn("reference-postgres-linked");
+    assertThat(pg.upstreams())
+        .extracting(RelayProfile.UpstreamTemplate::name, RelayProfile.UpstreamTemplate::target)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("db", "${pg_host}:${pg_port}"));
+    assertThat(String.join(" ", pg.command()))
+        .contains(
+            "--jdbc-url jdbc:postgresql://${pg_host}:${pg_port}/${pg_database}?user=${pg_user}"
+                + " --db-connect ${upstream.db.address}")
+        .contains("--synchronous-commit ${synchronous_commit}");
+    assertThat(pg.parameters()).containsEntry("synchronous_commit", "on");
+    assertThat(pg.metricMapping()).isEqualTo(RelayProfile.builtIn("reference").metricMapping());
+  }
+
   @Test
   void theDocumentedBuzzProfileIsValid() throws RigException {
     RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/buzz.json"));

@@ -42,9 +42,10 @@ import picocli.CommandLine.Spec;
           + " 1/C = k d + c: k is the round trips per event, checked against the lack-of-fit test"
           + " and the proxy's own wire count, and against --expect-round-trips when given.",
       "Writes sensitivity.json after every cell and sensitivity.html (the answer, the line and"
-          + " every cell) at the end. Exit codes: 0 established (the line holds and k"
-          + " is consistent with the declared count), 1 not established, 2 bad usage, 3"
-          + " infrastructure failure.",
+          + " every cell) at the end; with --contrast, the second arm's in contrast/ and both"
+          + " compared in contrast.json. Exit codes: 0 established (the line holds and k is"
+          + " consistent with the declared count; with --contrast, in both arms, and their slopes"
+          + " agree), 1 not established, 2 bad usage, 3 infrastructure failure.",
       ""
     })
 public final class SensitivityCommand implements Callable<Integer> {
@@ -121,6 +122,16 @@ public final class SensitivityCommand implements Callable<Integer> {
       description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
   Map<String, String> params = new TreeMap<>();
 
+  @Option(
+      names = "--contrast",
+      paramLabel = "NAME=VALUE",
+      description =
+          "A second arm: the same plan again on a relay started with this profile parameter"
+              + " changed, e.g. synchronous_commit=off (repeatable). The slopes must agree; the"
+              + " intercept difference is what it costs per event. Writes contrast.json and"
+              + " contrast/.")
+  Map<String, String> contrast = new TreeMap<>();
+
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
@@ -179,6 +190,7 @@ public final class SensitivityCommand implements Callable<Integer> {
               .margin(margin)
               .seed(seed)
               .relayOverrides(params)
+              .contrast(contrast)
               .sweepOptions(
                   SweepOptions.defaults(dir.resolve("journal.jsonl"))
                       .withWarmup(Duration.ofSeconds(1))
@@ -193,6 +205,12 @@ public final class SensitivityCommand implements Callable<Integer> {
       return ExitCode.USAGE;
     }
     Path html = r.report() == null ? null : writeHtml(r.report(), dir, err);
+    if (r.contrast() != null && r.contrast().contrast() != null) {
+      writeHtml(
+          r.contrast().contrast(),
+          dir.resolve(dev.ceiling.experiment.DelaySweepOptions.CONTRAST_DIR),
+          err);
+    }
     return SensitivityLines.finish(spec.commandLine().getOut(), err, r, html, quiet);
   }
 
@@ -211,6 +229,23 @@ public final class SensitivityCommand implements Callable<Integer> {
           "cannot write " + html + " (" + e + "); " + DelaySweep.REPORT_FILE + " holds every cell");
       return null;
     }
+  }
+
+  /** The sweep's own checks of --contrast, named by the flag. */
+  private List<String> contrastProblems(RelayProfile p) {
+    if (contrast.isEmpty()) {
+      return List.of();
+    }
+    return DelaySweep.builder()
+        .profile(p)
+        .relayOverrides(params)
+        .contrast(contrast)
+        .link(link)
+        .problems()
+        .stream()
+        .filter(q -> q.startsWith("contrast "))
+        .map(q -> "--" + q)
+        .toList();
   }
 
   /** Every bad argument at once, before anything starts: one usage line naming each. */
@@ -243,6 +278,7 @@ public final class SensitivityCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       checks.add("--param: " + e.getMessage());
     }
+    contrastProblems(p).forEach(checks::add);
     checks.orFail(spec.commandLine());
   }
 }

@@ -85,6 +85,13 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   @Override
+  public void contrastArm(java.util.Map<String, String> parameters) {
+    if (!quiet) {
+      err.println("contrast arm: the same plan on a relay started with " + parameters);
+    }
+  }
+
+  @Override
   public void warning(String message) {
     err.println("warning: " + message);
   }
@@ -99,9 +106,12 @@ final class SensitivityLines implements SensitivityProgress {
     for (String p : r.problems()) {
       CommandLines.error(err, p);
     }
+    if (r.contrast() != null) {
+      out.println(r.contrast().answer());
+    }
     SensitivityReport report = r.report();
     if (report != null) {
-      out.println(report.answer());
+      out.println((r.contrast() != null ? "base arm: " : "") + report.answer());
       if (!quiet) {
         out.println("delay_ms  cells_used  worker_per_s  ms_per_event  turns_per_entry");
         for (SensitivityPoint p : report.points()) {
@@ -122,6 +132,12 @@ final class SensitivityLines implements SensitivityProgress {
           out.println("html: " + html);
         }
       }
+    }
+    if (r.contrast() != null && !quiet) {
+      if (r.contrast().contrast() != null) {
+        out.println("contrast arm: " + r.contrast().contrast().answer());
+      }
+      out.println("contrast: " + r.contrastFile());
     }
     return ExitCode.of(r.outcome());
   }

@@ -30,7 +30,8 @@ class SensitivityContractTest {
             "--expect-round-trips",
             "--margin",
             "--rate",
-            "--identities");
+            "--identities",
+            "--contrast");
   }
 
   @Test
@@ -71,6 +72,26 @@ class SensitivityContractTest {
     assertUsageError(run("sensitivity", "--identities", "0"), "--identities");
     assertUsageError(run("sensitivity", "--identities", "10001"), "--identities");
     assertUsageError(run("sensitivity", "--identities", "many"), "--identities");
+  }
+
+  @Test
+  void aContrastMustNameAProfileParameterAndChangeIt() {
+    Cli.Outcome unknown = run("sensitivity", "--contrast", "nope=1");
+    assertUsageError(unknown, "--contrast nope is not a parameter of profile 'reference-linked'");
+    assertThat(unknown.err()).contains("audit_exchanges");
+    // The profile's own value, or the one --param already sets, is no contrast.
+    assertUsageError(
+        run("sensitivity", "--contrast", "audit_exchanges=6"),
+        "--contrast audit_exchanges=6 is what the base arm runs already");
+    assertUsageError(
+        run("sensitivity", "--param", "audit_exchanges=5", "--contrast", "audit_exchanges=5"),
+        "--contrast audit_exchanges=5 is what the base arm runs already");
+    assertUsageError(run("sensitivity", "--contrast", "novalue"), "--contrast");
+    // Partner: a contrast that changes a parameter gets past the checks (and then stops at a bad
+    // --param, still before anything starts).
+    Cli.Outcome good = run("sensitivity", "--contrast", "audit_exchanges=5", "--param", "nope=1");
+    assertUsageError(good, "--param");
+    assertThat(good.err()).doesNotContain("--contrast");
   }
 
   @Test
