@@ -7,9 +7,6 @@ import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.SensitivityHtmlTest;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.experiment.SensitivityReport;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -43,9 +40,9 @@ class SensitivityCommandIT {
             "--identities",
             "3",
             "--param",
-            "port=" + freePort(),
+            "port=" + LauncherIT.freePort(),
             "--param",
-            "db_port=" + freePort(),
+            "db_port=" + LauncherIT.freePort(),
             "--param",
             "exchange_delay_ms=0",
             "--param",
@@ -73,11 +70,5 @@ class SensitivityCommandIT {
     assertThat(o.out()).contains("html: " + html);
     SensitivityReport report = Json.read(file, SensitivityReport.class);
     assertThat(SensitivityHtmlTest.missing(Files.readString(html), report)).isEmpty();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }

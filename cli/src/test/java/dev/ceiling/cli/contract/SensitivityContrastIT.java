@@ -16,8 +16,6 @@ import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.Tost;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -172,7 +170,7 @@ class SensitivityContrastIT {
     args.addAll(
         List.of(
             "--param",
-            "port=" + freePort(),
+            "port=" + LauncherIT.freePort(),
             "--param",
             "exchange_delay_ms=0",
             "--param",
@@ -190,7 +188,7 @@ class SensitivityContrastIT {
   private static SensitivityResult fiveExchanges(Path out, SensitivityReport base)
       throws Exception {
     Map<String, String> params = new TreeMap<>(postgresParameters());
-    params.put("port", Integer.toString(freePort()));
+    params.put("port", Integer.toString(LauncherIT.freePort()));
     params.put("exchange_delay_ms", "0");
     params.put("queue_capacity", "20");
     params.put("calibration_runs", "20");
@@ -234,11 +232,5 @@ class SensitivityContrastIT {
         u.getPath().substring(1),
         "pg_user",
         user);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }
