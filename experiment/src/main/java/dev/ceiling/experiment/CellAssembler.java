@@ -171,6 +171,7 @@ final class CellAssembler {
   private static RelayFigures relay(boolean hasQueue, Scraped scraped) {
     Double count = scraped.deltas().get(MetricRole.AUDIT_LOG_COUNT.key());
     Double sum = scraped.deltas().get(MetricRole.AUDIT_LOG_SUM_SECONDS.key());
+    Double poolBusy = scraped.deltas().get(MetricRole.AUDIT_POOL_BUSY_SECONDS.key());
     return new RelayFigures(
         scraped.deltas(),
         scraped.resets(),
@@ -178,6 +179,7 @@ final class CellAssembler {
         count == null ? null : count / scraped.windowS(),
         count == null || sum == null || count == 0 ? null : sum / count * 1000,
         hasQueue && sum != null ? sum / scraped.windowS() : null,
+        hasQueue && poolBusy != null ? poolBusy / scraped.windowS() : null,
         hasQueue ? outstanding(scraped) : null,
         scraped.queueDepthBefore(),
         scraped.queueDepthAfter(),

@@ -81,10 +81,21 @@ public final class SweepRunner implements ArmSweep {
   @Override
   public Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
       throws IOException, ReportFormatException {
+    return run(rig, identity, options, CellPlan.plan(identity, options.twoCommunity()));
+  }
+
+  /**
+   * Runs {@code plan} (a design's own cells, e.g. the split round's pairs) as the arm's sweep.
+   *
+   * @throws IOException when the journal cannot be written or read
+   * @throws ReportFormatException when a resume journal is corrupt or belongs to another identity
+   */
+  Outcome run(
+      RigDescriptor rig, ExperimentIdentity identity, SweepOptions options, List<PlannedCell> plan)
+      throws IOException, ReportFormatException {
     String arm = rig.arm();
     boolean client = rig.clientSideEvidence();
     boolean hasQueue = !client && !arm.equals(identity.controlArm());
-    List<PlannedCell> plan = CellPlan.plan(identity, options.twoCommunity());
     List<Cell> cells = new ArrayList<>();
     Journal journal = openJournal(arm, identity, options, cells);
     Set<Integer> done = new HashSet<>();

@@ -98,6 +98,7 @@ class CellAssemblerTest {
     Map<String, Double> deltas = new LinkedHashMap<>();
     deltas.put(MetricRole.AUDIT_LOG_COUNT.key(), 200.0);
     deltas.put(MetricRole.AUDIT_LOG_SUM_SECONDS.key(), 3.0);
+    deltas.put(MetricRole.AUDIT_POOL_BUSY_SECONDS.key(), 1.0);
     deltas.put(MetricRole.EVENTS_ACCEPTED.key(), 260.0);
     deltas.put(MetricRole.AUDIT_WRITE_ERRORS.key(), null);
     return new CellAssembler.Scraped(
@@ -154,6 +155,7 @@ class CellAssemblerTest {
     f.put("auditCompletedPerS", 50.0); // 200 completions / 4 s window
     f.put("auditServiceMeanMs", 15.0); // 3 s / 200 completions
     f.put("auditBusyFraction", 0.75); // 3 s busy / 4 s window
+    f.put("poolBusyFraction", 0.25); // 1 s of the pool's busy time / 4 s window
     f.put("outstandingDelta", 40L); // queue depth 12 -> 52
     f.put("queueDepthBefore", 12.0);
     f.put("queueDepthAfter", 52.0);
@@ -264,10 +266,14 @@ class CellAssemblerTest {
   void anArmWithoutAQueueHasNoBusyFractionAndNoOutstandingDeltaNeverZero() throws Exception {
     Map<String, Object> f = fields(assemble(false, scraped()));
 
-    assertThat(f).containsEntry("auditBusyFraction", null).containsEntry("outstandingDelta", null);
+    assertThat(f)
+        .containsEntry("auditBusyFraction", null)
+        .containsEntry("poolBusyFraction", null)
+        .containsEntry("outstandingDelta", null);
     // The rest is what the arm with a queue gets.
     Map<String, Object> rest = expected();
     rest.put("auditBusyFraction", null);
+    rest.put("poolBusyFraction", null);
     rest.put("outstandingDelta", null);
     assertThat(f).containsExactlyEntriesOf(rest);
   }

@@ -59,4 +59,31 @@ class CellPlanTest {
     assertThat(p.subList(0, 9)).noneMatch(PlannedCell::twoCommunity);
     assertThat(p.subList(9, 18)).allMatch(PlannedCell::twoCommunity);
   }
+
+  /**
+   * The split design's pairs: each (rate, repeat) once as two adjacent cells, one of each kind, in
+   * the identity's order; which kind runs first is seeded, the same for the same seed, and varies
+   * (a plan that always ran "one" first would pass every other check here and fail this one).
+   */
+  @Test
+  void splitPairsAreAdjacentOneOfEachKindWithASeededFirst() {
+    List<PlannedCell> p = CellPlan.splitPairs(id("shuffled", 7L));
+    assertThat(p).hasSize(18);
+    List<PlannedCell> singles = CellPlan.plan(id("shuffled", 7L), false);
+    for (int i = 0; i < 9; i++) {
+      PlannedCell a = p.get(2 * i);
+      PlannedCell b = p.get(2 * i + 1);
+      assertThat(a.sequence()).isEqualTo(2 * i);
+      assertThat(b.sequence()).isEqualTo(2 * i + 1);
+      assertThat(a.offeredPerS())
+          .isEqualTo(b.offeredPerS())
+          .isEqualTo(singles.get(i).offeredPerS());
+      assertThat(a.repeat()).isEqualTo(b.repeat()).isEqualTo(singles.get(i).repeat());
+      assertThat(a.twoCommunity()).isNotEqualTo(b.twoCommunity());
+    }
+    assertThat(CellPlan.splitPairs(id("shuffled", 7L))).isEqualTo(p);
+    List<Boolean> splitFirst =
+        java.util.stream.IntStream.range(0, 9).mapToObj(i -> p.get(2 * i).twoCommunity()).toList();
+    assertThat(splitFirst).contains(true, false);
+  }
 }

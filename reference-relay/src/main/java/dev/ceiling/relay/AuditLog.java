@@ -162,12 +162,14 @@ final class AuditLog implements AutoCloseable {
   private AuditWriter writeOne(int index, AuditWriter writer, AuditEntry e) {
     boolean fail = writeErrorProbability > 0 && faultRandom.nextDouble() < writeErrorProbability;
     long t0 = System.nanoTime();
+    long contendedNanos = 0;
     try {
       if (writer == null) {
         writer = newWriter(index);
       }
       AuditWriter.LeaseTimes lease =
           writer.write(locks.chainFor(index, e.community()), e, delayNanos, null, fail);
+      contendedNanos = lease.contendedNanos();
       metrics.leaseWaitSeconds.labelValues(e.community()).observe(lease.waitNanos() / 1e9);
       metrics.leaseHeldSeconds.labelValues(e.community()).observe(lease.heldNanos() / 1e9);
       written.incrementAndGet();
@@ -182,7 +184,12 @@ final class AuditLog implements AutoCloseable {
         writer = null;
       }
     } finally {
-      metrics.auditLogSeconds.observe((System.nanoTime() - t0) / 1e9);
+      long tookNanos = System.nanoTime() - t0;
+      metrics.auditLogSeconds.observe(tookNanos / 1e9);
+      // A worker blocked on a lease another writer holds is waiting, not working: the pool's busy
+      // time leaves it out, so a binding lock does not read as busy workers.
+      metrics.auditPoolBusySeconds.inc(
+          Math.max(0, tookNanos - contendedNanos) / 1e9 / locks.workers());
       processed.incrementAndGet();
     }
     return writer;

@@ -24,11 +24,12 @@ import java.util.concurrent.locks.LockSupport;
  * holder's take is one more exchange, so a contended lease passes at most one entry per {@code
  * exchanges x (delay + cost)}: every exchange of the write counts as held.
  *
- * <p>Lease: PostgreSQL uses {@code pg_advisory_lock}/{@code pg_advisory_unlock}, which wait in the
- * server; H2 has no advisory locks, so the lease is a row ({@code UPDATE audit_lock SET holder = ?
- * WHERE id = ? AND holder IS NULL}, committed on its own) that must update exactly one row, and a
- * writer that finds it taken waits on the {@link LeaseBoard} and asks again, each ask a delayed
- * exchange of its own.
+ * <p>Lease: PostgreSQL asks {@code pg_try_advisory_lock} and, only when the lease is taken, waits
+ * in the server with {@code pg_advisory_lock}; it gives it back with {@code pg_advisory_unlock}. H2
+ * has no advisory locks, so the lease is a row ({@code UPDATE audit_lock SET holder = ? WHERE id =
+ * ? AND holder IS NULL}, committed on its own) that must update exactly one row, and a writer that
+ * finds it taken waits on the {@link LeaseBoard} and asks again, each ask a delayed exchange of its
+ * own.
  *
  * <p>Not thread-safe: one writer per connection, used by one thread.
  */
@@ -54,8 +55,12 @@ final class AuditWriter implements AutoCloseable {
    * @param waitNanos time in the take step beyond its first delay: the round trip(s), and any time
    *     the lease was held by another writer
    * @param heldNanos from holding the lease to having given it back
+   * @param contendedNanos the part of the take spent because another writer held the lease: from
+   *     the first ask to the start of the ask that got it (asks that found it taken, the waits
+   *     between them and their delays); 0 when the first ask got it. On PostgreSQL a blocking
+   *     {@code pg_advisory_lock} after a failed try counts whole, its own round trip included.
    */
-  record LeaseTimes(long waitNanos, long heldNanos) {}
+  record LeaseTimes(long waitNanos, long heldNanos, long contendedNanos) {}
 
   private final Connection connection;
   private final AuditDatabase.Dialect dialect;
@@ -63,6 +68,10 @@ final class AuditWriter implements AutoCloseable {
   private final int exchanges;
   private final LeaseBoard board;
   private final PreparedStatement lock;
+
+  /** PostgreSQL's non-blocking take, asked first so that an uncontended take is one exchange. */
+  private final PreparedStatement tryLock;
+
   private final Statement plain;
   private final PreparedStatement unlock;
   private final Map<String, TableStatements> tables = new HashMap<>();
@@ -84,9 +93,11 @@ final class AuditWriter implements AutoCloseable {
     this.board = board;
     try {
       if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
+        tryLock = connection.prepareStatement("SELECT pg_try_advisory_lock(?)");
         lock = connection.prepareStatement("SELECT pg_advisory_lock(?)");
         unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)");
       } else {
+        tryLock = null;
         lock =
             connection.prepareStatement(
                 "UPDATE audit_lock SET holder = ?, acquired_at_ms = ? WHERE id = ? AND holder IS"
@@ -149,7 +160,7 @@ final class AuditWriter implements AutoCloseable {
     try {
       pause(delayNanos);
       long asked = System.nanoTime();
-      acquire(chain.lockId(), delayNanos);
+      long contended = acquire(chain.lockId(), delayNanos);
       locked = true;
       long lockedAt = steps.mark();
       if (txn) {
@@ -192,7 +203,7 @@ final class AuditWriter implements AutoCloseable {
       if (failBeforeCommit) {
         throw new SQLException("injected audit write error (--fault-audit-write-error-p)");
       }
-      return new LeaseTimes(lockedAt - asked, releasedAt - lockedAt);
+      return new LeaseTimes(lockedAt - asked, releasedAt - lockedAt, contended);
     } finally {
       if (inTxn) {
         rollbackQuietly();
@@ -264,22 +275,36 @@ final class AuditWriter implements AutoCloseable {
     }
   }
 
-  private void acquire(int lockId, long delayNanos) throws SQLException {
+  /**
+   * Takes the lease; returns the nanoseconds spent because another writer held it (0 when the first
+   * ask got it).
+   */
+  private long acquire(int lockId, long delayNanos) throws SQLException {
+    long firstAsk = System.nanoTime();
     if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
+      tryLock.setLong(1, lockId);
+      try (ResultSet r = tryLock.executeQuery()) {
+        r.next();
+        if (r.getBoolean(1)) {
+          return 0;
+        }
+      }
+      // Taken: wait for it in the server, like the H2 path's board.
       lock.setLong(1, lockId);
       try (ResultSet r = lock.executeQuery()) {
         r.next();
       }
-      return;
+      return System.nanoTime() - firstAsk;
     }
-    long giveUp = System.nanoTime() + LEASE_GIVE_UP_MILLIS * 1_000_000;
+    long giveUp = firstAsk + LEASE_GIVE_UP_MILLIS * 1_000_000;
+    long ask = firstAsk;
     while (true) {
       long generation = board.generation(lockId);
       lock.setString(1, holder);
       lock.setLong(2, System.currentTimeMillis());
       lock.setInt(3, lockId);
       if (lock.executeUpdate() == 1) {
-        return;
+        return ask - firstAsk;
       }
       if (System.nanoTime() > giveUp) {
         throw new SQLException(
@@ -293,6 +318,7 @@ final class AuditWriter implements AutoCloseable {
       }
       // Asking again is another round trip, with its delay like every other.
       pause(delayNanos);
+      ask = System.nanoTime();
     }
   }
 

@@ -50,6 +50,7 @@ public final class RelayMetrics {
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
   final Histogram auditLogSeconds;
+  final Counter auditPoolBusySeconds;
   final Counter auditWriteErrors;
   final Counter auditEnqueueErrors;
   final Counter admissionRejections;
@@ -143,6 +144,14 @@ public final class RelayMetrics {
         Gauge.builder()
             .name("refrelay_audit_predicted_lock_ceiling_per_second")
             .help("1 / (held exchanges x (delay + exchange cost)): one lease; NaN without a lock")
+            .register(registry);
+    auditPoolBusySeconds =
+        Counter.builder()
+            .name("refrelay_audit_pool_busy_seconds_total")
+            .help(
+                "Audit worker seconds spent writing, waits for a lease another writer held left"
+                    + " out, divided by the number of workers: its rate is the pool's busy"
+                    + " fraction")
             .register(registry);
     leaseWaitSeconds =
         lockHistogram(

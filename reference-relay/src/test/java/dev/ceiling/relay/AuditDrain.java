@@ -19,13 +19,16 @@ import java.util.List;
  * @param lockWaitMeanSeconds mean lease wait per entry over the window, both communities
  * @param lockHeldMeanSeconds mean lease-held time per entry over the window, both communities
  * @param serviceMeanSeconds mean service time of one entry over the window
+ * @param poolBusyFraction the pool's busy fraction over the window, lease waits left out ({@code
+ *     refrelay_audit_pool_busy_seconds_total}'s rate)
  */
 record AuditDrain(
     double perSecond,
     Calibration calibration,
     double lockWaitMeanSeconds,
     double lockHeldMeanSeconds,
-    double serviceMeanSeconds) {
+    double serviceMeanSeconds,
+    double poolBusyFraction) {
 
   /**
    * Entries drained in the time one write takes, both measured in the window: about how many writes
@@ -85,7 +88,8 @@ record AuditDrain(
           relay.calibration(),
           (after.waitSum - before.waitSum) / (after.lockCount - before.lockCount),
           (after.heldSum - before.heldSum) / (after.lockCount - before.lockCount),
-          (after.serviceSum - before.serviceSum) / entries);
+          (after.serviceSum - before.serviceSum) / entries,
+          (after.poolBusy - before.poolBusy) / ((after.atNanos - before.atNanos) / 1e9));
     }
   }
 
@@ -113,7 +117,8 @@ record AuditDrain(
       double serviceSum,
       double lockCount,
       double waitSum,
-      double heldSum) {
+      double heldSum,
+      double poolBusy) {
     static Sample of(ReferenceRelay relay) {
       String scrape = relay.scrapeMetrics();
       long at = System.nanoTime();
@@ -132,7 +137,8 @@ record AuditDrain(
           Fixtures.metric(scrape, "refrelay_audit_log_seconds_sum"),
           lockCount,
           waitSum,
-          heldSum);
+          heldSum,
+          Fixtures.metric(scrape, "refrelay_audit_pool_busy_seconds_total"));
     }
   }
 }

@@ -131,4 +131,28 @@ class AuditWorkersIT {
           .isLessThanOrEqualTo(d.serviceMeanSeconds());
     }
   }
+
+  /**
+   * The pool's busy time leaves out waits for a lease another writer holds: workers that write all
+   * the time read about 1, two workers queued behind one lease about 1/2. Bounds are wide (a busy
+   * machine stretches the gaps between entries); what they separate is 1 from 1/2.
+   */
+  @Test
+  void thePoolIsBusyWhenItsWorkersWriteAndNotWhenTheyWaitForALease() {
+    assertThat(oneWorker.poolBusyFraction()).as("one worker, no lock").isGreaterThan(0.85);
+    assertThat(twoWorkersNoLock.poolBusyFraction()).as("two workers, no lock").isGreaterThan(0.85);
+    assertThat(twoWorkersGlobalLock.poolBusyFraction())
+        .as("two workers behind one lease")
+        .isBetween(0.3, 0.75);
+  }
+
+  /**
+   * Partner: the write time with the waits in it, per worker, reads the lock-bound pool as busy as
+   * the free one; a masking check built on it would call the lock's ceiling the workers'.
+   */
+  @Test
+  void mutantBusyTimeWithLeaseWaitsReadsTheLockBoundPoolAsBusy() {
+    double naive = twoWorkersGlobalLock.perSecond() * twoWorkersGlobalLock.serviceMeanSeconds() / 2;
+    assertThat(naive).as("write time per worker-second, waits included").isGreaterThan(0.85);
+  }
 }

@@ -93,6 +93,12 @@ public enum ProblemKind {
    */
   DRAIN_TIMEOUT(false),
   /**
+   * Split design: the audit workers were busy at or above the busy threshold in both arms of a
+   * (rate, repeat) pair, so the workers bound before any lock could and the pair cannot speak about
+   * the lock. Excludes both cells of the pair.
+   */
+  MASKED_BY_WORKER(false),
+  /**
    * Counts that cannot come from a working instrument: more accepted than offered, more answers in
    * the window than events sent (window slots plus warm-up slots), or accepted + rejected +
    * unacknowledged different from attempted. Fatal for the run.

@@ -25,7 +25,9 @@ public final class Verdict {
   public static final String MASKED_CEILING_NOTE =
       "A pass shows the treatment path limits ingest at the separated rates; it is not evidence"
           + " that a higher limit masked by this one (e.g. a per-community lock behind the"
-          + " per-worker ceiling) is fine: a masked ceiling is structurally invisible to this run.";
+          + " per-worker ceiling) is fine: a masked ceiling is structurally invisible to this run."
+          + " The split round (experiment --design split) looks for a per-community one, and says"
+          + " when the workers mask it.";
 
   /** In the notes of every run whose relay exposes no metrics: what its evidence cannot see. */
   public static final String CLIENT_EVIDENCE_NOTE =

@@ -13,6 +13,7 @@ import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.ShutdownHook;
+import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
@@ -118,6 +119,29 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
   boolean twoCommunity;
 
+  /** Which question the run asks. */
+  enum Design {
+    /** The A/B: does the treatment's code path limit ingest? */
+    ab,
+    /** The split round: does splitting one community's offer over two raise the ceiling? */
+    split
+  }
+
+  @Option(
+      names = "--design",
+      paramLabel = "ab|split",
+      defaultValue = "ab",
+      description = {
+        "ab (default): the A/B of the treatment arm against the control arm.",
+        "split: one relay with the path on, pairs of cells at each total rate, one community",
+        "against half to each of two; reads SPLIT RAISES THE CEILING, EQUIVALENT WITHIN DELTA",
+        "(--equivalence-margin, default 0.05), INCONCLUSIVE or LOCK NOT MEASURABLE (the workers",
+        "bind first in both arms). Writes split.json. 'auto' rates are 1.5 and 3 times one lock's",
+        "predicted ceiling. Give the relay's shape with --param, e.g. --param audit_workers=4",
+        "--param audit_lock=per-community."
+      })
+  Design design;
+
   @Mixin GeneratorsOption generators = new GeneratorsOption();
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
@@ -184,6 +208,12 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (resume != null && !java.nio.file.Files.isDirectory(resume)) {
       checks.add("--resume: " + resume + " is not a directory");
     }
+    if (design == Design.split && twoCommunity) {
+      checks.add("--two-community is the A/B's report-only cells; --design split measures them");
+    }
+    if (design == Design.split && resume != null) {
+      checks.add("--resume continues an A/B; a --design split round is not resumed");
+    }
     checks.orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter err = spec.commandLine().getErr();
@@ -200,6 +230,9 @@ public final class ExperimentCommand implements Callable<Integer> {
       UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(overrides);
     } catch (IllegalArgumentException e) {
       throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
+    }
+    if (design == Design.split) {
+      return split(p, overrides, fixedRates, verdictConfig, err);
     }
     Experiment.Builder b =
         Experiment.builder()
@@ -262,6 +295,46 @@ public final class ExperimentCommand implements Callable<Integer> {
     } finally {
       holdExit.close();
     }
+  }
+
+  /** The split round with this command's options; its output directory as for the A/B. */
+  private int split(
+      RelayProfile p,
+      Map<String, String> overrides,
+      List<Double> fixedRates,
+      VerdictConfig verdictConfig,
+      PrintWriter err) {
+    SplitRound.Builder b =
+        SplitRound.builder()
+            .profile(p)
+            .duration(Duration.ofMillis(Math.round(durationS * 1000)))
+            .repeats(repeats)
+            .relayOverrides(overrides)
+            .sweepOptions(
+                SweepOptions.defaults(Path.of("journal.jsonl"))
+                    .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                    .withGenerators(generators.generators)
+                    .withIdentities(identities.identities))
+            .verdictConfig(verdictConfig)
+            .progress(ConsoleProgress.forStderr(err, verbose, quiet));
+    try {
+      b.outDir(out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports")));
+    } catch (java.io.IOException e) {
+      CommandLines.error(err, "cannot create an output directory: " + e);
+      return ExitCode.INFRASTRUCTURE;
+    }
+    if (seed != null) {
+      b.shuffled(seed);
+    }
+    if (equivalence.margin != null) {
+      b.equivalenceMargin(equivalence.margin);
+    }
+    if (fixedRates == null) {
+      b.ratesFromLockCalibration(SplitRun.AUTO_LOCK_MULTIPLES);
+    } else {
+      b.rates(fixedRates);
+    }
+    return SplitRun.run(b, quiet, spec.commandLine().getOut(), err);
   }
 
   /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */

@@ -28,6 +28,9 @@ public final class AddedFields {
           // A cell's relay figures (RelayFigures).
           new Added(
               "control_check", List.of("counter_deltas", "counter_resets", "audit_busy_fraction")),
+          new Added(
+              "pool_busy_fraction",
+              List.of("counter_deltas", "counter_resets", "audit_busy_fraction")),
           // A rig descriptor (RigDescriptor).
           new Added("control_check", List.of("rig_id", "metric_mapping", "relay_info")),
           // An experiment's identity (ExperimentIdentity): null is "no equivalence question".

@@ -203,6 +203,10 @@ public record Cell(
     return relay.auditBusyFraction();
   }
 
+  public Double poolBusyFraction() {
+    return relay.poolBusyFraction();
+  }
+
   public Long outstandingDelta() {
     return relay.outstandingDelta();
   }

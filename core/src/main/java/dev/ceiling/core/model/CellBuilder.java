@@ -47,6 +47,7 @@ public final class CellBuilder {
   private Double auditCompletedPerS;
   private Double auditServiceMeanMs;
   private Double auditBusyFraction;
+  private Double poolBusyFraction;
   private Long outstandingDelta;
   private Double queueDepthBefore;
   private Double queueDepthAfter;
@@ -91,6 +92,7 @@ public final class CellBuilder {
     this.auditCompletedPerS = relay.auditCompletedPerS();
     this.auditServiceMeanMs = relay.auditServiceMeanMs();
     this.auditBusyFraction = relay.auditBusyFraction();
+    this.poolBusyFraction = relay.poolBusyFraction();
     this.outstandingDelta = relay.outstandingDelta();
     this.queueDepthBefore = relay.queueDepthBefore();
     this.queueDepthAfter = relay.queueDepthAfter();
@@ -273,6 +275,11 @@ public final class CellBuilder {
     return this;
   }
 
+  public CellBuilder poolBusyFraction(Double poolBusyFraction) {
+    this.poolBusyFraction = poolBusyFraction;
+    return this;
+  }
+
   public CellBuilder outstandingDelta(Long outstandingDelta) {
     this.outstandingDelta = outstandingDelta;
     return this;
@@ -356,6 +363,7 @@ public final class CellBuilder {
             auditCompletedPerS,
             auditServiceMeanMs,
             auditBusyFraction,
+            poolBusyFraction,
             outstandingDelta,
             queueDepthBefore,
             queueDepthAfter,

@@ -146,14 +146,26 @@ public record ExperimentIdentity(
     return with(measurement, delta);
   }
 
+  /**
+   * This identity with {@code n} repeats per rate: how a design that measures two kinds of cell on
+   * one relay (the split design) shows both kinds to the A/B's cell rules as repeats of one arm.
+   */
+  public ExperimentIdentity withRepeats(int n) {
+    return with(n, measurement, equivalenceMargin);
+  }
+
   private ExperimentIdentity with(MeasurementSettings m, Double delta) {
+    return with(repeats, m, delta);
+  }
+
+  private ExperimentIdentity with(int n, MeasurementSettings m, Double delta) {
     return new ExperimentIdentity(
         profile,
         treatmentArm,
         controlArm,
         ratesPerS,
         durationS,
-        repeats,
+        n,
         order,
         orderSeed,
         communityHosts,

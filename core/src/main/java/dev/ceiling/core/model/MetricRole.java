@@ -14,6 +14,14 @@ public enum MetricRole {
   AUDIT_LOG_COUNT("audit_log_count", Kind.COUNTER),
   /** Seconds the audit worker spent writing (the histogram's {@code _sum}). Counter. */
   AUDIT_LOG_SUM_SECONDS("audit_log_sum_seconds", Kind.COUNTER),
+  /**
+   * Seconds the audit workers spent on writes outside waits for a lease another writer held,
+   * divided by the number of workers, so its rate over a window is the worker pool's busy fraction
+   * (1 when every worker writes all the time). Counter. Unlike {@link #AUDIT_LOG_SUM_SECONDS} it
+   * does not count a worker blocked on a lock as busy: with a lock binding, the workers wait, they
+   * do not work.
+   */
+  AUDIT_POOL_BUSY_SECONDS("audit_pool_busy_seconds", Kind.COUNTER),
   /** Audit writes that failed. Counter. */
   AUDIT_WRITE_ERRORS("audit_write_errors", Kind.COUNTER),
   /** Enqueues that failed: the worker is gone. Counter. */

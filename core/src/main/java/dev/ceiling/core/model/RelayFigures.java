@@ -19,6 +19,8 @@ import java.util.TreeMap;
  * @param auditCompletedPerS auditCompleted / elapsed window, or null
  * @param auditServiceMeanMs mean audit write time in ms (sum delta / count delta), or null
  * @param auditBusyFraction audit seconds spent / wall seconds of the cell window, or null
+ * @param poolBusyFraction the audit worker pool's busy fraction over the window, lease waits not
+ *     counted ({@link MetricRole#AUDIT_POOL_BUSY_SECONDS}), or null when not exposed or no queue
  * @param outstandingDelta change in (accepted - audit completed) over the cell, i.e. backlog
  *     growth; null for an arm with no queue
  * @param queueDepthBefore audit queue depth scraped before the cell, or null
@@ -33,6 +35,7 @@ public record RelayFigures(
     Double auditCompletedPerS,
     Double auditServiceMeanMs,
     Double auditBusyFraction,
+    Double poolBusyFraction,
     Long outstandingDelta,
     Double queueDepthBefore,
     Double queueDepthAfter,
@@ -50,6 +53,7 @@ public record RelayFigures(
         .nonNegativeOrNull("audit_completed_per_s", auditCompletedPerS)
         .nonNegativeOrNull("audit_service_mean_ms", auditServiceMeanMs)
         .nonNegativeOrNull("audit_busy_fraction", auditBusyFraction)
+        .nonNegativeOrNull("pool_busy_fraction", poolBusyFraction)
         .nonNegativeOrNull("queue_depth_before", queueDepthBefore)
         .nonNegativeOrNull("queue_depth_after", queueDepthAfter)
         .orThrow();

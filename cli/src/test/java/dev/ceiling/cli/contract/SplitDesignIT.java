@@ -1,0 +1,93 @@
+package dev.ceiling.cli.contract;
+
+import static dev.ceiling.cli.contract.Cli.assertUsageError;
+import static dev.ceiling.cli.contract.Cli.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.SplitRoundReport;
+import dev.ceiling.verdict.SplitReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ceiling experiment --design split} the way a user runs it: the help names it, each bad
+ * combination is one usage line, and a real round on the reference relay with one audit worker (the
+ * third known answer of the split round; the other two run in {@code SplitRoundIT}) exits 1 with
+ * LOCK NOT MEASURABLE and writes split.json.
+ *
+ * <p>The plan: one worker and a lock per community at 4 ms per exchange pass about 35 to 40
+ * entries/s; 120/s total is three times that or more on any machine, so in both arms the one worker
+ * writes all the time (pool busy about 0.99 when measured quiet) and every pair is masked. Two
+ * repeats: masking needs no variance, only pairs.
+ */
+class SplitDesignIT {
+  @TempDir Path dir;
+
+  @Test
+  void helpAndEveryBadCombinationAreOneLineNamingTheOption() throws Exception {
+    assertThat(run("experiment", "--help").out().replaceAll("\\s+", " "))
+        .contains("--design=ab|split")
+        .contains("LOCK NOT MEASURABLE");
+    assertUsageError(run("experiment", "--design", "splits"), "--design");
+    assertUsageError(run("experiment", "--design", "split", "--two-community"), "--two-community");
+    Path previous = Files.createDirectories(dir.resolve("previous"));
+    assertUsageError(
+        run("experiment", "--design", "split", "--resume", previous.toString()), "--resume");
+    assertUsageError(
+        run("experiment", "--design", "split", "--equivalence-margin", "2"),
+        "--equivalence-margin");
+    // Partner: the A/B takes the same --two-community; what stops it is the next problem.
+    Cli.Outcome ab = run("experiment", "--design", "ab", "--two-community", "--repeats", "1");
+    assertUsageError(ab, "--repeats");
+    assertThat(ab.err()).doesNotContain("--two-community");
+  }
+
+  @Test
+  void oneWorkerMasksEveryPairAndTheRoundSaysTheLockIsNotMeasurable() throws Exception {
+    Path out = dir.resolve("split");
+    Cli.Outcome o =
+        run(
+            "experiment",
+            "--design",
+            "split",
+            "--param",
+            "port=" + LauncherIT.freePort(),
+            "--param",
+            "db_port=" + LauncherIT.freePort(),
+            "--param",
+            "audit_workers=1",
+            "--param",
+            "audit_lock=per-community",
+            "--param",
+            "exchange_delay_ms=4",
+            "--param",
+            "queue_capacity=20",
+            "--param",
+            "calibration_runs=50",
+            "--rates",
+            "120",
+            "--repeats",
+            "2",
+            "--duration",
+            "3",
+            "--warmup",
+            "1",
+            "--out",
+            out.toString());
+    System.out.println("SplitDesignIT:\n" + o);
+
+    assertThat(o.code()).as(o.toString()).isEqualTo(1);
+    assertThat(o.out()).as(o.toString()).startsWith("LOCK NOT MEASURABLE: At every rate");
+    assertThat(o.out()).as(o.toString()).contains("120/s: ").contains("MASKED_BY_WORKER");
+    assertThat(o.err()).as(o.toString()).contains("split.json");
+    SplitRoundReport r = Json.read(out.resolve("split.json"), SplitRoundReport.class);
+    assertThat(r.complete()).as(o.toString()).isTrue();
+    assertThat(r.cells()).hasSize(4);
+    assertThat(r.verdict().answer()).isEqualTo(SplitReport.Answer.LOCK_NOT_MEASURABLE);
+    assertThat(r.verdict().rates().get(0).onePoolBusy()).isGreaterThanOrEqualTo(0.95);
+    assertThat(r.verdict().rates().get(0).splitPoolBusy()).isGreaterThanOrEqualTo(0.95);
+  }
+}

@@ -1,0 +1,147 @@
+package dev.ceiling.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.SplitResult;
+import dev.ceiling.experiment.SplitRound;
+import dev.ceiling.experiment.SplitRoundReport;
+import dev.ceiling.verdict.RateReading;
+import dev.ceiling.verdict.SplitRate;
+import dev.ceiling.verdict.SplitReport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Known answers of the split round on the real reference relay (child JVM, H2 over loopback), four
+ * audit workers and a lock, short cells. Its third known answer, one worker (every pair masked:
+ * LOCK NOT MEASURABLE), runs through the CLI in {@code SplitDesignIT}.
+ *
+ * <p>The plan, fixed before any cell. At 4 ms per exchange and six exchanges one lock passes about
+ * 35 to 40 entries/s and four workers about 140 to 160/s. One rate, placed by the relay's own
+ * calibration at a multiple of one lock's predicted ceiling, so it is above that ceiling whatever
+ * the machine's speed: the "one" arm is held to one lock (accepted/offered about 1/multiple), and
+ * the pool is about a quarter busy, far from the 0.95 at which the workers bind. Each cell offers
+ * well over a hundred events per second for 3 s; differences of a few events at the window's edges
+ * move accepted/offered by under 0.01.
+ */
+class SplitRoundIT {
+  private static final double DELTA = 0.05;
+
+  @TempDir Path dir;
+
+  private SplitResult run(String lock, double multiple, int repeats) throws Exception {
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put("audit_workers", "4");
+    params.put("audit_lock", lock);
+    params.put("exchange_delay_ms", "4");
+    params.put("queue_capacity", "20");
+    // The calibration places the rate and bounds the known answer's range; half its runs do.
+    params.put("calibration_runs", "100");
+    long started = System.nanoTime();
+    SplitResult r =
+        SplitRound.builder()
+            .profile(Relays.reference())
+            .relayOverrides(Relays.freePorts(params))
+            .ratesFromLockCalibration(multiple)
+            .duration(Duration.ofSeconds(3))
+            .repeats(repeats)
+            .equivalenceMargin(DELTA)
+            .sweepOptions(Relays.quickSweep(dir))
+            .outDir(dir)
+            .installShutdownHook(false)
+            .run();
+    System.out.printf(
+        Locale.ROOT,
+        "SplitRoundIT %s: %.1f s, outcome %s, %s%n",
+        lock,
+        (System.nanoTime() - started) / 1e9,
+        r.outcome(),
+        r.report() == null || r.report().verdict() == null
+            ? r.problems()
+            : r.report().verdict().words());
+    return r;
+  }
+
+  private static String figures(SplitResult r) {
+    SplitReport v = r.report().verdict();
+    StringBuilder b = new StringBuilder(v.words()).append('\n');
+    for (SplitRate rate : v.rates()) {
+      b.append(rate).append('\n');
+    }
+    v.cells()
+        .forEach(
+            c ->
+                b.append(
+                    String.format(
+                        Locale.ROOT,
+                        "  %s %s a/o %.3f busy %s %s%n",
+                        c.cell().label(),
+                        c.design(),
+                        c.acceptedOverOffered(),
+                        c.poolBusyFraction(),
+                        c.problems())));
+    return b.append("problems: ").append(r.problems()).toString();
+  }
+
+  /**
+   * A lock per community, offered four times one lock's ceiling: the "one" arm is held to one lock,
+   * the split arm to two, so the split raises accepted/offered at the rate, and what it accepts
+   * lies within +-20% of twice one lock's predicted ceiling. The calibration predicts a range, cold
+   * (the delay timed with it) to hot (back to back); the bound is 0.8 x twice the cold end to 1.2 x
+   * twice the hot end.
+   */
+  @Test
+  void aLockPerCommunityIsShownByTheSplitArmAcceptingTwoLocksWorth() throws Exception {
+    SplitResult r = run("per-community", 4.0, 3);
+    assertThat(r.report()).as("a report; problems %s", r.problems()).isNotNull();
+    assertThat(r.report().verdict()).as("a verdict; problems %s", r.problems()).isNotNull();
+    String figures = figures(r);
+    SplitReport v = r.report().verdict();
+    assertThat(v.answer()).as(figures).isEqualTo(SplitReport.Answer.SPLIT_RAISES_THE_CEILING);
+    assertThat(r.outcome()).as(figures).isEqualTo(Outcome.ESTABLISHED);
+    SplitRate at = v.rates().get(0);
+    assertThat(at.reading().reading()).as(figures).isEqualTo(RateReading.Reading.RAISES);
+    double cold = v.predictedLockCeilingPerS();
+    double hot =
+        Double.parseDouble(r.report().rig().relayInfo().get(Experiment.PREDICTED_CEILING_HOT_KEY));
+    assertThat(at.splitAcceptedPerS())
+        .as(
+            "the split ceiling within 20%% of twice one lock's [%.1f, %.1f]/s\n%s",
+            cold, hot, figures)
+        .isBetween(0.8 * 2 * Math.min(cold, hot), 1.2 * 2 * Math.max(cold, hot));
+    // The plan was fixed in the file before the first cell, and the file holds the verdict.
+    SplitRoundReport onDisk = Json.read(r.file(), SplitRoundReport.class);
+    assertThat(onDisk.plan()).hasSize(2 * 3);
+    assertThat(onDisk.identity().equivalenceMargin()).isEqualTo(DELTA);
+    assertThat(onDisk.verdict().answer()).isEqualTo(SplitReport.Answer.SPLIT_RAISES_THE_CEILING);
+  }
+
+  /**
+   * One global lock, offered three times its ceiling: splitting the communities changes nothing the
+   * lock sees, and the round says so with a TOST (the split arm's accepted/offered within +-0.05 of
+   * the "one" arm's), never from overlapping intervals. Four repeats, so that a cell lost per arm
+   * (a generator that could not keep its schedule on a loaded machine was the loss seen) leaves
+   * three, whose interval is still a few hundredths wide.
+   */
+  @Test
+  void aGlobalLockIsEquivalentWithinDeltaWhetherOrNotTheCommunitiesAreSplit() throws Exception {
+    SplitResult r = run("global", 3.0, 4);
+    assertThat(r.report()).as("a report; problems %s", r.problems()).isNotNull();
+    assertThat(r.report().verdict()).as("a verdict; problems %s", r.problems()).isNotNull();
+    String figures = figures(r);
+    SplitReport v = r.report().verdict();
+    assertThat(v.answer()).as(figures).isEqualTo(SplitReport.Answer.EQUIVALENT_WITHIN_DELTA);
+    assertThat(v.rates().get(0).reading().reading())
+        .as(figures)
+        .isEqualTo(RateReading.Reading.EQUIVALENT_WITHIN_DELTA);
+    assertThat(v.rates().get(0).masked()).as(figures).isFalse();
+  }
+}

@@ -1,0 +1,360 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.model.ReadyLine;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.net.Redaction;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import dev.ceiling.verdict.SplitReport;
+import dev.ceiling.verdict.SplitVerdict;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * The split round ({@code ceiling experiment --design split}): what the first ceiling masks. One
+ * relay, the arm with the code path on, measured in pairs of cells at the same total offered rate:
+ * "one" sends everything to one community, "split" half to each of two (Host-resolved, the
+ * profile's first two targets). A per-community limit, such as a lock per community, lets the split
+ * arm accept more; a global one, or the workers, does not. The verdict ({@link SplitVerdict}) asks
+ * at each rate whether splitting raises accepted/offered and whether the difference is within
+ * +-delta, and detects the rates where the workers bind first in both arms (masked: they cannot
+ * speak about a lock).
+ *
+ * <p>The plan (grid, repeats, seeded pair order, delta) is written to {@code split.json} before the
+ * first cell; the verdict is added when the round ends. No resume: a round is minutes long.
+ *
+ * <pre>{@code
+ * SplitResult r = SplitRound.builder()
+ *     .profile(RelayProfile.builtIn("reference"))
+ *     .relayOverrides(Map.of("audit_workers", "4", "audit_lock", "per-community"))
+ *     .ratesFromLockCalibration(1.5, 3.0)
+ *     .outDir(Path.of("target", "split"))
+ *     .run();
+ * }</pre>
+ *
+ * <p>An instance runs once; not thread-safe ({@link #interrupt()} may come from any thread).
+ */
+public final class SplitRound {
+  /** The file the round writes in its output directory. */
+  public static final String REPORT_FILE = "split.json";
+
+  /** The relay_info key of the reference relay's prediction for all its workers together. */
+  public static final String PREDICTED_WORKERS_KEY = "predicted_workers_ceiling_per_s";
+
+  /** The relay_info key of the reference relay's prediction for one lock. */
+  public static final String PREDICTED_LOCK_KEY = "predicted_lock_ceiling_per_s";
+
+  /** The equivalence margin when none is given: 0.05 of accepted/offered. */
+  public static final double DEFAULT_DELTA = 0.05;
+
+  private final Builder o;
+  private final SweepRunner runner;
+
+  private SplitRound(Builder o) {
+    this.o = o;
+    this.runner =
+        new SweepRunner(
+            new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
+            o.progress);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Stops the round after the running cell; what was measured is judged and written. */
+  public void interrupt() {
+    runner.interrupt();
+  }
+
+  /**
+   * Runs the round. Once the relay is up nothing throws: a failure ends the round with what was
+   * measured in {@code split.json}.
+   *
+   * @throws ExperimentException when the output directory cannot be made or already holds a round
+   */
+  private SplitResult runRound() throws ExperimentException {
+    Path file = o.outDir.resolve(REPORT_FILE);
+    try {
+      Files.createDirectories(o.outDir);
+    } catch (IOException e) {
+      throw new ExperimentException("cannot create output directory " + o.outDir + ": " + e, e);
+    }
+    if (Files.exists(file)) {
+      throw new ExperimentException(
+          file + " already exists: a split round never overwrites a measured one; choose --out",
+          null);
+    }
+    UpOptions up =
+        UpOptions.of(o.profile, o.profile.treatmentArm(), o.outDir.resolve("rig"))
+            .withReset(true)
+            .withOverrides(o.relayOverrides);
+    RigHandle handle;
+    try {
+      handle = Rig.up(up);
+    } catch (RigException e) {
+      return SplitResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
+    }
+    ShutdownHook hook =
+        o.installShutdownHook
+            ? ShutdownHook.install(
+                "ceiling-split-interrupt", this::interrupt, Duration.ofSeconds(60), handle::close)
+            : ShutdownHook.none();
+    try (handle) {
+      o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
+      return measure(handle.descriptor(), file);
+    } finally {
+      hook.close();
+    }
+  }
+
+  /** The relay is up: the plan, written; the cells; the verdict, written. */
+  private SplitResult measure(RigDescriptor live, Path file) {
+    if (live.targets().size() < 2) {
+      return SplitResult.failed(
+          Outcome.BAD_INPUT,
+          "the split design needs two communities; profile '"
+              + o.profile.name()
+              + "' declares "
+              + live.targets().size()
+              + " target(s)");
+    }
+    Double workers = prediction(live, PREDICTED_WORKERS_KEY);
+    Double lock = prediction(live, PREDICTED_LOCK_KEY);
+    List<Double> rates = o.rates;
+    if (o.lockMultiples != null) {
+      Double basis = lock != null ? lock : workers;
+      if (basis == null) {
+        return SplitResult.failed(
+            Outcome.BAD_INPUT,
+            "rates from the calibration need relay_info."
+                + PREDICTED_LOCK_KEY
+                + " or ."
+                + PREDICTED_WORKERS_KEY
+                + "; the relay reported neither: pass --rates");
+      }
+      rates =
+          o.lockMultiples.stream()
+              .map(m -> (double) Math.max(1, Math.round(m * basis)))
+              .distinct()
+              .sorted()
+              .toList();
+    }
+    double durationS = o.duration.toNanos() / 1e9;
+    SweepOptions options =
+        o.sweepOptions.withTwoCommunity(true).withJournal(o.outDir.resolve("journal.jsonl"));
+    ExperimentIdentity identity =
+        Identities.of(o.profile, live, rates, durationS, o.repeats, o.seed, options.measurement())
+            .withEquivalenceMargin(o.delta);
+    List<PlannedCell> plan = CellPlan.splitPairs(identity);
+    RigDescriptor shown = Redaction.redact(live);
+    Instant started = Instant.now();
+    List<SplitRoundReport.PlannedSplitCell> declared =
+        plan.stream()
+            .map(
+                c ->
+                    new SplitRoundReport.PlannedSplitCell(
+                        c.sequence(),
+                        c.offeredPerS(),
+                        c.repeat(),
+                        c.twoCommunity() ? "split" : "one"))
+            .toList();
+    try {
+      Json.write(
+          file,
+          new SplitRoundReport(
+              SplitRoundReport.SCHEMA,
+              o.profile.name(),
+              shown,
+              identity,
+              declared,
+              workers,
+              lock,
+              started,
+              null,
+              false,
+              "planned: no cell measured yet",
+              List.of(),
+              null));
+    } catch (IOException e) {
+      return SplitResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+    }
+    List<String> problems = new ArrayList<>();
+    HalfRun half;
+    try {
+      SweepRunner.Outcome run = runner.run(live, identity, options, plan);
+      half = run.half();
+      if (run.failure() != null) {
+        problems.add(Redaction.redact(run.failure().getMessage()));
+      }
+    } catch (IOException | ReportFormatException e) {
+      return SplitResult.failed(Outcome.INFRASTRUCTURE, "cannot write the journal: " + e);
+    }
+    SplitReport verdict =
+        half.cells().isEmpty()
+            ? null
+            : SplitVerdict.judge(half, o.delta, workers, lock, o.verdictConfig);
+    SplitRoundReport report =
+        new SplitRoundReport(
+            SplitRoundReport.SCHEMA,
+            o.profile.name(),
+            shown,
+            identity,
+            declared,
+            workers,
+            lock,
+            started,
+            Instant.now(),
+            half.complete(),
+            half.incompleteReason(),
+            half.cells(),
+            verdict);
+    try {
+      Json.write(file, report);
+    } catch (IOException e) {
+      problems.add("cannot write " + file + ": " + e);
+      return new SplitResult(report, null, Outcome.INFRASTRUCTURE, problems);
+    }
+    return new SplitResult(report, file, outcome(report, problems), problems);
+  }
+
+  /** A failure first; then a partial round; then the verdict's answer. */
+  private static Outcome outcome(SplitRoundReport r, List<String> problems) {
+    if (!r.complete() || r.verdict() == null) {
+      return problems.isEmpty() ? Outcome.NOT_ESTABLISHED : Outcome.INFRASTRUCTURE;
+    }
+    SplitReport.Answer a = r.verdict().answer();
+    return a == SplitReport.Answer.SPLIT_RAISES_THE_CEILING
+            || a == SplitReport.Answer.EQUIVALENT_WITHIN_DELTA
+        ? Outcome.ESTABLISHED
+        : Outcome.NOT_ESTABLISHED;
+  }
+
+  /** A relay_info figure when it is a finite number above 0, else null. */
+  private static Double prediction(RigDescriptor rig, String key) {
+    try {
+      OptionalDouble v = new ReadyLine(rig.relayInfo()).number(key);
+      return v.isPresent() && v.getAsDouble() > 0 ? v.getAsDouble() : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
+  public static final class Builder extends MeasurementBuilder<Builder> {
+    private List<Double> rates;
+    private List<Double> lockMultiples;
+    private double delta = DEFAULT_DELTA;
+    private Long seed;
+    private ExperimentProgress progress = ExperimentProgress.NONE;
+    private boolean installShutdownHook = true;
+
+    private Builder() {
+      super(Duration.ofSeconds(4), SweepOptions.defaults(Path.of("journal.jsonl")));
+    }
+
+    @Override
+    Builder self() {
+      return this;
+    }
+
+    /** The total offered rates in events/s, the same in both arms, each > 0. */
+    public Builder rates(List<Double> perS) {
+      this.rates = perS.stream().sorted().distinct().toList();
+      this.lockMultiples = null;
+      return this;
+    }
+
+    /**
+     * Places the grid at these multiples of one lock's ceiling as the relay predicts it from its
+     * own calibration (relay_info {@value #PREDICTED_LOCK_KEY}; without a lock, of the workers'
+     * {@value #PREDICTED_WORKERS_KEY}), read once the relay is up and before the plan is fixed.
+     */
+    public Builder ratesFromLockCalibration(double... multiples) {
+      List<Double> m = new ArrayList<>();
+      for (double d : multiples) {
+        m.add(d);
+      }
+      this.lockMultiples = List.copyOf(m);
+      this.rates = null;
+      return this;
+    }
+
+    /** The equivalence margin in accepted/offered, in (0, 1); default {@value #DEFAULT_DELTA}. */
+    public Builder equivalenceMargin(double value) {
+      this.delta = value;
+      return this;
+    }
+
+    /** Shuffle the pairs with this seed (default: ascending rates). */
+    public Builder shuffled(long orderSeed) {
+      this.seed = orderSeed;
+      return this;
+    }
+
+    public Builder progress(ExperimentProgress p) {
+      this.progress = java.util.Objects.requireNonNull(p, "progress");
+      return this;
+    }
+
+    /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
+    public Builder installShutdownHook(boolean install) {
+      this.installShutdownHook = install;
+      return this;
+    }
+
+    /** Validates every option, reporting all problems at once, then runs. */
+    public SplitResult run() throws ExperimentException {
+      return build().runRound();
+    }
+
+    SplitRound build() throws ExperimentException {
+      List<String> problems = new ArrayList<>();
+      if (profile == null) {
+        problems.add("profile is required");
+      }
+      if (outDir == null) {
+        problems.add("outDir is required");
+      }
+      if (rates == null && lockMultiples == null) {
+        problems.add("rates are required: give rates or ratesFromLockCalibration");
+      }
+      if (rates != null
+          && (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite()))) {
+        problems.add("rates must be finite numbers > 0, got " + rates);
+      }
+      if (lockMultiples != null
+          && (lockMultiples.isEmpty()
+              || lockMultiples.stream().anyMatch(m -> !(m > 0) || m.isInfinite()))) {
+        problems.add("rate multiples must be finite numbers > 0, got " + lockMultiples);
+      }
+      if (duration.isZero() || duration.isNegative()) {
+        problems.add("duration must be > 0, got " + duration);
+      }
+      if (repeats < 2) {
+        problems.add("repeats must be >= 2 (a variance needs two cells per rate and arm)");
+      }
+      if (!(delta > 0 && delta < 1)) {
+        problems.add(
+            "equivalence margin must be in (0, 1) (a fraction of accepted/offered), got " + delta);
+      }
+      if (!problems.isEmpty()) {
+        throw new ExperimentException(String.join("; ", problems), null);
+      }
+      return new SplitRound(this);
+    }
+  }
+}

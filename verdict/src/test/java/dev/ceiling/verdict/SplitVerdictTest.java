@@ -1,0 +1,227 @@
+package dev.ceiling.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.testing.HalfRuns;
+import dev.ceiling.verdict.internal.Sample;
+import dev.ceiling.verdict.internal.Welch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The split design's verdict on crafted runs: each answer with a partner that must read otherwise.
+ */
+class SplitVerdictTest {
+  private static final double RATE = 120.0;
+  private static final double DELTA = 0.05;
+  private static final VerdictConfig CFG = VerdictConfig.defaults();
+
+  /** One (rate, repeat) pair's figures: each arm's accepted/offered and pool busy fraction. */
+  private record Pair(double oneRatio, double splitRatio, Double oneBusy, Double splitBusy) {}
+
+  private static HalfRun run(List<Pair> pairs) {
+    ExperimentIdentity id = Fixtures.identity(List.of(RATE), pairs.size());
+    List<Cell> cells = new ArrayList<>();
+    int seq = 0;
+    for (int r = 0; r < pairs.size(); r++) {
+      Pair p = pairs.get(r);
+      // Alternate which kind runs first, as the round's plan does.
+      boolean splitFirst = r % 2 == 1;
+      Cell one = cell(r, splitFirst ? seq + 1 : seq, false, p.oneRatio(), p.oneBusy());
+      Cell split = cell(r, splitFirst ? seq : seq + 1, true, p.splitRatio(), p.splitBusy());
+      cells.add(splitFirst ? split : one);
+      cells.add(splitFirst ? one : split);
+      seq += 2;
+    }
+    return Fixtures.half(id, Fixtures.ON, cells);
+  }
+
+  private static Cell cell(int repeat, int seq, boolean split, double ratio, Double busy) {
+    return HalfRuns.cell(Fixtures.ON, RATE, repeat, seq, Fixtures.DURATION_S, ratio)
+        .twoCommunity(split)
+        .auditCompleted(Math.round(ratio * RATE * Fixtures.DURATION_S))
+        .auditCompletedPerS(ratio * RATE)
+        .auditServiceMeanMs(25.0)
+        .auditBusyFraction(1.0)
+        .poolBusyFraction(busy)
+        .outstandingDelta(0L)
+        .build();
+  }
+
+  private static SplitReport judge(List<Pair> pairs) {
+    return SplitVerdict.judge(run(pairs), DELTA, 160.0, 40.0, CFG);
+  }
+
+  @Test
+  void oneWorkerBusyInBothArmsMasksEveryPairAndTheLockIsNotMeasurable() {
+    SplitReport r =
+        judge(
+            List.of(
+                new Pair(0.333, 0.334, 0.99, 0.99),
+                new Pair(0.331, 0.336, 0.98, 0.99),
+                new Pair(0.334, 0.333, 0.99, 0.98)));
+
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.LOCK_NOT_MEASURABLE);
+    assertThat(r.rate(RATE).masked()).isTrue();
+    assertThat(r.rate(RATE).maskedPairs()).isEqualTo(3);
+    assertThat(r.rate(RATE).oneAcceptedPerS())
+        .isCloseTo(0.333 * RATE, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(r.cells())
+        .allSatisfy(
+            c -> {
+              assertThat(c.use()).isEqualTo(CellUse.EXCLUDED);
+              assertThat(c.problems()).anyMatch(p -> p.kind() == ProblemKind.MASKED_BY_WORKER);
+            });
+    assertThat(r.words())
+        .contains("At every rate the audit workers were busy")
+        .contains("one 0.987, split 0.987")
+        .contains("above two locks', 80.0/s")
+        .contains("more than 0.5 times today's workers")
+        .contains("Less delay does not unmask");
+  }
+
+  @Test
+  void partnerWorkersBusyInOneArmOnlyIsNotMasked() {
+    // The one-community arm's workers are busy, the split arm's are not: the split arm shows
+    // what the workers alone allow, so the pair speaks (here: the split raises).
+    SplitReport r =
+        judge(
+            List.of(
+                new Pair(0.333, 0.66, 0.99, 0.50),
+                new Pair(0.331, 0.67, 0.98, 0.51),
+                new Pair(0.334, 0.665, 0.99, 0.50)));
+
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.SPLIT_RAISES_THE_CEILING);
+    assertThat(r.rate(RATE).masked()).isFalse();
+    assertThat(r.cells()).allSatisfy(c -> assertThat(c.use()).isEqualTo(CellUse.EVIDENCE));
+  }
+
+  @Test
+  void aPerCommunityLockIsShownWhenTheSplitArmAcceptsTwiceAsMuch() {
+    SplitReport r =
+        judge(
+            List.of(
+                new Pair(0.333, 0.666, 0.25, 0.50),
+                new Pair(0.330, 0.660, 0.25, 0.49),
+                new Pair(0.336, 0.670, 0.26, 0.50)));
+
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.SPLIT_RAISES_THE_CEILING);
+    SplitRate at = r.rate(RATE);
+    assertThat(at.reading().reading()).isEqualTo(RateReading.Reading.RAISES);
+    assertThat(at.splitAcceptedPerS())
+        .isCloseTo(0.665 * RATE, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(r.words())
+        .contains("raises the ceiling")
+        .contains("at 120/s the split arm accepted 79.8/s against 40.0/s")
+        .contains("80.0/s for two");
+  }
+
+  @Test
+  void noRaiseWhenBothArmsAcceptTheSame() {
+    SplitReport r =
+        judge(
+            List.of(
+                new Pair(0.333, 0.334, 0.25, 0.25),
+                new Pair(0.331, 0.332, 0.25, 0.25),
+                new Pair(0.334, 0.333, 0.26, 0.25)));
+
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.EQUIVALENT_WITHIN_DELTA);
+    assertThat(r.rate(RATE).reading().reading())
+        .isEqualTo(RateReading.Reading.EQUIVALENT_WITHIN_DELTA);
+    assertThat(r.words()).contains("by less than +-0.05").contains("not per community");
+  }
+
+  /**
+   * The mutant the design note forbids: "equivalent" read from overlapping intervals. On this
+   * crafted case with wide intervals the two arms' 95% intervals overlap, so that rule would call
+   * them equivalent; the TOST cannot put the difference inside +-0.05 and the verdict must say
+   * INCONCLUSIVE.
+   */
+  @Test
+  void overlappingWideIntervalsAreInconclusiveNeverEquivalent() {
+    List<Pair> wide =
+        List.of(
+            new Pair(0.20, 0.25, 0.25, 0.25),
+            new Pair(0.50, 0.45, 0.25, 0.25),
+            new Pair(0.35, 0.38, 0.25, 0.25));
+    double[] one = wide.stream().mapToDouble(Pair::oneRatio).toArray();
+    double[] split = wide.stream().mapToDouble(Pair::splitRatio).toArray();
+    double[] a = Welch.meanInterval(Sample.of(one), 0.95);
+    double[] b = Welch.meanInterval(Sample.of(split), 0.95);
+    boolean mutantSaysEquivalent = a[0] <= b[1] && b[0] <= a[1];
+    assertThat(mutantSaysEquivalent).as("the crafted case must fool the overlap rule").isTrue();
+
+    SplitReport r = judge(wide);
+
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.INCONCLUSIVE);
+    assertThat(r.words()).contains("not evidence that splitting changes nothing");
+  }
+
+  @Test
+  void withoutPoolBusyTimeMaskingCannotBeDetectedAndTheWordsSaySo() {
+    SplitReport r =
+        judge(
+            List.of(
+                new Pair(0.333, 0.334, null, null),
+                new Pair(0.331, 0.332, null, null),
+                new Pair(0.334, 0.333, null, null)));
+
+    assertThat(r.maskingReadable()).isFalse();
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.EQUIVALENT_WITHIN_DELTA);
+    assertThat(r.words()).contains("masking by the workers could not be detected");
+    // Partner: the same run with busy time readable says nothing of the kind.
+    assertThat(
+            judge(
+                    List.of(
+                        new Pair(0.333, 0.334, 0.2, 0.2),
+                        new Pair(0.331, 0.332, 0.2, 0.2),
+                        new Pair(0.334, 0.333, 0.2, 0.2)))
+                .words())
+        .doesNotContain("could not be detected");
+  }
+
+  @Test
+  void aLostWorkerInvalidatesTheRun() {
+    HalfRun h =
+        run(
+            List.of(
+                new Pair(0.333, 0.666, 0.25, 0.5),
+                new Pair(0.330, 0.670, 0.25, 0.5),
+                new Pair(0.336, 0.660, 0.25, 0.5)));
+    HalfRun lost =
+        Fixtures.mapCells(
+            h,
+            c ->
+                c.sequence() == 1
+                    ? c.toBuilder()
+                        .counterDeltas(withEnqueueErrors(c.relay().counterDeltas()))
+                        .build()
+                    : c);
+
+    SplitReport r = SplitVerdict.judge(lost, DELTA, null, null, CFG);
+
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.RUN_INVALID);
+    assertThat(r.fatal()).isNotEmpty();
+    assertThat(SplitVerdict.judge(h, DELTA, null, null, CFG).answer())
+        .isEqualTo(SplitReport.Answer.SPLIT_RAISES_THE_CEILING);
+  }
+
+  private static Map<String, Double> withEnqueueErrors(Map<String, Double> deltas) {
+    Map<String, Double> m = new java.util.TreeMap<>(deltas);
+    m.put(dev.ceiling.core.model.MetricRole.AUDIT_ENQUEUE_ERRORS.key(), 3.0);
+    return m;
+  }
+
+  @Test
+  void aMarginOutsideZeroToOneIsRefused() {
+    HalfRun h = run(List.of(new Pair(0.3, 0.3, 0.2, 0.2)));
+    assertThatThrownBy(() -> SplitVerdict.judge(h, 0, null, null, CFG))
+        .hasMessageContaining("delta must be in (0, 1)");
+  }
+}
