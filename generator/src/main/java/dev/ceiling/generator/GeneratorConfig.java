@@ -222,10 +222,23 @@ public record GeneratorConfig(
   }
 
   /**
-   * Loopback only, because a generator's load must stay on this machine: a source address off
-   * loopback would put it on a network. An address listed twice would make M overstate the sources
-   * a relay sees, and so would more addresses than connections.
+   * Every problem with {@code sources} as the source addresses of {@code loads}; empty when there
+   * is none. Loopback only, because a generator's load must stay on this machine: a source address
+   * off loopback would put it on a network. An address listed twice would make M overstate the
+   * sources a relay sees, and so would more addresses than connections.
+   *
+   * @param sources the addresses, in order
+   * @param loads the targets, or null to check the addresses alone (a caller whose targets did not
+   *     all parse)
+   * @return one line per problem, in order
    */
+  public static List<String> sourceAddressProblems(
+      List<InetAddress> sources, List<TargetLoad> loads) {
+    List<String> p = new ArrayList<>();
+    sourceAddressProblems(sources, loads, p);
+    return p;
+  }
+
   private static void sourceAddressProblems(
       List<InetAddress> sources, List<TargetLoad> loads, List<String> p) {
     if (sources == null) {
