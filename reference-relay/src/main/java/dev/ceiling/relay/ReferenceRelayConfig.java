@@ -314,9 +314,9 @@ public record ReferenceRelayConfig(
         Locale.ROOT,
         "port=%d db_port=%d data_dir=%s reset=%s communities=%s default_community=%s audit=%s"
             + " audit_queue_capacity=%d audit_exchange_delay_ms=%s audit_exchanges=%d"
-            + " audit_workers=%d audit_lock=%s limiter=%d/s x %ds (%d per"
-            + " window) limiter_per_ip=%s reject_mode=%s verify_signatures=%s db=%s synchronous_commit=%s"
-            + " max_frame_bytes=%d faults=%s",
+            + " audit_workers=%d audit_lock=%s limiter=%d/s x %ds (%d per window)"
+            + " limiter_per_ip=%s reject_mode=%s verify_signatures=%s db=%s"
+            + " synchronous_commit=%s max_frame_bytes=%d faults=%s",
         port,
         dbPort,
         dataDir.map(Path::toString).orElse("(temp)"),
