@@ -265,11 +265,14 @@ public final class GenerateCommand implements Callable<Integer> {
         loads.add(l);
       }
     }
-    if (sourceAddresses != null) {
-      sourceAddresses(b, loads.size() == targets.size() ? loads : null, problems);
-    }
-    if (problems.isEmpty()) {
-      problems.addAll(b.problems());
+    List<String> sourceRules =
+        sourceAddresses == null
+            ? List.of()
+            : sourceAddresses(b, loads.size() == targets.size() ? loads : null, problems);
+    if (problems.size() == sourceRules.size()) {
+      // Only the generator's source-address rules so far, already named with the option: the
+      // builder's other problems (a remote target without --allow-remote) still belong here.
+      b.problems().stream().filter(p -> !sourceRules.contains(p)).forEach(problems::add);
     }
     if (!problems.isEmpty()) {
       throw CommandLines.usage(spec.commandLine(), String.join("; ", problems));
@@ -281,17 +284,21 @@ public final class GenerateCommand implements Callable<Integer> {
    * Parses {@code --source-addresses} into {@code b}; every problem names the option, the
    * generator's rules included ({@code loads} null when some target did not parse, so the rules
    * that count connections wait for a good command line).
+   *
+   * @return the generator's rule lines that were added (named with the option), as the builder will
+   *     state them again
    */
-  private void sourceAddresses(
+  private List<String> sourceAddresses(
       GeneratorConfig.Builder b, List<TargetLoad> loads, List<String> problems) {
     int before = problems.size();
     List<InetAddress> parsed = SourceAddressSpec.parse(sourceAddresses, problems);
     if (problems.size() > before) {
-      return;
+      return List.of();
     }
     List<String> rules = GeneratorConfig.sourceAddressProblems(parsed, loads);
     rules.forEach(r -> problems.add(SourceAddressSpec.OPTION + ": " + r));
     b.sourceAddresses(parsed);
+    return rules;
   }
 
   /**

@@ -222,6 +222,23 @@ class GenerateCommandTest {
   }
 
   @Test
+  void aRemoteTargetIsNamedForTheSourceAddressesAndForAllowRemote() {
+    assertUsageError(
+        run(
+            "--duration",
+            "1s",
+            "--target",
+            "url=ws://relay.example.org/,rate=5",
+            "--source-addresses",
+            "127.0.0.2"),
+        "--source-addresses: target 1 host 'relay.example.org' is not loopback, and a connection"
+            + " bound to a loopback source address cannot reach it; target 1 host"
+            + " 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an address;"
+            + " names, localhost included, are not resolved); refusing without --allow-remote,"
+            + " because a load generator must not be pointed at relays you don't run");
+  }
+
+  @Test
   void aGoodSourceAddressRangeReachesTheConnectStepAndNamesTheAddress() throws Exception {
     // Mutant partner of the refusals above: a valid range is not a usage error, and each
     // connection's failure names the address it was bound to.
