@@ -3,12 +3,15 @@ package dev.ceiling.generator;
 import dev.ceiling.core.net.Loopback;
 import dev.ceiling.generator.internal.PlanSize;
 import dev.ceiling.generator.internal.SelfCheck;
+import java.net.InetAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One generator run: targets, one schedule length shared by all of them, and the limits that keep a
@@ -43,6 +46,12 @@ import java.util.Objects;
  * @param wakeFloorProbe how long the machine's wake floor is measured before the clock, 0 (not
  *     measured: the bound is then the configured one and the slot interval's) or 100 ms to 10 s;
  *     default {@link #DEFAULT_WAKE_FLOOR_PROBE}
+ * @param sourceAddresses the local addresses the connections are bound to, spread round-robin over
+ *     them (connection k of the run, counted over all targets in order, binds to address k mod M);
+ *     empty (the default) lets the OS choose. Each must be loopback (127.0.0.0/8 or ::1) and listed
+ *     once, every target must then be loopback, and there may be at most {@link
+ *     #MAX_SOURCE_ADDRESSES} and no more than connections. A relay that limits per IP address sees
+ *     M sources instead of one
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -58,7 +67,8 @@ public record GeneratorConfig(
     Duration warmup,
     WindowListener windowListener,
     Instant startAt,
-    Duration wakeFloorProbe) {
+    Duration wakeFloorProbe,
+    List<InetAddress> sourceAddresses) {
 
   public static final Duration MAX_DURATION = Duration.ofHours(24);
   public static final int DEFAULT_INFLIGHT_CAP = 10_000;
@@ -93,6 +103,9 @@ public record GeneratorConfig(
   /** A shorter probe holds fewer than a hundred 1 ms waits: no p99 worth stating. */
   public static final Duration MIN_WAKE_FLOOR_PROBE = Duration.ofMillis(100);
 
+  /** Most source addresses: each takes a WebSocket client with its own selector thread. */
+  public static final int MAX_SOURCE_ADDRESSES = 256;
+
   public GeneratorConfig {
     List<String> p = new ArrayList<>();
     targetProblems(loads, allowRemote, p);
@@ -105,6 +118,7 @@ public record GeneratorConfig(
       p.add("wake floor probe must be 0 or in [100 ms, 10 s], got " + wakeFloorProbe);
     }
     connectionProblems(segment, inflightCapPerConnection, maxFrameBytes, senderThreads, p);
+    sourceAddressProblems(sourceAddresses, loads, p);
     if (windowListener == null) {
       p.add("window listener must not be null (use WindowListener.NONE)");
     }
@@ -117,6 +131,7 @@ public record GeneratorConfig(
       throw new InvalidConfigException(p);
     }
     loads = List.copyOf(loads);
+    sourceAddresses = List.copyOf(sourceAddresses);
   }
 
   /** Thrown by the constructor with every problem of the values given, all at once. */
@@ -206,6 +221,80 @@ public record GeneratorConfig(
     }
   }
 
+  /**
+   * Every problem with {@code sources} as the source addresses of {@code loads}; empty when there
+   * is none. Loopback only, because a generator's load must stay on this machine: a source address
+   * off loopback would put it on a network. An address listed twice would make M overstate the
+   * sources a relay sees, and so would more addresses than connections.
+   *
+   * @param sources the addresses, in order
+   * @param loads the targets, or null to check the addresses alone (a caller whose targets did not
+   *     all parse)
+   * @return one line per problem, in order
+   */
+  public static List<String> sourceAddressProblems(
+      List<InetAddress> sources, List<TargetLoad> loads) {
+    List<String> p = new ArrayList<>();
+    sourceAddressProblems(sources, loads, p);
+    return p;
+  }
+
+  private static void sourceAddressProblems(
+      List<InetAddress> sources, List<TargetLoad> loads, List<String> p) {
+    if (sources == null) {
+      p.add("source addresses must not be null (use an empty list: the OS chooses)");
+      return;
+    }
+    if (sources.isEmpty()) {
+      return;
+    }
+    if (sources.size() > MAX_SOURCE_ADDRESSES) {
+      p.add("source addresses must be at most " + MAX_SOURCE_ADDRESSES + ", got " + sources.size());
+    }
+    Set<InetAddress> seen = new HashSet<>();
+    for (InetAddress a : sources) {
+      if (a == null) {
+        p.add("source addresses must not contain null");
+      } else if (!a.isLoopbackAddress()) {
+        p.add(
+            "source address "
+                + a.getHostAddress()
+                + " is not loopback (127.0.0.0/8 or ::1); load must stay on this machine");
+      } else if (!seen.add(a)) {
+        p.add("source address " + a.getHostAddress() + " is listed more than once");
+      }
+    }
+    if (loads == null) {
+      return;
+    }
+    int connections = 0;
+    for (int i = 0; i < loads.size(); i++) {
+      TargetLoad l = loads.get(i);
+      if (l == null) {
+        continue;
+      }
+      connections += l.connections();
+      String host = URI.create(l.target().url()).getHost();
+      if (!Loopback.isLoopbackHost(host)) {
+        p.add(
+            "target "
+                + (i + 1)
+                + " host '"
+                + host
+                + "' is not loopback, and a connection bound to a loopback source address cannot"
+                + " reach it");
+      }
+    }
+    if (sources.size() > connections) {
+      p.add(
+          "source addresses ("
+              + sources.size()
+              + ") must not outnumber the connections ("
+              + connections
+              + "): an address no connection uses is no source");
+    }
+  }
+
   /** A builder with the defaults above, whole segment, loopback only. */
   public static Builder builder() {
     return new Builder();
@@ -255,11 +344,22 @@ public record GeneratorConfig(
         .append(sendLagBound.toNanos() / 1e6)
         .append(" ms and 10% of the slot interval; at least 2 x the wake floor)")
         .append(startAt == null ? "" : ", start at " + startAt)
+        .append(sourceAddresses.isEmpty() ? "" : ", " + describeSources())
         .append(": ");
     for (int i = 0; i < loads.size(); i++) {
       sb.append(i == 0 ? "" : " + ").append(loads.get(i).describe());
     }
     return sb.toString();
+  }
+
+  /** The source addresses in one phrase: how many, and which. */
+  private String describeSources() {
+    List<String> names = new ArrayList<>();
+    sourceAddresses.forEach(a -> names.add(a.getHostAddress()));
+    return sourceAddresses.size()
+        + " source address"
+        + (sourceAddresses.size() == 1 ? " " : "es ")
+        + String.join(",", names);
   }
 
   /** Fluent builder; {@link #build()} throws with every problem at once. Not thread-safe. */
@@ -278,6 +378,7 @@ public record GeneratorConfig(
     private WindowListener windowListener = WindowListener.NONE;
     private Instant startAt;
     private Duration wakeFloorProbe = DEFAULT_WAKE_FLOOR_PROBE;
+    private List<InetAddress> sourceAddresses = List.of();
 
     private Builder() {}
 
@@ -361,6 +462,15 @@ public record GeneratorConfig(
       return this;
     }
 
+    /**
+     * The local addresses to bind the connections to, round-robin; empty (the default) lets the OS
+     * choose. Loopback only.
+     */
+    public Builder sourceAddresses(List<InetAddress> addresses) {
+      this.sourceAddresses = addresses == null ? null : new ArrayList<>(addresses);
+      return this;
+    }
+
     /** Every problem with the values set so far; empty when {@link #build()} would succeed. */
     public List<String> problems() {
       try {
@@ -386,7 +496,8 @@ public record GeneratorConfig(
           warmup,
           windowListener,
           startAt,
-          wakeFloorProbe);
+          wakeFloorProbe,
+          sourceAddresses);
     }
   }
 }

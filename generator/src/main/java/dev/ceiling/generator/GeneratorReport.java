@@ -43,6 +43,9 @@ import java.util.function.ToLongFunction;
  *     left unsent), seconds
  * @param graceWaitedS seconds spent after the last send waiting for outstanding OKs
  * @param senderThreads threads that put slots on the wire
+ * @param sourceAddresses M, the number of loopback source addresses the connections were spread
+ *     over (a relay that limits per IP address saw M sources), 0 when the OS chose; null in a
+ *     report written before it was recorded
  * @param senderBusyFraction the busiest sender thread's busy time / its send window, or null when
  *     nothing was sent
  * @param senderCpuS CPU seconds the sender threads used (whole run), or null when the JVM cannot
@@ -73,6 +76,7 @@ public record GeneratorReport(
     double durationElapsedS,
     double graceWaitedS,
     int senderThreads,
+    Integer sourceAddresses,
     Double senderBusyFraction,
     Double senderCpuS,
     Double senderRunQueueWaitS,
@@ -105,6 +109,9 @@ public record GeneratorReport(
     checks.positiveFinite("duration_requested_s", durationRequestedS);
     checks.nonNegativeFinite("duration_elapsed_s", durationElapsedS);
     checks.nonNegativeFinite("grace_waited_s", graceWaitedS);
+    if (sourceAddresses != null && sourceAddresses < 0) {
+      checks.add("source_addresses must be >= 0 or null, got " + sourceAddresses);
+    }
     checks.nonNegativeOrNull("sender_busy_fraction", senderBusyFraction);
     checks.nonNegativeOrNull("sender_cpu_s", senderCpuS);
     checks.nonNegativeOrNull("sender_run_queue_wait_s", senderRunQueueWaitS);

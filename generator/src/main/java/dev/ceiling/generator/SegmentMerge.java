@@ -88,6 +88,7 @@ public final class SegmentMerge {
     double elapsed = 0;
     double grace = 0;
     int threads = 0;
+    Set<Integer> sources = new LinkedHashSet<>();
     Set<String> clockSources = new LinkedHashSet<>();
     for (Input in : ordered) {
       GeneratorReport r = in.report();
@@ -100,6 +101,7 @@ public final class SegmentMerge {
       elapsed = Math.max(elapsed, r.durationElapsedS());
       grace = Math.max(grace, r.graceWaitedS());
       threads += r.senderThreads();
+      sources.add(r.sourceAddresses());
       clockSources.add(r.clockSource());
     }
     String clockSource =
@@ -116,6 +118,9 @@ public final class SegmentMerge {
         elapsed,
         grace,
         threads,
+        // One configuration line means one list of addresses, which every process bound alike; a
+        // mix of recorded and unrecorded (null) is not one figure.
+        sources.size() == 1 ? sources.iterator().next() : null,
         busy,
         cpu,
         runQueue,

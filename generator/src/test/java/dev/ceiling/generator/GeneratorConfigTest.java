@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.Target;
 import dev.ceiling.core.testing.LoopbackNames;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -133,5 +134,49 @@ class GeneratorConfigTest {
                 + " --allow-remote, because a load generator must not be pointed at relays you"
                 + " don't run");
     assertThat(b.allowRemote(true).problems()).isEmpty();
+  }
+
+  static InetAddress ip(String literal) throws Exception {
+    return InetAddress.getByName(literal);
+  }
+
+  @Test
+  void sourceAddressesAreKeptInOrderAndNamedInTheLine() throws Exception {
+    GeneratorConfig c =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", null), 10, 3, 1))
+            .sourceAddresses(List.of(ip("127.0.0.3"), ip("127.0.0.2"), ip("::1")))
+            .build();
+    assertThat(c.sourceAddresses()).containsExactly(ip("127.0.0.3"), ip("127.0.0.2"), ip("::1"));
+    assertThat(c.describe())
+        .contains(", 3 source addresses 127.0.0.3,127.0.0.2,0:0:0:0:0:0:0:1: a@ws://");
+    // Partner: by default the OS chooses, and the line says nothing of it.
+    GeneratorConfig plain =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", null), 10, 3, 1))
+            .build();
+    assertThat(plain.sourceAddresses()).isEmpty();
+    assertThat(plain.describe()).doesNotContain("source address");
+  }
+
+  @Test
+  void badSourceAddressesAreAllNamedAtOnce() throws Exception {
+    GeneratorConfig.Builder b =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", null), 10, 2, 1))
+            .load(new TargetLoad(target("ws://10.1.2.3:7777/", null), 10, 1, 1))
+            .allowRemote(true)
+            .sourceAddresses(
+                List.of(ip("127.0.0.2"), ip("10.0.0.1"), ip("127.0.0.2"), ip("127.0.0.4")));
+    assertThat(b.problems())
+        .containsExactly(
+            "source address 10.0.0.1 is not loopback (127.0.0.0/8 or ::1); load must stay on this"
+                + " machine",
+            "source address 127.0.0.2 is listed more than once",
+            "target 2 host '10.1.2.3' is not loopback, and a connection bound to a loopback source"
+                + " address cannot reach it",
+            "source addresses (4) must not outnumber the connections (3): an address no"
+                + " connection uses is no source");
+    assertThatThrownBy(b::build).hasMessageContaining("source address 10.0.0.1 is not loopback");
   }
 }

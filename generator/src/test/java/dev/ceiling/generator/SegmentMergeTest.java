@@ -205,6 +205,7 @@ class SegmentMergeTest {
         r.durationElapsedS(),
         r.graceWaitedS(),
         r.senderThreads(),
+        r.sourceAddresses(),
         r.senderBusyFraction(),
         r.senderCpuS(),
         r.senderRunQueueWaitS(),

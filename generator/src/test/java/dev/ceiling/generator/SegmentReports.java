@@ -81,6 +81,7 @@ final class SegmentReports {
         1.0,
         0.01,
         2,
+        0,
         0.1 * (i + 1),
         0.5,
         null,

@@ -4,10 +4,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Fixed-window admission limiter per (community, pubkey): at most {@code limitPerWindow} events in
- * a window of {@code windowNanos} that starts at the identity's first event after the previous
- * window expired. Anchoring the window on the first event (rather than on wall-clock multiples)
- * makes "the 51st event within one window is rejected" exact regardless of when a test starts.
+ * Fixed-window admission limiter per (community, who): at most {@code limitPerWindow} events in a
+ * window of {@code windowNanos} that starts at the identity's first event after the previous window
+ * expired. The relay keeps one keyed by pubkey and, when {@code --limiter-per-ip-events-per-sec} is
+ * set, a second keyed by the connection's remote IP address; the class does not care which.
+ * Anchoring the window on the first event (rather than on wall-clock multiples) makes "the 51st
+ * event within one window is rejected" exact regardless of when a test starts.
  *
  * <p>Thread-safe; each decision is one atomic {@link ConcurrentHashMap#compute}.
  */
@@ -17,7 +19,7 @@ public final class AdmissionLimiter {
   private final LongSupplier clockNanos;
   private final ConcurrentHashMap<Key, Window> windows = new ConcurrentHashMap<>();
 
-  private record Key(String community, String pubkey) {}
+  private record Key(String community, String who) {}
 
   private record Window(long startNanos, int used, boolean admitted) {}
 
@@ -43,8 +45,13 @@ public final class AdmissionLimiter {
     return limitPerWindow;
   }
 
-  /** Returns true and counts the event when admitted; false when the window's quota is spent. */
-  public boolean tryAdmit(String community, String pubkey) {
+  /**
+   * Returns true and counts the event when admitted; false when the window's quota is spent.
+   *
+   * @param community the community the event was sent to
+   * @param who what the quota is per: the event's pubkey, or the remote IP address
+   */
+  public boolean tryAdmit(String community, String who) {
     long now = clockNanos.getAsLong();
     if (windows.size() > 200_000) {
       // Bound memory under many identities: expired windows carry no state worth keeping.
@@ -52,7 +59,7 @@ public final class AdmissionLimiter {
     }
     Window w =
         windows.compute(
-            new Key(community, pubkey),
+            new Key(community, who),
             (k, old) -> {
               if (old == null || now - old.startNanos() >= windowNanos) {
                 return new Window(now, 1, true);

@@ -124,10 +124,18 @@ public final class ReferenceRelay implements AutoCloseable {
           new RelayCore(
               config,
               metrics,
-              new AdmissionLimiter(
-                  config.limiterLimitPerWindow(),
-                  TimeUnit.SECONDS.toNanos(config.limiterWindowSeconds()),
-                  System::nanoTime),
+              new AdmissionLimits(
+                  new AdmissionLimiter(
+                      config.limiterLimitPerWindow(),
+                      TimeUnit.SECONDS.toNanos(config.limiterWindowSeconds()),
+                      System::nanoTime),
+                  config.limiterPerIpOn()
+                      ? Optional.of(
+                          new AdmissionLimiter(
+                              config.limiterPerIpLimitPerWindow(),
+                              TimeUnit.SECONDS.toNanos(config.limiterWindowSeconds()),
+                              System::nanoTime))
+                      : Optional.empty()),
               new EventStore(config.communities(), config.storeCapacity()),
               audit,
               new FaultDice(config.faults()));

@@ -134,6 +134,15 @@ final class ReferenceRelayArgs {
   int limiterWindowSecs = 5;
 
   @Option(
+      names = "--limiter-per-ip-events-per-sec",
+      paramLabel = "N",
+      description =
+          "Admission limit per (community, remote IP address), events/s, over the same window as"
+              + " --limiter-events-per-sec and checked after it; 0 turns it off (default:"
+              + " ${DEFAULT-VALUE}).")
+  int limiterPerIpEventsPerSec = 0;
+
+  @Option(
       names = "--limiter-reject-mode",
       converter = RejectModeConverter.class,
       description =
@@ -289,6 +298,7 @@ final class ReferenceRelayArgs {
               auditLock,
               limiterEventsPerSec,
               limiterWindowSecs,
+              limiterPerIpEventsPerSec,
               limiterRejectMode,
               verifySignatures,
               Optional.ofNullable(jdbcUrl),

@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param auditLock which lease the workers contend for ({@link AuditLockMode})
  * @param limiterEventsPerSecond admission rate per (community, pubkey)
  * @param limiterWindowSeconds fixed window length; limit = rate x window
+ * @param limiterPerIpEventsPerSecond admission rate per (community, remote IP address), checked
+ *     after the per-pubkey one and with the same window; 0 = no per-IP limit
  * @param rejectMode how a limiter rejection is answered
  * @param verifySignatures check BIP-340 signatures
  * @param jdbcUrl external database instead of the embedded H2; empty = embedded
@@ -57,6 +59,7 @@ public record ReferenceRelayConfig(
     AuditLockMode auditLock,
     int limiterEventsPerSecond,
     int limiterWindowSeconds,
+    int limiterPerIpEventsPerSecond,
     RejectMode rejectMode,
     boolean verifySignatures,
     Optional<String> jdbcUrl,
@@ -177,6 +180,16 @@ public record ReferenceRelayConfig(
           "limiter-events-per-sec x limiter-window-secs must fit an int, got "
               + (long) limiterEventsPerSecond * limiterWindowSeconds);
     }
+    if (limiterPerIpEventsPerSecond < 0) {
+      problems.add(
+          "limiter-per-ip-events-per-sec must be >= 0 (0 = off), got "
+              + limiterPerIpEventsPerSecond);
+    }
+    if ((long) limiterPerIpEventsPerSecond * limiterWindowSeconds > Integer.MAX_VALUE) {
+      problems.add(
+          "limiter-per-ip-events-per-sec x limiter-window-secs must fit an int, got "
+              + (long) limiterPerIpEventsPerSecond * limiterWindowSeconds);
+    }
     if (maxFrameBytes < 256) {
       problems.add("max-frame-bytes must be >= 256 bytes, got " + maxFrameBytes);
     }
@@ -280,6 +293,16 @@ public record ReferenceRelayConfig(
     return limiterEventsPerSecond * limiterWindowSeconds;
   }
 
+  /** Limit per (community, remote IP address) per window, events; 0 when there is none. */
+  public int limiterPerIpLimitPerWindow() {
+    return limiterPerIpEventsPerSecond * limiterWindowSeconds;
+  }
+
+  /** True when events are also limited per remote IP address. */
+  public boolean limiterPerIpOn() {
+    return limiterPerIpEventsPerSecond > 0;
+  }
+
   /** The defaults of every flag, serving {@code a.localhost} and {@code b.localhost}. */
   public static ReferenceRelayConfig defaults() {
     return fromArgs(new String[0]);
@@ -291,9 +314,9 @@ public record ReferenceRelayConfig(
         Locale.ROOT,
         "port=%d db_port=%d data_dir=%s reset=%s communities=%s default_community=%s audit=%s"
             + " audit_queue_capacity=%d audit_exchange_delay_ms=%s audit_exchanges=%d"
-            + " audit_workers=%d audit_lock=%s limiter=%d/s x %ds (%d per"
-            + " window) reject_mode=%s verify_signatures=%s db=%s synchronous_commit=%s"
-            + " max_frame_bytes=%d faults=%s",
+            + " audit_workers=%d audit_lock=%s limiter=%d/s x %ds (%d per window)"
+            + " limiter_per_ip=%s reject_mode=%s verify_signatures=%s db=%s"
+            + " synchronous_commit=%s max_frame_bytes=%d faults=%s",
         port,
         dbPort,
         dataDir.map(Path::toString).orElse("(temp)"),
@@ -309,6 +332,14 @@ public record ReferenceRelayConfig(
         limiterEventsPerSecond,
         limiterWindowSeconds,
         limiterLimitPerWindow(),
+        limiterPerIpOn()
+            ? limiterPerIpEventsPerSecond
+                + "/s x "
+                + limiterWindowSeconds
+                + "s ("
+                + limiterPerIpLimitPerWindow()
+                + " per window)"
+            : "off",
         rejectMode.flagValue(),
         verifySignatures,
         jdbcUrl.orElse("embedded-h2") + dbConnect.map(a -> " via " + a).orElse(""),

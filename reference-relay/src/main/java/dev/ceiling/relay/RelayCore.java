@@ -4,7 +4,7 @@ package dev.ceiling.relay;
 final class RelayCore {
   final ReferenceRelayConfig config;
   final RelayMetrics metrics;
-  final AdmissionLimiter limiter;
+  final AdmissionLimits limits;
   final EventStore store;
   final AuditLog audit;
   final FaultDice faults;
@@ -12,13 +12,13 @@ final class RelayCore {
   RelayCore(
       ReferenceRelayConfig config,
       RelayMetrics metrics,
-      AdmissionLimiter limiter,
+      AdmissionLimits limits,
       EventStore store,
       AuditLog audit,
       FaultDice faults) {
     this.config = config;
     this.metrics = metrics;
-    this.limiter = limiter;
+    this.limits = limits;
     this.store = store;
     this.audit = audit;
     this.faults = faults;

@@ -24,7 +24,8 @@ import java.util.function.DoubleSupplier;
  *   <li>{@code refrelay_audit_queue_depth}, {@code refrelay_audit_queue_high_water} gauges
  *   <li>{@code refrelay_audit_log_rows} gauge: rows in audit_log, read from the database
  *   <li>{@code
- *       refrelay_admission_rejections_total{transport="websocket",reason="quota"|"unavailable"}}
+ *       refrelay_admission_rejections_total{transport="websocket",reason="quota"|"quota_ip"|"unavailable"}}:
+ *       quota is the per-pubkey limiter, quota_ip the per-IP one
  *   <li>{@code refrelay_events_accepted_total{community}}, {@code
  *       refrelay_events_rejected_total{reason}} (reason: invalid, duplicate, rate-limited, error)
  *   <li>{@code refrelay_ok_dropped_total}, {@code refrelay_fault_closes_total}
@@ -96,6 +97,7 @@ public final class RelayMetrics {
             .labelNames("transport", "reason")
             .register(registry);
     admissionRejections.labelValues("websocket", "quota");
+    admissionRejections.labelValues("websocket", "quota_ip");
     admissionRejections.labelValues("websocket", "unavailable");
     eventsAccepted =
         Counter.builder()

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ceiling.nostr.EventVerifier;
 import dev.ceiling.nostr.NostrEvent;
 import dev.ceiling.nostr.NostrException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,6 +36,10 @@ public final class RelaySession implements Session.Listener {
   private final String hostHeader;
   private final Executor handlers;
   private volatile Session session;
+
+  /** The peer's IP address, the per-IP limiter's key; set on open, before the first message. */
+  private volatile String remoteIp;
+
   private long eventsSeen;
 
   RelaySession(RelayCore core, String community, String hostHeader, Executor handlers) {
@@ -46,6 +52,7 @@ public final class RelaySession implements Session.Listener {
   @Override
   public void onWebSocketOpen(Session s) {
     this.session = s;
+    this.remoteIp = ipOf(s.getRemoteSocketAddress());
     if (community == null) {
       send(notice("error: unknown community host '" + hostHeader + "'"));
       s.close(1008, "unknown community", Callback.NOOP);
@@ -149,22 +156,13 @@ public final class RelaySession implements Session.Listener {
       }
       return;
     }
-    if (!core.limiter.tryAdmit(community, e.pubkey())) {
-      core.metrics.admissionRejections.labelValues("websocket", "quota").inc();
-      core.metrics.eventsRejected.labelValues("rate-limited").inc();
-      String why =
-          "rate-limited: more than "
-              + cfg.limiterLimitPerWindow()
-              + " events in "
-              + cfg.limiterWindowSeconds()
-              + " s for this pubkey";
-      if (cfg.rejectMode() == ReferenceRelayConfig.RejectMode.NOTICE) {
-        // The seed relay's trap, reproduced on purpose: no event id, so a NIP-01 client that
-        // waits for OK cannot tell which event was refused.
-        send(notice(why));
-      } else {
-        send(ok(e.id(), false, why));
-      }
+    AdmissionLimits.Decision admission = core.limits.admit(community, e.pubkey(), remoteIp);
+    if (admission == AdmissionLimits.Decision.QUOTA) {
+      rateLimited(e, admission, cfg.limiterLimitPerWindow(), "this pubkey");
+      return;
+    }
+    if (admission == AdmissionLimits.Decision.QUOTA_IP) {
+      rateLimited(e, admission, cfg.limiterPerIpLimitPerWindow(), "this IP address");
       return;
     }
     if (!e.idMatches()) {
@@ -199,6 +197,36 @@ public final class RelaySession implements Session.Listener {
       return;
     }
     send(ok(e.id(), true, ""));
+  }
+
+  /** Counts and answers a limiter's refusal, per the reject mode. */
+  private void rateLimited(
+      NostrEvent e, AdmissionLimits.Decision refusal, int limitPerWindow, String per) {
+    ReferenceRelayConfig cfg = core.config;
+    core.metrics.admissionRejections.labelValues("websocket", refusal.reason()).inc();
+    core.metrics.eventsRejected.labelValues("rate-limited").inc();
+    String why =
+        "rate-limited: more than "
+            + limitPerWindow
+            + " events in "
+            + cfg.limiterWindowSeconds()
+            + " s for "
+            + per;
+    if (cfg.rejectMode() == ReferenceRelayConfig.RejectMode.NOTICE) {
+      // The seed relay's trap, reproduced on purpose: no event id, so a NIP-01 client that
+      // waits for OK cannot tell which event was refused.
+      send(notice(why));
+    } else {
+      send(ok(e.id(), false, why));
+    }
+  }
+
+  /** The address without its port; the whole address's text for anything but an IP socket. */
+  static String ipOf(SocketAddress a) {
+    if (a instanceof InetSocketAddress inet && inet.getAddress() != null) {
+      return inet.getAddress().getHostAddress();
+    }
+    return String.valueOf(a);
   }
 
   private boolean countAndMaybeClose() {

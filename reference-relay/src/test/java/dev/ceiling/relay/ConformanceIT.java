@@ -164,6 +164,7 @@ class ConformanceIT {
             "refrelay_audit_queue_depth",
             "refrelay_audit_log_rows",
             "refrelay_admission_rejections_total{reason=\"quota\",transport=\"websocket\"}",
+            "refrelay_admission_rejections_total{reason=\"quota_ip\",transport=\"websocket\"}",
             "refrelay_admission_rejections_total{reason=\"unavailable\",transport=\"websocket\"}",
             "refrelay_events_rejected_total{reason=\"invalid\"}",
             "refrelay_ok_dropped_total",

@@ -83,7 +83,7 @@ class ReferenceRelayConfigTest {
                 "port=0 db_port=0 data_dir=(temp) reset=false communities=a.localhost,b.localhost"
                     + " default_community=(none) audit=on audit_queue_capacity=1000"
                     + " audit_exchange_delay_ms=0.5 audit_exchanges=6 audit_workers=1"
-                    + " audit_lock=none limiter=10/s x 5s (50 per window)"
+                    + " audit_lock=none limiter=10/s x 5s (50 per window) limiter_per_ip=off"
                     + " reject_mode=notice verify_signatures=true db=embedded-h2"
                     + " synchronous_commit=on max_frame_bytes=131072 faults=none");
       }
@@ -131,6 +131,36 @@ class ReferenceRelayConfigTest {
     assertThat(c.synchronousCommit()).isFalse();
     assertThat(c.faults().dropOkFraction()).isEqualTo(0.5);
     assertThat(c.faults().seed()).isEqualTo(9);
+  }
+
+  @Test
+  void thePerIpLimitIsOffByDefaultAndSharesTheWindow() {
+    ReferenceRelayConfig off = ReferenceRelayConfig.defaults();
+    assertThat(off.limiterPerIpOn()).isFalse();
+    assertThat(off.limiterPerIpLimitPerWindow()).isZero();
+    ReferenceRelayConfig on =
+        ReferenceRelayConfig.fromArgs(
+            new String[] {"--limiter-per-ip-events-per-sec", "50", "--limiter-window-secs", "2"});
+    assertThat(on.limiterPerIpOn()).isTrue();
+    assertThat(on.limiterPerIpLimitPerWindow()).isEqualTo(100);
+    assertThat(on.describe()).contains(" limiter_per_ip=50/s x 2s (100 per window) ");
+  }
+
+  @Test
+  void aNegativePerIpLimitIsNamedWithEveryOtherProblem() {
+    assertThatThrownBy(
+            () ->
+                ReferenceRelayConfig.fromArgs(
+                    new String[] {
+                      "--limiter-per-ip-events-per-sec", "-1", "--limiter-events-per-sec", "0"
+                    }))
+        .isInstanceOfSatisfying(
+            ReferenceRelayConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactlyInAnyOrder(
+                        "limiter-events-per-sec must be >= 1, got 0",
+                        "limiter-per-ip-events-per-sec must be >= 0 (0 = off), got -1"));
   }
 
   @Test

@@ -2,6 +2,8 @@ package dev.ceiling.relay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,8 +55,16 @@ public final class RelayTestClient implements AutoCloseable {
   }
 
   static RelayTestClient connect(int port, String host) throws Exception {
+    return connect(port, host, null);
+  }
+
+  /** As {@link #connect(int, String)}, from local address {@code source} (null: the OS chooses). */
+  static RelayTestClient connect(int port, String host, InetAddress source) throws Exception {
     WebSocketClient c = new WebSocketClient();
     c.setMaxTextMessageSize(16 * 1024 * 1024);
+    if (source != null) {
+      c.getHttpClient().setBindAddress(new InetSocketAddress(source, 0));
+    }
     c.start();
     Inbox inbox = new Inbox();
     ClientUpgradeRequest req = new ClientUpgradeRequest(URI.create("ws://127.0.0.1:" + port + "/"));

@@ -16,6 +16,7 @@ import dev.ceiling.generator.StartInstant;
 import dev.ceiling.generator.TargetLoad;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -146,6 +147,17 @@ public final class GenerateCommand implements Callable<Integer> {
   int maxFrameBytes;
 
   @Option(
+      names = "--source-addresses",
+      paramLabel = "ADDRESSES",
+      description =
+          "Bind the connections to these loopback addresses, round-robin: a comma list of"
+              + " addresses or inclusive IPv4 ranges A-B, e.g. 127.0.0.2-127.0.0.65, at most "
+              + GeneratorConfig.MAX_SOURCE_ADDRESSES
+              + " and no more than the connections, so a relay that limits per IP address sees"
+              + " that many sources (default: the OS chooses, 127.0.0.1 on loopback).")
+  String sourceAddresses;
+
+  @Option(
       names = "--allow-remote",
       description = "Allow targets that are not loopback (default: refused).")
   boolean allowRemote;
@@ -245,19 +257,48 @@ public final class GenerateCommand implements Callable<Integer> {
         problems.add("--start-at " + e.getMessage());
       }
     }
+    List<TargetLoad> loads = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
       TargetLoad l = parseTarget(i + 1, targets.get(i), problems);
       if (l != null) {
         b.load(l);
+        loads.add(l);
       }
     }
-    if (problems.isEmpty()) {
-      problems.addAll(b.problems());
+    List<String> sourceRules =
+        sourceAddresses == null
+            ? List.of()
+            : sourceAddresses(b, loads.size() == targets.size() ? loads : null, problems);
+    if (problems.size() == sourceRules.size()) {
+      // Only the generator's source-address rules so far, already named with the option: the
+      // builder's other problems (a remote target without --allow-remote) still belong here.
+      b.problems().stream().filter(p -> !sourceRules.contains(p)).forEach(problems::add);
     }
     if (!problems.isEmpty()) {
       throw CommandLines.usage(spec.commandLine(), String.join("; ", problems));
     }
     return b.build();
+  }
+
+  /**
+   * Parses {@code --source-addresses} into {@code b}; every problem names the option, the
+   * generator's rules included ({@code loads} null when some target did not parse, so the rules
+   * that count connections wait for a good command line).
+   *
+   * @return the generator's rule lines that were added (named with the option), as the builder will
+   *     state them again
+   */
+  private List<String> sourceAddresses(
+      GeneratorConfig.Builder b, List<TargetLoad> loads, List<String> problems) {
+    int before = problems.size();
+    List<InetAddress> parsed = SourceAddressSpec.parse(sourceAddresses, problems);
+    if (problems.size() > before) {
+      return List.of();
+    }
+    List<String> rules = GeneratorConfig.sourceAddressProblems(parsed, loads);
+    rules.forEach(r -> problems.add(SourceAddressSpec.OPTION + ": " + r));
+    b.sourceAddresses(parsed);
+    return rules;
   }
 
   /**

@@ -157,7 +157,110 @@ class GenerateCommandTest {
             "--max-frame-bytes=BYTES",
             "(default: 1048576)",
             "--allow-remote",
+            "--source-addresses=ADDRESSES",
             "--json=FILE");
+  }
+
+  static Outcome withSources(String conns, String sources) {
+    return run(
+        "--duration",
+        "1s",
+        "--target",
+        "url=ws://127.0.0.1:9/,rate=5,conns=" + conns,
+        "--source-addresses",
+        sources);
+  }
+
+  @Test
+  void sourceAddressesMustBeLiteralsOrIncreasingRanges() {
+    assertUsageError(
+        withSources("2", "127.0.0.2,localhost"),
+        "--source-addresses: 'localhost' is not an IP address literal");
+    assertUsageError(
+        withSources("2", "127.0.0.2,,127.0.0.3"),
+        "--source-addresses: expected IP addresses or A-B ranges separated by commas, got an"
+            + " empty item in '127.0.0.2,,127.0.0.3'");
+    assertUsageError(
+        withSources("8", "127.0.0.9-127.0.0.2"),
+        "--source-addresses: range '127.0.0.9-127.0.0.2' must not decrease (A-B with A <= B)");
+    assertUsageError(
+        withSources("8", "127.0.0.0-127.255.255.255"),
+        "--source-addresses: range '127.0.0.0-127.255.255.255' holds 16777216 addresses, more"
+            + " than 256");
+    assertUsageError(
+        withSources("8", "::1-::2"),
+        "--source-addresses: a range must join two IPv4 addresses, got '::1-::2'");
+  }
+
+  @Test
+  void sourceAddressesMustBeLoopbackEachOnceAndNoMoreThanTheConnections() {
+    assertUsageError(
+        withSources("8", "127.0.0.2,192.168.1.5"),
+        "--source-addresses: source address 192.168.1.5 is not loopback (127.0.0.0/8 or ::1);"
+            + " load must stay on this machine");
+    assertUsageError(
+        withSources("8", "127.0.0.2-127.0.0.4,127.0.0.3"),
+        "--source-addresses: source address 127.0.0.3 is listed more than once");
+    assertUsageError(
+        withSources("1", "127.0.0.2-127.0.0.9"),
+        "--source-addresses: source addresses (8) must not outnumber the connections (1): an"
+            + " address no connection uses is no source");
+  }
+
+  @Test
+  void aSourceAddressProblemIsNamedWithTheOthersOnOneLine() {
+    assertUsageError(
+        run(
+            "--duration",
+            "1s",
+            "--target",
+            "url=ws://127.0.0.1:9/,rate=5,conns=0",
+            "--source-addresses",
+            "127.0.0.x"),
+        "target 1: conns must be in [1, 10000], got 0; --source-addresses: '127.0.0.x' is not an"
+            + " IP address literal");
+  }
+
+  @Test
+  void aRemoteTargetIsNamedForTheSourceAddressesAndForAllowRemote() {
+    assertUsageError(
+        run(
+            "--duration",
+            "1s",
+            "--target",
+            "url=ws://relay.example.org/,rate=5",
+            "--source-addresses",
+            "127.0.0.2"),
+        "--source-addresses: target 1 host 'relay.example.org' is not loopback, and a connection"
+            + " bound to a loopback source address cannot reach it; target 1 host"
+            + " 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an address;"
+            + " names, localhost included, are not resolved); refusing without --allow-remote,"
+            + " because a load generator must not be pointed at relays you don't run");
+  }
+
+  @Test
+  void aGoodSourceAddressRangeReachesTheConnectStepAndNamesTheAddress() throws Exception {
+    // Mutant partner of the refusals above: a valid range is not a usage error, and each
+    // connection's failure names the address it was bound to.
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Outcome o =
+        run(
+            "--duration",
+            "500ms",
+            "--connect-timeout",
+            "2s",
+            "--target",
+            "url=ws://127.0.0.1:" + port + "/,rate=5,conns=2",
+            "--source-addresses",
+            "127.0.0.2-127.0.0.3");
+    assertThat(o.code()).isEqualTo(3);
+    assertThat(o.err())
+        .contains("error: connect failed before the clock started (2 of 2)")
+        .contains("from 127.0.0.2: ")
+        .contains("from 127.0.0.3: ");
   }
 
   @Test

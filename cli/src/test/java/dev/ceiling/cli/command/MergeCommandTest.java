@@ -86,6 +86,7 @@ class MergeCommandTest {
         1.0,
         0.0,
         2,
+        0,
         0.1,
         0.5,
         null,

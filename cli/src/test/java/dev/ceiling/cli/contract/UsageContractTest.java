@@ -226,6 +226,16 @@ class UsageContractTest {
             "--segment",
             "3/2"),
         "--segment");
+    assertUsageError(
+        run(
+            "generate",
+            "--duration",
+            "5",
+            "--target",
+            "url=ws://127.0.0.1:9/,rate=5",
+            "--source-addresses",
+            "10.0.0.1"),
+        "--source-addresses: source address 10.0.0.1 is not loopback");
   }
 
   @Test
@@ -244,8 +254,10 @@ class UsageContractTest {
             "--connect-timeout",
             "2s",
             "--target",
-            "url=ws://127.0.0.1:" + port + "/,rate=5");
+            "url=ws://127.0.0.1:" + port + "/,rate=5",
+            "--source-addresses",
+            "127.0.0.2");
     assertThat(o.code()).as(o.toString()).isEqualTo(3);
-    assertThat(o.err()).contains("connect failed");
+    assertThat(o.err()).contains("connect failed").contains("from 127.0.0.2");
   }
 }

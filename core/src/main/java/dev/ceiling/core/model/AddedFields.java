@@ -38,7 +38,9 @@ public final class AddedFields {
           // A verdict (VerdictReport): null where the identity declared no margin.
           new Added("equivalence", List.of("control_marker", "failures", "comparable_rates")),
           // A generator report's top level (GeneratorReport).
-          new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")));
+          new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")),
+          // Null is "written before it was recorded"; 0 is "the OS chose".
+          new Added("source_addresses", List.of("clock_source", "sender_threads", "headroom")));
 
   /**
    * Fills every added field missing from {@code node} and the objects inside it with null.

@@ -4,6 +4,7 @@ import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.ProgressListener;
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -13,26 +14,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.eclipse.jetty.websocket.common.WebSocketSession;
 
-/** Starts the WebSocket client and opens every connection before the clock, or fails the run. */
+/**
+ * Configures the WebSocket clients and opens every connection before the clock, or fails the run.
+ */
 final class Connector {
   static final int OUTPUT_BUFFER_BYTES = 64 * 1024;
   static final int INPUT_BUFFER_BYTES = 1024;
 
   private Connector() {}
 
-  /** A started client whose idle timeout outlasts the whole run. */
-  static WebSocketClient startClient(GeneratorConfig cfg) throws GeneratorException {
-    WebSocketClient client =
-        new WebSocketClient(
-            new HttpClient(new HttpClientTransportOverHTTP(new SelectorThreadReads())));
+  /** Sets a client (not yet started) up for the run: an idle timeout that outlasts it, buffers. */
+  static void configure(WebSocketClient client, GeneratorConfig cfg) {
     client.setMaxTextMessageSize(cfg.maxFrameBytes());
     client.setIdleTimeout(
         cfg.duration()
@@ -51,23 +49,17 @@ final class Connector {
     // is under 200 bytes; 1 KiB still reads about ten of them per read, and longer frames grow
     // the decoder as they need.
     client.setInputBufferSize(INPUT_BUFFER_BYTES);
-    try {
-      client.start();
-    } catch (Exception e) {
-      throw new GeneratorException(
-          GeneratorException.Kind.INFRASTRUCTURE, "cannot start the WebSocket client: " + e, e);
-    }
-    return client;
   }
 
   /** Upgrades every connection, all in parallel; any failure fails the run, naming each one. */
   static void connectAll(
-      WebSocketClient client, List<Conn> all, Duration timeout, ProgressListener progress)
+      WsClients clients, List<Conn> all, Duration timeout, ProgressListener progress)
       throws GeneratorException {
     progress.progress("connecting " + all.size() + " connections");
     List<CompletableFuture<Session>> futures = new ArrayList<>();
     List<String> failures = new ArrayList<>();
-    for (Conn c : all) {
+    for (int k = 0; k < all.size(); k++) {
+      Conn c = all.get(k);
       URI uri = URI.create(c.target.load.target().url());
       ClientUpgradeRequest req = new ClientUpgradeRequest(uri);
       String host = c.target.load.target().hostHeader();
@@ -75,7 +67,7 @@ final class Connector {
         req.setHeader("Host", host);
       }
       try {
-        futures.add(client.connect(c, req));
+        futures.add(clients.forConnection(k).connect(c, req));
       } catch (java.io.IOException | RuntimeException e) {
         futures.add(CompletableFuture.failedFuture(e));
       }
@@ -83,6 +75,8 @@ final class Connector {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (int i = 0; i < all.size(); i++) {
       Conn c = all.get(i);
+      InetAddress source = clients.sourceOf(i);
+      String who = c.describe() + (source == null ? "" : " from " + source.getHostAddress());
       try {
         long left = Math.max(1, deadline - System.nanoTime());
         c.session = futures.get(i).get(left, TimeUnit.NANOSECONDS);
@@ -90,13 +84,13 @@ final class Connector {
           c.core = w.getCoreSession();
         }
         if (c.core == null) {
-          failures.add(c.describe() + ": Jetty session has no core session to batch frames on");
+          failures.add(who + ": Jetty session has no core session to batch frames on");
         }
       } catch (TimeoutException e) {
-        failures.add(c.describe() + ": no upgrade within " + timeout.toMillis() + " ms");
+        failures.add(who + ": no upgrade within " + timeout.toMillis() + " ms");
       } catch (ExecutionException e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
-        failures.add(c.describe() + ": " + cause);
+        failures.add(who + ": " + cause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new GeneratorException(
@@ -144,8 +138,8 @@ final class Connector {
     PacedWait.until(System.nanoTime() + 1_000);
   }
 
-  /** Closes every connection we opened and stops the client; a failure is only a warning. */
-  static void closeAll(WebSocketClient client, List<Conn> all, ProgressListener progress) {
+  /** Closes every connection we opened and stops the clients; a failure is only a warning. */
+  static void closeAll(WsClients clients, List<Conn> all, ProgressListener progress) {
     for (Conn c : all) {
       c.closingByUs = true;
       Session s = c.session;
@@ -153,10 +147,6 @@ final class Connector {
         s.close(1000, "generator done", Callback.NOOP);
       }
     }
-    try {
-      client.stop();
-    } catch (Exception e) {
-      progress.progress("warning: WebSocket client did not stop cleanly: " + e);
-    }
+    clients.stop(progress);
   }
 }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /**
  * Runs one generator configuration: pre-sign ({@link Presigner}), connect everything ({@link
@@ -51,7 +50,7 @@ public final class Engine {
     RunClock clock = new RunClock(strategies);
     List<TargetRun> targets = Presigner.presign(cfg, durationNanos, progress);
     List<Conn> all = new ArrayList<>();
-    WebSocketClient client = Connector.startClient(cfg);
+    WsClients clients = WsClients.start(cfg);
     try {
       for (TargetRun t : targets) {
         for (int c = 0; c < t.conns.length; c++) {
@@ -59,13 +58,13 @@ public final class Engine {
           all.add(t.conns[c]);
         }
       }
-      Connector.connectAll(client, all, cfg.connectTimeout(), progress);
+      Connector.connectAll(clients, all, cfg.connectTimeout(), progress);
       Connector.warmUp(all);
       settleHeap();
       Long wakeFloorP99Us = wakeFloor(cfg, strategies, progress);
       return sendAndReport(cfg, targets, all, clock, progress, wakeFloorP99Us);
     } finally {
-      Connector.closeAll(client, all, progress);
+      Connector.closeAll(clients, all, progress);
     }
   }
 

@@ -84,6 +84,7 @@ final class ReportBuilder {
         Math.max(0, timing.endOfSends() - timing.windowStartNanos()) / 1e9,
         timing.graceWaitedS(),
         senders.size(),
+        cfg.sourceAddresses().size(),
         busy,
         senderCpuS,
         runQueueWaitS(senders),

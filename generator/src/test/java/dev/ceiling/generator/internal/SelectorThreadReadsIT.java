@@ -86,13 +86,13 @@ class SelectorThreadReadsIT {
                       1))
               .duration(Duration.ofSeconds(1))
               .build();
-      WebSocketClient client = Connector.startClient(cfg);
+      WsClients clients = WsClients.start(cfg);
       try {
-        long[] reads = readsOnTheSelectorThread(client, relay.url());
+        long[] reads = readsOnTheSelectorThread(clients.forConnection(0), relay.url());
         System.out.println("selector reads: own " + reads[0] + ", handed off " + reads[1]);
         assertEveryReadOnTheSelector(reads);
       } finally {
-        client.stop();
+        clients.stop(line -> {});
       }
     }
   }
