@@ -2,8 +2,10 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.generator.GeneratorConfig;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -39,6 +41,9 @@ import java.util.function.Consumer;
  * @param connectTimeout the longest wait for a cell's WebSocket connections (TCP and handshake), >
  *     0; a relay that never completes the handshake fails the cell after it (default {@link
  *     dev.ceiling.generator.GeneratorConfig#DEFAULT_CONNECT_TIMEOUT})
+ * @param sourceAddresses the loopback addresses the cell's connections are bound to, round-robin
+ *     (the relay sees that many clients); empty (the default) lets the OS choose. Part of the
+ *     identity as their number. Not with more than one generator process
  */
 public record SweepOptions(
     Duration warmup,
@@ -51,7 +56,8 @@ public record SweepOptions(
     boolean resume,
     Duration sendLagBound,
     int generators,
-    Duration connectTimeout) {
+    Duration connectTimeout,
+    List<InetAddress> sourceAddresses) {
 
   public SweepOptions {
     Objects.requireNonNull(warmup, "warmup");
@@ -75,6 +81,13 @@ public record SweepOptions(
           "generators must be in [1, " + MAX_GENERATORS + "], got " + generators);
     }
     positive("connect_timeout", connectTimeout);
+    sourceAddresses = List.copyOf(Objects.requireNonNull(sourceAddresses, "source_addresses"));
+    if (generators > 1 && !sourceAddresses.isEmpty()) {
+      // The child generators' segment specs do not carry addresses: refused rather than dropped.
+      throw new IllegalArgumentException(
+          "source addresses need the generator in this process (generators 1), got generators "
+              + generators);
+    }
   }
 
   /** The options before the connect timeout was one, with the generator's default for it. */
@@ -100,7 +113,8 @@ public record SweepOptions(
         resume,
         sendLagBound,
         generators,
-        GeneratorConfig.DEFAULT_CONNECT_TIMEOUT);
+        GeneratorConfig.DEFAULT_CONNECT_TIMEOUT,
+        List.of());
   }
 
   /** Signing keys per community by default. */
@@ -176,6 +190,14 @@ public record SweepOptions(
     return with(f -> f.connectTimeout = value);
   }
 
+  public SweepOptions withConnectionsPerTarget(int value) {
+    return with(f -> f.connectionsPerTarget = value);
+  }
+
+  public SweepOptions withSourceAddresses(List<InetAddress> value) {
+    return with(f -> f.sourceAddresses = value);
+  }
+
   /** A copy of these options with one field changed: what every wither returns. */
   private SweepOptions with(Consumer<Fields> change) {
     Fields f = new Fields(this);
@@ -191,7 +213,8 @@ public record SweepOptions(
         f.resume,
         f.sendLagBound,
         f.generators,
-        f.connectTimeout);
+        f.connectTimeout,
+        f.sourceAddresses);
   }
 
   /** The components, to change one in {@link #with}; the record's constructor still checks all. */
@@ -207,6 +230,7 @@ public record SweepOptions(
     Duration sendLagBound;
     int generators;
     Duration connectTimeout;
+    List<InetAddress> sourceAddresses;
 
     Fields(SweepOptions o) {
       warmup = o.warmup;
@@ -220,16 +244,21 @@ public record SweepOptions(
       sendLagBound = o.sendLagBound;
       generators = o.generators;
       connectTimeout = o.connectTimeout;
+      sourceAddresses = o.sourceAddresses;
     }
   }
 
   /**
-   * The settings that are part of the experiment's identity: warm-up, grace, send-lag bound and
-   * identities per community.
+   * The settings that are part of the experiment's identity: warm-up, grace, send-lag bound,
+   * identities per community and the number of source addresses (null when the OS chooses).
    */
   public MeasurementSettings measurement() {
     return new MeasurementSettings(
-        warmup.toNanos() / 1e9, grace.toNanos() / 1e9, sendLagBound.toNanos() / 1e6, identities);
+        warmup.toNanos() / 1e9,
+        grace.toNanos() / 1e9,
+        sendLagBound.toNanos() / 1e6,
+        identities,
+        sourceAddresses.isEmpty() ? null : sourceAddresses.size());
   }
 
   private static void positive(String name, Duration d) {

@@ -333,7 +333,8 @@ public final class SweepRunner implements ArmSweep {
             .sendLagBound(options.sendLagBound())
             .wakeFloorProbe(WAKE_FLOOR_PROBE)
             .connectTimeout(options.connectTimeout())
-            .publishTimeout(grace);
+            .publishTimeout(grace)
+            .sourceAddresses(options.sourceAddresses());
     List<Target> targets = rig.targets();
     if (planned.twoCommunity()) {
       if (targets.size() < 2) {

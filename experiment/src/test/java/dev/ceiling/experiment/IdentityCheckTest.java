@@ -43,8 +43,8 @@ class IdentityCheckTest {
             "relayBinaryDigest: treatment sha256:a, control sha256:b",
             "relayParameters: treatment {exchange_delay_ms=0.5}, control {exchange_delay_ms=0}",
             "measurement: treatment MeasurementSettings[warmupS=2.0, graceS=2.0,"
-                + " sendLagBoundMs=10.0, identities=null], control MeasurementSettings[warmupS=2.0,"
-                + " graceS=5.0, sendLagBoundMs=10.0, identities=null]");
+                + " sendLagBoundMs=10.0, identities=null, sourceAddresses=null], control MeasurementSettings[warmupS=2.0,"
+                + " graceS=5.0, sendLagBoundMs=10.0, identities=null, sourceAddresses=null]");
     // Mutant partner: the same relay in both arms passes.
     assertThat(
             IdentityCheck.armsDiffer(
@@ -76,7 +76,7 @@ class IdentityCheckTest {
         .singleElement()
         .asString()
         .startsWith("measurement: journal")
-        .contains("identities=8]", "identities=100]");
+        .contains("identities=8, sourceAddresses=null]", "identities=100, sourceAddresses=null]");
     // Partner: the same identities are no difference.
     assertThat(IdentityCheck.differences(eight, eight)).isEmpty();
   }

@@ -137,6 +137,12 @@ class UpstreamsIT {
       assertThatThrownBy(() -> Fakes.real().up(Fakes.options(p, dir.resolve("s"))))
           .isInstanceOf(RigException.class)
           .hasMessageContaining("exited with code 7");
+      // The event loop has been told to end when up() throws; its thread may take a moment to
+      // leave (CI once saw it still alive at a load of 5), so wait for it with a generous deadline.
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+      while (proxyThreads() > threadsBefore && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
       assertThat(proxyThreads()).as("proxy event-loop threads").isLessThanOrEqualTo(threadsBefore);
     }
   }

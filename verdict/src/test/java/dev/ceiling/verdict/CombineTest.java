@@ -126,8 +126,8 @@ class CombineTest {
     assertThat(e.mismatches())
         .containsExactly(
             "measurement differs: MeasurementSettings[warmupS=2.0, graceS=2.0,"
-                + " sendLagBoundMs=10.0, identities=null] vs MeasurementSettings[warmupS=0.0,"
-                + " graceS=30.0, sendLagBoundMs=50.0, identities=null]");
+                + " sendLagBoundMs=10.0, identities=null, sourceAddresses=null] vs MeasurementSettings[warmupS=0.0,"
+                + " graceS=30.0, sendLagBoundMs=50.0, identities=null, sourceAddresses=null]");
     // Mutant partner: the same settings on both halves combine.
     assertThat(Combine.combine(half(a, ON), half(a, OFF)).identity().measurement())
         .isEqualTo(new MeasurementSettings(2, 2, 10));

@@ -146,6 +146,8 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
 
+  @Mixin SourceAddressesOption sources = new SourceAddressesOption();
+
   @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
 
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
@@ -182,6 +184,13 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
     identities.check(checks);
+    sources.check(checks);
+    if (sources.spec != null && generators.generators > 1) {
+      checks.add(
+          "--source-addresses needs the generator in this process; it cannot be combined with"
+              + " --generators "
+              + generators.generators);
+    }
     equivalence.check(checks);
     if (repeats == 1) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
@@ -241,11 +250,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             .repeats(repeats)
             .relayOverrides(overrides)
             .sweepOptions(
-                SweepOptions.defaults(Path.of("journal.jsonl"))
-                    .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-                    .withTwoCommunity(twoCommunity)
-                    .withGenerators(generators.generators)
-                    .withIdentities(identities.identities))
+                sources.apply(
+                    SweepOptions.defaults(Path.of("journal.jsonl"))
+                        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                        .withTwoCommunity(twoCommunity)
+                        .withGenerators(generators.generators)
+                        .withIdentities(identities.identities)))
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
@@ -311,10 +321,11 @@ public final class ExperimentCommand implements Callable<Integer> {
             .repeats(repeats)
             .relayOverrides(overrides)
             .sweepOptions(
-                SweepOptions.defaults(Path.of("journal.jsonl"))
-                    .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-                    .withGenerators(generators.generators)
-                    .withIdentities(identities.identities))
+                sources.apply(
+                    SweepOptions.defaults(Path.of("journal.jsonl"))
+                        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                        .withGenerators(generators.generators)
+                        .withIdentities(identities.identities)))
             .verdictConfig(verdictConfig)
             .progress(ConsoleProgress.forStderr(err, verbose, quiet));
     try {

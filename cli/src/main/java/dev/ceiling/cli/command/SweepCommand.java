@@ -106,6 +106,8 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
 
+  @Mixin SourceAddressesOption sources = new SourceAddressesOption();
+
   @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
 
   @Option(
@@ -127,9 +129,10 @@ public final class SweepCommand implements Callable<Integer> {
 
   /** The sweep's options but for the journal: its measurement settings enter the identity. */
   private SweepOptions options() {
-    return SweepOptions.defaults(Path.of("journal.jsonl"))
-        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-        .withIdentities(identities.identities);
+    return sources.apply(
+        SweepOptions.defaults(Path.of("journal.jsonl"))
+            .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+            .withIdentities(identities.identities));
   }
 
   /** The journal: the one resumed, the one named, or the half-run's name with ".jsonl". */
@@ -149,6 +152,13 @@ public final class SweepCommand implements Callable<Integer> {
       checks.add("--quiet and --verbose contradict each other; give one");
     }
     equivalence.check(checks);
+    sources.check(checks);
+    if (sources.spec != null && generators.generators > 1) {
+      checks.add(
+          "--source-addresses needs the generator in this process; it cannot be combined with"
+              + " --generators "
+              + generators.generators);
+    }
     identities
         .check(
             checks

@@ -35,6 +35,8 @@ public final class AddedFields {
           new Added("control_check", List.of("rig_id", "metric_mapping", "relay_info")),
           // An experiment's identity (ExperimentIdentity): null is "no equivalence question".
           new Added("equivalence_margin", List.of("treatment_arm", "rates_per_s", "order_seed")),
+          // An identity's measurement settings (MeasurementSettings): null is "the OS chose".
+          new Added("source_addresses", List.of("warmup_s", "grace_s", "send_lag_bound_ms")),
           // A verdict (VerdictReport): null where the identity declared no margin.
           new Added("equivalence", List.of("control_marker", "failures", "comparable_rates")),
           // A generator report's top level (GeneratorReport).

@@ -13,13 +13,26 @@ package dev.ceiling.core.model;
  * @param sendLagBoundMs the generator self-check's send-lag p99 bound, milliseconds, > 0
  * @param identities signing keys per community the offer is spread over, >= 1, or null in a
  *     document written before they were recorded (unknown, not a count)
+ * @param sourceAddresses distinct loopback source addresses the generator's connections were bound
+ *     to (M: the relay saw M clients), >= 1, or null when the OS chose (every connection from one
+ *     address on loopback) or the document predates the setting
  */
 public record MeasurementSettings(
-    double warmupS, double graceS, double sendLagBoundMs, Integer identities) {
+    double warmupS,
+    double graceS,
+    double sendLagBoundMs,
+    Integer identities,
+    Integer sourceAddresses) {
 
   /** Settings whose number of identities was not recorded. */
   public MeasurementSettings(double warmupS, double graceS, double sendLagBoundMs) {
-    this(warmupS, graceS, sendLagBoundMs, null);
+    this(warmupS, graceS, sendLagBoundMs, null, null);
+  }
+
+  /** Settings with the OS choosing the source address. */
+  public MeasurementSettings(
+      double warmupS, double graceS, double sendLagBoundMs, Integer identities) {
+    this(warmupS, graceS, sendLagBoundMs, identities, null);
   }
 
   public MeasurementSettings {
@@ -30,6 +43,9 @@ public record MeasurementSettings(
             .positiveFinite("measurement.send_lag_bound_ms", sendLagBoundMs);
     if (identities != null && identities < 1) {
       checks.add("measurement.identities must be >= 1 or null, got " + identities);
+    }
+    if (sourceAddresses != null && sourceAddresses < 1) {
+      checks.add("measurement.source_addresses must be >= 1 or null, got " + sourceAddresses);
     }
     checks.orThrow();
   }
