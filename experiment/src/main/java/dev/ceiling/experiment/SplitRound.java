@@ -4,24 +4,17 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.net.Redaction;
 import dev.ceiling.prom.MetricsScraper;
-import dev.ceiling.rig.Rig;
-import dev.ceiling.rig.RigException;
-import dev.ceiling.rig.RigHandle;
-import dev.ceiling.rig.UpOptions;
 import dev.ceiling.verdict.SplitReport;
 import dev.ceiling.verdict.SplitVerdict;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalDouble;
 
 /**
  * The split round ({@code ceiling experiment --design split}): what the first ceiling masks. One
@@ -87,38 +80,16 @@ public final class SplitRound {
    * @throws ExperimentException when the output directory cannot be made or already holds a round
    */
   private SplitResult runRound() throws ExperimentException {
-    Path file = o.outDir.resolve(REPORT_FILE);
-    try {
-      Files.createDirectories(o.outDir);
-    } catch (IOException e) {
-      throw new ExperimentException("cannot create output directory " + o.outDir + ": " + e, e);
-    }
-    if (Files.exists(file)) {
-      throw new ExperimentException(
-          file + " already exists: a split round never overwrites a measured one; choose --out",
-          null);
-    }
-    UpOptions up =
-        UpOptions.of(o.profile, o.profile.treatmentArm(), o.outDir.resolve("rig"))
-            .withReset(true)
-            .withOverrides(o.relayOverrides);
-    RigHandle handle;
-    try {
-      handle = Rig.up(up);
-    } catch (RigException e) {
-      return SplitResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
-    }
-    ShutdownHook hook =
-        o.installShutdownHook
-            ? ShutdownHook.install(
-                "ceiling-split-interrupt", this::interrupt, Duration.ofSeconds(60), handle::close)
-            : ShutdownHook.none();
-    try (handle) {
-      o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
-      return measure(handle.descriptor(), file);
-    } finally {
-      hook.close();
-    }
+    Path file = Rounds.freshFile(o.outDir, REPORT_FILE, "split round");
+    return Rounds.withRelay(
+        o.profile,
+        o.relayOverrides,
+        o.outDir.resolve("rig"),
+        o.installShutdownHook,
+        this::interrupt,
+        o.progress,
+        live -> measure(live, file),
+        problem -> SplitResult.failed(Outcome.INFRASTRUCTURE, problem));
   }
 
   /** The relay is up: the plan, written; the cells; the verdict, written. */
@@ -132,8 +103,8 @@ public final class SplitRound {
               + live.targets().size()
               + " target(s)");
     }
-    Double workers = prediction(live, PREDICTED_WORKERS_KEY);
-    Double lock = prediction(live, PREDICTED_LOCK_KEY);
+    Double workers = Rounds.prediction(live, PREDICTED_WORKERS_KEY);
+    Double lock = Rounds.prediction(live, PREDICTED_LOCK_KEY);
     List<Double> rates = o.rates;
     if (o.lockMultiples != null) {
       Double basis = lock != null ? lock : workers;
@@ -241,16 +212,6 @@ public final class SplitRound {
             || a == SplitReport.Answer.EQUIVALENT_WITHIN_DELTA
         ? Outcome.ESTABLISHED
         : Outcome.NOT_ESTABLISHED;
-  }
-
-  /** A relay_info figure when it is a finite number above 0, else null. */
-  private static Double prediction(RigDescriptor rig, String key) {
-    try {
-      OptionalDouble v = new ReadyLine(rig.relayInfo()).number(key);
-      return v.isPresent() && v.getAsDouble() > 0 ? v.getAsDouble() : null;
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */

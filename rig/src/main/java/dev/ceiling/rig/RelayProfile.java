@@ -117,10 +117,12 @@ public record RelayProfile(
    * the main job's figures and CI's known answers are tuned on the direct link. {@code
    * reference-postgres-linked} is the same relay auditing to a PostgreSQL server of the user's
    * (parameters {@code pg_host}, {@code pg_port}, {@code pg_database}, {@code pg_user}, {@code
-   * synchronous_commit}), its link declared as {@code db}.
+   * synchronous_commit}), its link declared as {@code db}. {@code reference-defaults} is {@code
+   * reference} with its admission limiter at the relay's own defaults (10 events/s per identity
+   * over a 5 s window) instead of raised, for the defaults round.
    */
   public static final List<String> BUILT_IN =
-      List.of("reference", "reference-linked", "reference-postgres-linked");
+      List.of("reference", "reference-linked", "reference-postgres-linked", "reference-defaults");
 
   public RelayProfile {
     command = List.copyOf(command);

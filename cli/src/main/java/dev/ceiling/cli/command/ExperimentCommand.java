@@ -11,6 +11,7 @@ import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.IdentitiesRound;
 import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SplitRound;
@@ -101,6 +102,16 @@ public final class ExperimentCommand implements Callable<Integer> {
   double warmupS;
 
   @Option(
+      names = "--lag-bound",
+      paramLabel = "DURATION",
+      defaultValue = "10ms",
+      description =
+          "The generator self-check's send-lag p99 bound: a cell above it is generator-bound and"
+              + " excluded; part of the run's identity (default: ${DEFAULT-VALUE}, as for"
+              + " generate).")
+  Duration lagBound;
+
+  @Option(
       names = "--repeats",
       paramLabel = "N",
       defaultValue = "" + DEFAULT_REPEATS,
@@ -124,12 +135,14 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** The A/B: does the treatment's code path limit ingest? */
     ab,
     /** The split round: does splitting one community's offer over two raise the ceiling? */
-    split
+    split,
+    /** The defaults round: at stock limits, from how many identities does the limiter let go? */
+    identities
   }
 
   @Option(
       names = "--design",
-      paramLabel = "ab|split",
+      paramLabel = "ab|split|identities",
       defaultValue = "ab",
       description = {
         "ab (default): the A/B of the treatment arm against the control arm.",
@@ -138,7 +151,12 @@ public final class ExperimentCommand implements Callable<Integer> {
         "(--equivalence-margin, default 0.05), INCONCLUSIVE or LOCK NOT MEASURABLE (the workers",
         "bind first in both arms). Writes split.json. 'auto' rates are 1.5 and 3 times one lock's",
         "predicted ceiling. Give the relay's shape with --param, e.g. --param audit_workers=4",
-        "--param audit_lock=per-community."
+        "--param audit_lock=per-community.",
+        "identities: the defaults round at the profile's own limiter settings (e.g. --profile",
+        "reference-defaults): one rate (--rates with one number, or 'auto': 1.5 times the top",
+        "of the relay's predicted range), the offer spread over N keys for each N of",
+        "--identities 10,100,500; per N, whether the limiter or the relay's own ceiling binds,",
+        "and from which N the limiter lets go. Writes identities.json."
       })
   Design design;
 
@@ -183,7 +201,10 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
-    identities.check(checks);
+    identities.check(checks, design == Design.identities);
+    if (lagBound.isZero() || lagBound.isNegative()) {
+      checks.add("--lag-bound must be > 0, got " + lagBound.toMillis() + " ms");
+    }
     sources.check(checks);
     if (sources.spec != null && generators.generators > 1) {
       checks.add(
@@ -192,7 +213,7 @@ public final class ExperimentCommand implements Callable<Integer> {
               + generators.generators);
     }
     equivalence.check(checks);
-    if (repeats == 1) {
+    if (repeats == 1 && design != Design.identities) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
       checks.add(
@@ -220,8 +241,15 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (design == Design.split && twoCommunity) {
       checks.add("--two-community is the A/B's report-only cells; --design split measures them");
     }
-    if (design == Design.split && resume != null) {
-      checks.add("--resume continues an A/B; a --design split round is not resumed");
+    if (design != Design.ab && resume != null) {
+      checks.add("--resume continues an A/B; a --design " + design + " round is not resumed");
+    }
+    if (design == Design.identities && twoCommunity) {
+      checks.add("--two-community is the A/B's report-only cells; --design identities has none");
+    }
+    if (design == Design.identities && fixedRates != null && fixedRates.size() != 1) {
+      checks.add(
+          "--rates: --design identities offers one rate (or 'auto'), got " + fixedRates.size());
     }
     checks.orFail(spec.commandLine());
     Logging.verbose(verbose);
@@ -243,6 +271,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (design == Design.split) {
       return split(p, overrides, fixedRates, verdictConfig, err);
     }
+    if (design == Design.identities) {
+      return identitiesRound(p, overrides, fixedRates, verdictConfig, err);
+    }
     Experiment.Builder b =
         Experiment.builder()
             .profile(p)
@@ -253,9 +284,10 @@ public final class ExperimentCommand implements Callable<Integer> {
                 sources.apply(
                     SweepOptions.defaults(Path.of("journal.jsonl"))
                         .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                        .withSendLagBound(lagBound)
                         .withTwoCommunity(twoCommunity)
                         .withGenerators(generators.generators)
-                        .withIdentities(identities.identities)))
+                        .withIdentities(identities.value())))
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
@@ -324,8 +356,9 @@ public final class ExperimentCommand implements Callable<Integer> {
                 sources.apply(
                     SweepOptions.defaults(Path.of("journal.jsonl"))
                         .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                        .withSendLagBound(lagBound)
                         .withGenerators(generators.generators)
-                        .withIdentities(identities.identities)))
+                        .withIdentities(identities.value())))
             .verdictConfig(verdictConfig)
             .progress(ConsoleProgress.forStderr(err, verbose, quiet));
     try {
@@ -346,6 +379,42 @@ public final class ExperimentCommand implements Callable<Integer> {
       b.rates(fixedRates);
     }
     return SplitRun.run(b, quiet, spec.commandLine().getOut(), err);
+  }
+
+  /** The defaults round with this command's options; its output directory as for the A/B. */
+  private int identitiesRound(
+      RelayProfile p,
+      Map<String, String> overrides,
+      List<Double> fixedRates,
+      VerdictConfig verdictConfig,
+      PrintWriter err) {
+    IdentitiesRound.Builder b =
+        IdentitiesRound.builder()
+            .profile(p)
+            .duration(Duration.ofMillis(Math.round(durationS * 1000)))
+            .repeats(repeats)
+            .relayOverrides(overrides)
+            .identities(identities.values)
+            .sweepOptions(
+                sources.apply(
+                    SweepOptions.defaults(Path.of("journal.jsonl"))
+                        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+                        .withSendLagBound(lagBound)))
+            .verdictConfig(verdictConfig)
+            .progress(ConsoleProgress.forStderr(err, verbose, quiet));
+    try {
+      b.outDir(out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports")));
+    } catch (java.io.IOException e) {
+      CommandLines.error(err, "cannot create an output directory: " + e);
+      return ExitCode.INFRASTRUCTURE;
+    }
+    if (seed != null) {
+      b.shuffled(seed);
+    }
+    if (fixedRates != null) {
+      b.rate(fixedRates.get(0));
+    }
+    return IdentitiesRun.run(b, quiet, spec.commandLine().getOut(), err);
   }
 
   /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */

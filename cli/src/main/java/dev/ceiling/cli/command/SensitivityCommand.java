@@ -194,7 +194,7 @@ public final class SensitivityCommand implements Callable<Integer> {
               .sweepOptions(
                   SweepOptions.defaults(dir.resolve("journal.jsonl"))
                       .withWarmup(Duration.ofSeconds(1))
-                      .withIdentities(identities.identities))
+                      .withIdentities(identities.value()))
               .outDir(dir)
               .progress(new SensitivityLines(err, quiet))
               .rate(rate)

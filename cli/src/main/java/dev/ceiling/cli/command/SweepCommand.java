@@ -132,7 +132,7 @@ public final class SweepCommand implements Callable<Integer> {
     return sources.apply(
         SweepOptions.defaults(Path.of("journal.jsonl"))
             .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-            .withIdentities(identities.identities));
+            .withIdentities(identities.value()));
   }
 
   /** The journal: the one resumed, the one named, or the half-run's name with ".jsonl". */

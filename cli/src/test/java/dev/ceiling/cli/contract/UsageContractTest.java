@@ -96,7 +96,7 @@ class UsageContractTest {
     assertThat(ok.err()).doesNotContain("--identities");
     assertThat(run("experiment", "--help").out().replaceAll("\\s+", " "))
         .contains("--identities=N")
-        .contains("part of the run's identity (default: 8)");
+        .contains("the grid of --design identities (default: 8)");
   }
 
   @Test

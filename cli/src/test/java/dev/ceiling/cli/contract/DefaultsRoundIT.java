@@ -1,0 +1,116 @@
+package dev.ceiling.cli.contract;
+
+import static dev.ceiling.cli.contract.Cli.assertUsageError;
+import static dev.ceiling.cli.contract.Cli.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.Experiment;
+import dev.ceiling.experiment.IdentitiesRoundReport;
+import dev.ceiling.verdict.IdentitiesReport;
+import dev.ceiling.verdict.IdentitiesRow;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ceiling experiment --design identities} the way a user runs it, and the defaults round's
+ * known answer on the real reference relay at its own limiter defaults (the built-in {@code
+ * reference-defaults} profile: 10 events/s per identity over a 5 s window, NOTICE on refusal).
+ *
+ * <p>The plan, fixed before any cell: one rate, 1.5 times the top of the relay's predicted range
+ * (its worker ceiling, about 260 to 300/s at the profile's 0.5 ms delay); N = 10, 40 and 160
+ * identities, twice each, 5 s windows (one limiter window), a send-lag bound of 250 ms so that a
+ * loaded machine's late wake-ups do not cost a row its cells. With 10 identities their budgets
+ * admit 100/s, well under the worker's ceiling: the limiter refuses most of the offer. From the N
+ * whose budgets pass the ceiling (predicted ceiling / 10, about 26 to 30) the worker's queue backs
+ * up into the connections, events reach the limiter at the worker's pace, under each identity's
+ * budget, and the workers bind. The known answer: 10 binds on the limiter, 160 on the workers, and
+ * the first N the limiter lets go lies within one grid step of the prediction.
+ */
+class DefaultsRoundIT {
+  private static final List<Integer> GRID = List.of(10, 40, 160);
+
+  @TempDir Path dir;
+
+  @Test
+  void badCombinationsAreOneLineNamingTheOption() {
+    assertUsageError(run("experiment", "--design", "identities", "--rates", "100,200"), "--rates");
+    assertUsageError(run("experiment", "--identities", "10,100"), "--identities");
+    assertUsageError(
+        run("experiment", "--design", "identities", "--identities", "10,0"), "--identities");
+    assertUsageError(run("experiment", "--lag-bound", "0ms"), "--lag-bound");
+    // Partner: a grid is the identities design's own; what stops this run is the next problem.
+    Cli.Outcome ok =
+        run("experiment", "--design", "identities", "--identities", "10,100", "--rates", "x");
+    assertUsageError(ok, "--rates");
+    assertThat(ok.err()).doesNotContain("--identities");
+  }
+
+  @Test
+  void atStockLimitsTheLimiterBindsUntilTheIdentitiesBudgetsPassTheWorkersCeiling()
+      throws Exception {
+    Path out = dir.resolve("defaults");
+    Cli.Outcome o =
+        run(
+            "experiment",
+            "--design",
+            "identities",
+            "--profile",
+            "reference-defaults",
+            "--param",
+            "port=" + LauncherIT.freePort(),
+            "--param",
+            "db_port=" + LauncherIT.freePort(),
+            "--identities",
+            "10,40,160",
+            "--repeats",
+            "2",
+            "--duration",
+            "5",
+            "--warmup",
+            "1",
+            "--lag-bound",
+            "250ms",
+            "--out",
+            out.toString());
+    System.out.println("DefaultsRoundIT:\n" + o);
+
+    assertThat(o.code()).as(o.toString()).isZero();
+    IdentitiesRoundReport r =
+        Json.read(out.resolve("identities.json"), IdentitiesRoundReport.class);
+    IdentitiesReport v = r.verdict();
+    assertThat(r.complete()).as(o.toString()).isTrue();
+    assertThat(r.rig().limiterSettings()).containsEntry("limiter_events_per_sec", "10");
+    assertThat(v.row(10).reading()).as(o.toString()).isEqualTo(IdentitiesRow.Reading.LIMITER);
+    assertThat(v.row(160).reading()).as(o.toString()).isEqualTo(IdentitiesRow.Reading.WORKERS);
+    assertThat(v.firstFreeIdentities()).as(o.toString()).isNotNull();
+    // Within one grid step of the prediction, over the relay's predicted range (cold to hot).
+    double budget = v.budgetPerIdentityPerS();
+    double cold = v.predictedCeilingPerS();
+    double hot = Double.parseDouble(r.rig().relayInfo().get(Experiment.PREDICTED_CEILING_HOT_KEY));
+    int measured = GRID.indexOf(v.firstFreeIdentities());
+    boolean near = false;
+    for (double ceiling : new double[] {Math.min(cold, hot), Math.max(cold, hot)}) {
+      int predicted = firstAtLeast(ceiling / budget);
+      near |= Math.abs(measured - predicted) <= 1;
+    }
+    assertThat(near)
+        .as(
+            "first free N %s within one grid step of %.1f to %.1f\n%s",
+            v.firstFreeIdentities(), cold / budget, hot / budget, o)
+        .isTrue();
+    assertThat(o.out()).startsWith("At ").contains("the limiter stops binding from N = ");
+  }
+
+  /** The index of the first grid N at or above {@code n} (the grid's size when none). */
+  private static int firstAtLeast(double n) {
+    for (int i = 0; i < GRID.size(); i++) {
+      if (GRID.get(i) >= n) {
+        return i;
+      }
+    }
+    return GRID.size();
+  }
+}

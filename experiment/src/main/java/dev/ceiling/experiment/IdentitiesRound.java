@@ -1,0 +1,402 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.net.Redaction;
+import dev.ceiling.prom.MetricsException;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.verdict.IdentitiesReport;
+import dev.ceiling.verdict.IdentitiesRow;
+import dev.ceiling.verdict.IdentitiesVerdict;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * The defaults round ({@code ceiling experiment --design identities}): the ceiling at production
+ * defaults. One relay at its profile's limiter settings (the stock ones: nothing raised), one
+ * offered rate above its own ceiling, and the offer spread evenly over N signing keys for each N of
+ * a grid (and over M source addresses, when given). Per N the verdict ({@link IdentitiesVerdict})
+ * says which binds, each identity's admission budget or the relay's own ceiling, and from which N
+ * on the limiter stops binding; the plan is written to {@code identities.json} before the first
+ * cell.
+ *
+ * <pre>{@code
+ * IdentitiesResult r = IdentitiesRound.builder()
+ *     .profile(RelayProfile.builtIn("reference-defaults"))
+ *     .identities(List.of(10, 100, 500))
+ *     .outDir(Path.of("target", "identities"))
+ *     .run();
+ * }</pre>
+ *
+ * <p>An instance runs once; not thread-safe ({@link #interrupt()} may come from any thread).
+ */
+public final class IdentitiesRound {
+  /** The file the round writes in its output directory. */
+  public static final String REPORT_FILE = "identities.json";
+
+  /** The offer when none is given: this multiple of the top of the relay's predicted range. */
+  public static final double DEFAULT_RATE_MULTIPLE = 1.5;
+
+  private final Builder o;
+  private final MetricsScraper scraper =
+      new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+  private final SweepRunner runner;
+  private volatile boolean stopRequested;
+
+  private IdentitiesRound(Builder o) {
+    this.o = o;
+    this.runner = new SweepRunner(scraper, o.progress);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Stops the round after the running cell; what was measured is judged and written. */
+  public void interrupt() {
+    stopRequested = true;
+    runner.interrupt();
+  }
+
+  private IdentitiesResult runRound() throws ExperimentException {
+    Path file = Rounds.freshFile(o.outDir, REPORT_FILE, "defaults round");
+    return Rounds.withRelay(
+        o.profile,
+        o.relayOverrides,
+        o.outDir.resolve("rig"),
+        o.installShutdownHook,
+        this::interrupt,
+        o.progress,
+        live -> measure(live, file),
+        problem -> IdentitiesResult.failed(Outcome.INFRASTRUCTURE, problem));
+  }
+
+  /** The relay is up: the rate, the plan (written), the cells, the verdict (written). */
+  private IdentitiesResult measure(RigDescriptor live, Path file) {
+    Double ceiling = Rounds.prediction(live, SplitRound.PREDICTED_WORKERS_KEY);
+    if (ceiling == null) {
+      ceiling = Rounds.prediction(live, Experiment.PREDICTED_CEILING_KEY);
+    }
+    double rate;
+    if (o.rate != null) {
+      rate = o.rate;
+    } else {
+      Double hot = Rounds.prediction(live, Experiment.PREDICTED_CEILING_HOT_KEY);
+      Double top = hot != null && ceiling != null ? Math.max(hot, ceiling) : ceiling;
+      if (top == null) {
+        return IdentitiesResult.failed(
+            Outcome.BAD_INPUT,
+            "the offer from the calibration needs relay_info."
+                + Experiment.PREDICTED_CEILING_KEY
+                + "; the relay reported none: pass --rates with one rate");
+      }
+      rate = Math.max(1, Math.round(o.rateMultiple * top));
+    }
+    List<Integer> grid = o.identities.stream().sorted().distinct().toList();
+    List<IdentitiesRoundReport.PlannedIdentitiesCell> plan = plan(grid);
+    Report report = new Report(file, Redaction.redact(live), rate, grid, plan, ceiling);
+    List<IdentitiesVerdict.Measured> measured = new ArrayList<>();
+    String failure = null;
+    try {
+      report.write(measured, null);
+      Path journals = Files.createDirectories(o.outDir.resolve("journals"));
+      Backlog baseline =
+          live.clientSideEvidence()
+              ? null
+              : Backlog.read(live, scraper.scrape(URI.create(live.metricsUrl())));
+      for (IdentitiesRoundReport.PlannedIdentitiesCell c : plan) {
+        if (stopRequested) {
+          failure = DelaySweep.INTERRUPTED;
+          break;
+        }
+        measured.add(cell(live, rate, c, baseline, journals));
+        report.write(measured, null);
+      }
+    } catch (CellFailed | MetricsException e) {
+      failure = Redaction.redact(e.getMessage());
+    } catch (IOException e) {
+      return IdentitiesResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+    }
+    try {
+      IdentitiesRoundReport r = report.write(measured, failure == null ? "" : failure);
+      return new IdentitiesResult(
+          r, file, outcome(r, failure), failure == null ? List.of() : List.of(failure));
+    } catch (IOException e) {
+      return IdentitiesResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+    }
+  }
+
+  /** Each repeat runs every N once, in ascending order or shuffled with the seed. */
+  private List<IdentitiesRoundReport.PlannedIdentitiesCell> plan(List<Integer> grid) {
+    List<IdentitiesRoundReport.PlannedIdentitiesCell> out = new ArrayList<>();
+    Random shuffle = o.seed == null ? null : new Random(o.seed);
+    for (int r = 0; r < o.repeats; r++) {
+      List<Integer> order = new ArrayList<>(grid);
+      if (shuffle != null) {
+        Collections.shuffle(order, shuffle);
+      }
+      for (int n : order) {
+        out.add(new IdentitiesRoundReport.PlannedIdentitiesCell(out.size(), n, r));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** One cell could not be measured. */
+  private static final class CellFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    CellFailed(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Drains the last cell's backlog, then a one-cell sweep at N identities. */
+  private IdentitiesVerdict.Measured cell(
+      RigDescriptor live,
+      double rate,
+      IdentitiesRoundReport.PlannedIdentitiesCell planned,
+      Backlog baseline,
+      Path journals)
+      throws CellFailed {
+    SweepOptions options =
+        o.sweepOptions
+            .withIdentities(planned.identities())
+            .withJournal(
+                journals.resolve(String.format(Locale.ROOT, "cell-%03d.jsonl", planned.sequence())))
+            .withResume(false);
+    ExperimentIdentity identity =
+        Identities.of(
+            o.profile,
+            live,
+            List.of(rate),
+            o.duration.toNanos() / 1e9,
+            1,
+            null,
+            options.measurement());
+    try {
+      DrainWait.Result drained =
+          baseline == null
+              ? DrainWait.none()
+              : DrainWait.waitFor(scraper, live, baseline, options.drainTimeout());
+      SweepRunner.Outcome run = runner.run(live, identity, options);
+      if (run.failure() != null || run.half().cells().size() != 1) {
+        throw new CellFailed(
+            "cell "
+                + planned.sequence()
+                + " at "
+                + planned.identities()
+                + " identities was not measured: "
+                + (run.failure() == null ? run.half().incompleteReason() : run.failure()),
+            run.failure());
+      }
+      Cell cell =
+          run.half().cells().get(0).toBuilder()
+              .sequence(planned.sequence())
+              .repeat(planned.repeat())
+              .drainWaitS(drained.waitedS())
+              .drainTimeout(drained.timeout())
+              .build();
+      return new IdentitiesVerdict.Measured(cell, identity, live.clientSideEvidence());
+    } catch (MetricsException | IOException | ReportFormatException e) {
+      throw new CellFailed(
+          "cell " + planned.sequence() + " at " + planned.identities() + " identities: " + e, e);
+    }
+  }
+
+  private static Outcome outcome(IdentitiesRoundReport r, String failure) {
+    if (failure != null && !DelaySweep.INTERRUPTED.equals(failure)) {
+      return Outcome.INFRASTRUCTURE;
+    }
+    boolean allRead =
+        r.verdict() != null
+            && r.verdict().rows().stream()
+                .noneMatch(x -> x.reading() == IdentitiesRow.Reading.NOT_MEASURED);
+    return r.complete() && allRead ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
+  }
+
+  /** The round's file, rewritten after every cell. */
+  private final class Report {
+    private final Path file;
+    private final RigDescriptor rig;
+    private final double rate;
+    private final List<Integer> grid;
+    private final List<IdentitiesRoundReport.PlannedIdentitiesCell> plan;
+    private final Double ceiling;
+    private final Instant started = Instant.now();
+
+    Report(
+        Path file,
+        RigDescriptor rig,
+        double rate,
+        List<Integer> grid,
+        List<IdentitiesRoundReport.PlannedIdentitiesCell> plan,
+        Double ceiling) {
+      this.file = file;
+      this.rig = rig;
+      this.rate = rate;
+      this.grid = grid;
+      this.plan = plan;
+      this.ceiling = ceiling;
+    }
+
+    /** {@code ended}: null while running, "" once ended normally, else why it stopped. */
+    IdentitiesRoundReport write(List<IdentitiesVerdict.Measured> measured, String ended)
+        throws IOException {
+      boolean complete = measured.size() == plan.size();
+      String reason =
+          complete
+              ? null
+              : ended == null
+                  ? "running: " + measured.size() + " of " + plan.size() + " cells"
+                  : "stopped after " + measured.size() + " of " + plan.size() + " cells: " + ended;
+      MeasurementSettings base = o.sweepOptions.measurement();
+      MeasurementSettings settings =
+          new MeasurementSettings(
+              base.warmupS(), base.graceS(), base.sendLagBoundMs(), null, base.sourceAddresses());
+      IdentitiesReport verdict =
+          measured.isEmpty()
+              ? null
+              : IdentitiesVerdict.judge(
+                  grid,
+                  rate,
+                  base.sourceAddresses(),
+                  measured,
+                  rig.limiterSettings(),
+                  ceiling,
+                  o.verdictConfig);
+      IdentitiesRoundReport r =
+          new IdentitiesRoundReport(
+              IdentitiesRoundReport.SCHEMA,
+              o.profile.name(),
+              rig,
+              rate,
+              grid,
+              o.repeats,
+              o.duration.toNanos() / 1e9,
+              o.seed,
+              settings,
+              plan,
+              ceiling,
+              started,
+              ended == null ? null : Instant.now(),
+              complete,
+              reason,
+              measured.stream()
+                  .map(
+                      m ->
+                          new IdentitiesRoundReport.MeasuredIdentitiesCell(
+                              m.identity().measurement().identities(), m.cell()))
+                  .toList(),
+              verdict);
+      Json.write(file, r);
+      return r;
+    }
+  }
+
+  /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
+  public static final class Builder extends MeasurementBuilder<Builder> {
+    private List<Integer> identities;
+    private Double rate;
+    private double rateMultiple = DEFAULT_RATE_MULTIPLE;
+    private Long seed;
+    private ExperimentProgress progress = ExperimentProgress.NONE;
+    private boolean installShutdownHook = true;
+
+    private Builder() {
+      super(Duration.ofSeconds(5), SweepOptions.defaults(Path.of("journal.jsonl")));
+      this.repeats = 2;
+    }
+
+    @Override
+    Builder self() {
+      return this;
+    }
+
+    /** The grid of N, signing keys the offer is spread over, each 1 to the sweep's maximum. */
+    public Builder identities(List<Integer> n) {
+      this.identities = List.copyOf(n);
+      return this;
+    }
+
+    /** The one offered rate, events/s (default: 1.5 x the top of the relay's predicted range). */
+    public Builder rate(double perS) {
+      this.rate = perS;
+      return this;
+    }
+
+    /** The offer as this multiple of the top of the relay's predicted range (default 1.5). */
+    public Builder rateFromCalibration(double multiple) {
+      this.rate = null;
+      this.rateMultiple = multiple;
+      return this;
+    }
+
+    /** Shuffle the order of N within each repeat with this seed (default: ascending). */
+    public Builder shuffled(long orderSeed) {
+      this.seed = orderSeed;
+      return this;
+    }
+
+    public Builder progress(ExperimentProgress p) {
+      this.progress = java.util.Objects.requireNonNull(p, "progress");
+      return this;
+    }
+
+    /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
+    public Builder installShutdownHook(boolean install) {
+      this.installShutdownHook = install;
+      return this;
+    }
+
+    /** Validates every option, reporting all problems at once, then runs. */
+    public IdentitiesResult run() throws ExperimentException {
+      List<String> problems = new ArrayList<>();
+      if (profile == null) {
+        problems.add("profile is required");
+      }
+      if (outDir == null) {
+        problems.add("outDir is required");
+      }
+      if (identities == null || identities.isEmpty()) {
+        problems.add("identities are required: the grid of N");
+      } else if (identities.stream()
+          .anyMatch(n -> n == null || n < 1 || n > SweepOptions.MAX_IDENTITIES)) {
+        problems.add(
+            "identities must each be in [1, "
+                + SweepOptions.MAX_IDENTITIES
+                + "], got "
+                + identities);
+      }
+      if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
+        problems.add("rate must be a finite number > 0, got " + rate);
+      }
+      if (!(rateMultiple > 0 && Double.isFinite(rateMultiple))) {
+        problems.add("rate multiple must be a finite number > 0, got " + rateMultiple);
+      }
+      if (duration.isZero() || duration.isNegative()) {
+        problems.add("duration must be > 0, got " + duration);
+      }
+      if (repeats < 1) {
+        problems.add("repeats must be >= 1, got " + repeats);
+      }
+      if (!problems.isEmpty()) {
+        throw new ExperimentException(String.join("; ", problems), null);
+      }
+      return new IdentitiesRound(this).runRound();
+    }
+  }
+}

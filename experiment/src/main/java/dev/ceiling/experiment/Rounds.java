@@ -1,0 +1,95 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.model.ReadyLine;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+
+/**
+ * What the one-relay rounds (split, identities) share: a fresh output file, the relay up with the
+ * path on for the round and down after it whatever happened, Ctrl-C turned into "stop after the
+ * running cell", and the relay's own predictions.
+ */
+final class Rounds {
+  private Rounds() {}
+
+  /** The running cell, the last write and the relay's stop: a cell lasts seconds. */
+  static final Duration INTERRUPT_GRACE = Duration.ofSeconds(60);
+
+  /**
+   * Makes {@code outDir} and returns {@code outDir/file}.
+   *
+   * @throws ExperimentException when the directory cannot be made or the file already exists
+   */
+  static Path freshFile(Path outDir, String file, String round) throws ExperimentException {
+    try {
+      Files.createDirectories(outDir);
+    } catch (IOException e) {
+      throw new ExperimentException("cannot create output directory " + outDir + ": " + e, e);
+    }
+    Path f = outDir.resolve(file);
+    if (Files.exists(f)) {
+      throw new ExperimentException(
+          f + " already exists: a " + round + " never overwrites a measured one; choose --out",
+          null);
+    }
+    return f;
+  }
+
+  /**
+   * Starts the profile's treatment arm (state reset, {@code overrides} applied), runs {@code body}
+   * on its descriptor and stops it; {@code failed} makes the result of a relay that did not start.
+   * With {@code hook}, Ctrl-C calls {@code interrupt} and, past the grace, stops the relay.
+   */
+  static <R> R withRelay(
+      RelayProfile profile,
+      Map<String, String> overrides,
+      Path stateDir,
+      boolean hook,
+      Runnable interrupt,
+      ExperimentProgress progress,
+      Function<RigDescriptor, R> body,
+      Function<String, R> failed) {
+    UpOptions up =
+        UpOptions.of(profile, profile.treatmentArm(), stateDir)
+            .withReset(true)
+            .withOverrides(overrides);
+    RigHandle handle;
+    try {
+      handle = Rig.up(up);
+    } catch (RigException e) {
+      return failed.apply("the relay did not start: " + e);
+    }
+    ShutdownHook h =
+        hook
+            ? ShutdownHook.install(
+                "ceiling-round-interrupt", interrupt, INTERRUPT_GRACE, handle::close)
+            : ShutdownHook.none();
+    try (handle) {
+      progress.rigUp(handle.descriptor().arm(), handle.descriptor());
+      return body.apply(handle.descriptor());
+    } finally {
+      h.close();
+    }
+  }
+
+  /** A relay_info figure when it is a finite number above 0, else null. */
+  static Double prediction(RigDescriptor rig, String key) {
+    try {
+      OptionalDouble v = new ReadyLine(rig.relayInfo()).number(key);
+      return v.isPresent() && v.getAsDouble() > 0 ? v.getAsDouble() : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+}

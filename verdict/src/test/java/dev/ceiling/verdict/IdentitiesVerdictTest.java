@@ -1,0 +1,135 @@
+package dev.ceiling.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.testing.HalfRuns;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The defaults round's verdict on crafted cells, each reading with a partner that reads otherwise.
+ */
+class IdentitiesVerdictTest {
+  private static final double RATE = 450;
+  private static final double WINDOW_S = 5;
+  private static final Map<String, String> STOCK =
+      Map.of("limiter_events_per_sec", "10", "limiter_window_secs", "5");
+  private static final VerdictConfig CFG = VerdictConfig.defaults();
+
+  /** A cell at N identities: accepted/offered, refusals the relay counted, pool busy fraction. */
+  private static IdentitiesVerdict.Measured cell(int n, double ratio, long refused, double busy) {
+    ExperimentIdentity id =
+        HalfRuns.identity(List.of(RATE), 1, WINDOW_S)
+            .withMeasurement(new MeasurementSettings(2, 2, 10, n));
+    Map<String, Double> deltas = new HashMap<>(HalfRuns.CLEAN_COUNTERS);
+    deltas.put(MetricRole.ADMISSION_REJECTIONS_QUOTA.key(), (double) refused);
+    Cell c =
+        HalfRuns.cell(HalfRuns.ON, RATE, 0, n, WINDOW_S, ratio)
+            .counterDeltas(deltas)
+            .notices(refused)
+            .auditCompleted(Math.round(ratio * RATE * WINDOW_S))
+            .auditCompletedPerS(ratio * RATE)
+            .auditServiceMeanMs(3.0)
+            .auditBusyFraction(busy)
+            .poolBusyFraction(busy)
+            .outstandingDelta(0L)
+            .build();
+    return new IdentitiesVerdict.Measured(c, id, false);
+  }
+
+  private static IdentitiesReport judge(List<IdentitiesVerdict.Measured> cells) {
+    return IdentitiesVerdict.judge(List.of(10, 20, 40, 80), RATE, null, cells, STOCK, 300.0, CFG);
+  }
+
+  /** The stock limit (10/s each) binds below 30 identities; above, the workers' 300/s do. */
+  private static List<IdentitiesVerdict.Measured> crossingAt40() {
+    List<IdentitiesVerdict.Measured> cells = new ArrayList<>();
+    cells.add(cell(10, 100 / RATE, Math.round((RATE - 100) * WINDOW_S), 0.35));
+    cells.add(cell(20, 200 / RATE, Math.round((RATE - 200) * WINDOW_S), 0.70));
+    cells.add(cell(40, 300 / RATE, 0, 0.99));
+    cells.add(cell(80, 300 / RATE, 0, 0.99));
+    return cells;
+  }
+
+  @Test
+  void theLimiterBindsUntilTheBudgetsPassTheWorkersCeiling() {
+    IdentitiesReport r = judge(crossingAt40());
+
+    assertThat(r.row(10).reading()).isEqualTo(IdentitiesRow.Reading.LIMITER);
+    assertThat(r.row(20).reading()).isEqualTo(IdentitiesRow.Reading.LIMITER);
+    assertThat(r.row(40).reading()).isEqualTo(IdentitiesRow.Reading.WORKERS);
+    assertThat(r.row(80).reading()).isEqualTo(IdentitiesRow.Reading.WORKERS);
+    assertThat(r.firstFreeIdentities()).isEqualTo(40);
+    assertThat(r.budgetPerIdentityPerS()).isEqualTo(10.0);
+    assertThat(r.predictedCrossover()).isEqualTo(30.0);
+    assertThat(r.words())
+        .startsWith("At 450/s from one source address, the limiter stops binding from N = 40")
+        .contains("N = 30.0")
+        .contains("N = 10: LIMITER (100.0/s accepted, 78% refused by the limiter)");
+  }
+
+  /** Partner: a limiter still refusing at the largest N means no N tried frees the offer. */
+  @Test
+  void aLimiterThatStillRefusesAtTheLargestNFreesNothing() {
+    List<IdentitiesVerdict.Measured> cells = crossingAt40();
+    cells.set(3, cell(80, 0.6, 200, 0.99));
+
+    IdentitiesReport r = judge(cells);
+
+    assertThat(r.row(80).reading()).isEqualTo(IdentitiesRow.Reading.LIMITER);
+    assertThat(r.firstFreeIdentities()).isNull();
+    assertThat(r.words()).contains("the limiter binds at the largest N tried");
+  }
+
+  @Test
+  void anOfferAcceptedWholeBindsNothingAndIdleWorkersAreNotTheCeiling() {
+    List<IdentitiesVerdict.Measured> cells = crossingAt40();
+    cells.set(2, cell(40, 1.0, 0, 0.99));
+    cells.set(3, cell(80, 0.67, 0, 0.40));
+
+    IdentitiesReport r = judge(cells);
+
+    assertThat(r.row(40).reading()).isEqualTo(IdentitiesRow.Reading.NOTHING);
+    assertThat(r.row(80).reading()).isEqualTo(IdentitiesRow.Reading.RELAY_CEILING);
+  }
+
+  /** A generator that could not keep its schedule still excludes; the limiter's refusals do not. */
+  @Test
+  void otherProblemsStillExcludeAndAnEmptyRowIsNotMeasured() {
+    List<IdentitiesVerdict.Measured> cells = crossingAt40();
+    IdentitiesVerdict.Measured m = cells.get(0);
+    cells.set(
+        0,
+        new IdentitiesVerdict.Measured(
+            m.cell().toBuilder().generatorBound(true).generatorBoundReason("lag").build(),
+            m.identity(),
+            false));
+
+    IdentitiesReport r = judge(cells);
+
+    assertThat(r.row(10).reading()).isEqualTo(IdentitiesRow.Reading.NOT_MEASURED);
+    assertThat(r.row(10).used()).isZero();
+    assertThat(r.row(20).used()).isEqualTo(1);
+    assertThat(r.firstFreeIdentities()).isEqualTo(40);
+  }
+
+  /** Without the relay's counter, NOTICEs are the limiter's evidence. */
+  @Test
+  void noticesCountWhereTheRelayExposesNoQuotaCounter() {
+    IdentitiesVerdict.Measured m = cell(10, 100 / RATE, 1750, 0.35);
+    Map<String, Double> deltas = new HashMap<>(m.cell().relay().counterDeltas());
+    deltas.remove(MetricRole.ADMISSION_REJECTIONS_QUOTA.key());
+    Cell noCounter = m.cell().toBuilder().counterDeltas(deltas).build();
+
+    assertThat(IdentitiesVerdict.refused(noCounter))
+        .isCloseTo(1750 / (RATE * WINDOW_S), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(IdentitiesVerdict.refused(noCounter.toBuilder().notices(0).build())).isZero();
+  }
+}
