@@ -1,6 +1,5 @@
 package dev.ceiling.experiment;
 
-import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.MetricRole;
@@ -11,39 +10,24 @@ import dev.ceiling.prom.Reading;
 import dev.ceiling.prom.Selector;
 import dev.ceiling.rig.proxy.DelayProxy;
 import dev.ceiling.rig.proxy.LinkCounters;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * Measures one cell of a delay sweep: set the link's delay, drain the backlog the previous cell
  * left (at the new delay), then the A/B's own one-cell sweep (warm-up, window, scrapes, assembly),
  * with the link's counters and the relay's audit count read on both sides of it all.
  *
- * <p>The drain is this class's, against the backlog read once before the first cell: each one-cell
- * sweep reads its own baseline when it starts, which here is the drained state, so its own drain
- * ends at once and the wait that counts is recorded in the cell.
+ * <p>The drain and the one-cell sweep are {@link OneCellSweep}'s.
  */
 final class DelayCells {
   private final MetricsScraper scraper;
-  private final SweepProgress progress;
   private final RigDescriptor rig;
   private final DelayProxy proxy;
   private final ExperimentIdentity oneCell;
   private final SweepOptions options;
-  private final Path journals;
-  private final Backlog baseline;
-
-  /** One cell could not be measured: the relay, its metrics or the journal failed. */
-  static final class CellFailed extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    CellFailed(String message, Throwable cause) {
-      super(message, cause);
-    }
-  }
+  private final OneCellSweep cells;
 
   /**
    * @param oneCell the identity of each cell's one-cell sweep: the plan's rate, its duration, one
@@ -61,64 +45,34 @@ final class DelayCells {
       Path journals)
       throws MetricsException {
     this.scraper = scraper;
-    this.progress = progress;
     this.rig = rig;
     this.proxy = proxy;
     this.oneCell = oneCell;
     this.options = options;
-    this.journals = journals;
-    this.baseline = Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl())));
+    this.cells =
+        new OneCellSweep(scraper, new SweepRunner(scraper, progress), progress, rig, journals);
   }
 
   /**
    * Measures {@code planned}.
    *
-   * @throws CellFailed when the cell could not be measured (the message says what failed)
+   * @throws OneCellSweep.CellFailed when the cell could not be measured (the message says what
+   *     failed)
    */
-  SensitivityAnalysis.Measured measure(SensitivityPlan.Cell planned) throws CellFailed {
+  SensitivityAnalysis.Measured measure(SensitivityPlan.Cell planned)
+      throws OneCellSweep.CellFailed {
     proxy.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
+    String what = "at " + planned.addedDelayMs() + " ms";
     try {
       LinkCounters linkBefore = proxy.counters();
       Double countBefore = auditCount();
-      DrainWait.Result drained = DrainWait.waitFor(scraper, rig, baseline, options.drainTimeout());
-      if (drained.timeout() != null) {
-        progress.warning(
-            String.format(
-                Locale.ROOT,
-                "backlog did not drain within %.0f s; cell %d starts on it and is excluded"
-                    + " (DRAIN_TIMEOUT)",
-                options.drainTimeout().toMillis() / 1000.0,
-                planned.sequence()));
-      }
-      Path journal =
-          journals.resolve(String.format(Locale.ROOT, "cell-%03d.jsonl", planned.sequence()));
-      SweepRunner.Outcome run =
-          new SweepRunner(scraper, progress)
-              .run(rig, oneCell, options.withJournal(journal).withResume(false));
-      if (run.failure() != null || run.half().cells().size() != 1) {
-        throw new CellFailed(
-            "cell "
-                + planned.sequence()
-                + " at "
-                + planned.addedDelayMs()
-                + " ms was not measured: "
-                + (run.failure() == null ? run.half().incompleteReason() : run.failure()),
-            run.failure());
-      }
-      Cell cell =
-          run.half().cells().get(0).toBuilder()
-              .sequence(planned.sequence())
-              .repeat(planned.repeat())
-              .drainWaitS(drained.waitedS())
-              .drainTimeout(drained.timeout())
-              .build();
+      Cell cell = cells.measure(oneCell, options, planned.sequence(), planned.repeat(), what);
       LinkCounters link = proxy.counters().minus(linkBefore);
       Double countAfter = auditCount();
       Double events = countBefore == null || countAfter == null ? null : countAfter - countBefore;
       return new SensitivityAnalysis.Measured(planned, cell, link, events);
-    } catch (MetricsException | IOException | ReportFormatException e) {
-      throw new CellFailed(
-          "cell " + planned.sequence() + " at " + planned.addedDelayMs() + " ms: " + e, e);
+    } catch (MetricsException e) {
+      throw new OneCellSweep.CellFailed("cell " + planned.sequence() + " " + what + ": " + e, e);
     }
   }
 

@@ -264,7 +264,7 @@ public final class DelaySweep {
         report.measured.add(cells.measure(c));
         o.progress().measured(report.write(null));
       }
-    } catch (DelayCells.CellFailed | MetricsException e) {
+    } catch (OneCellSweep.CellFailed | MetricsException e) {
       failure = Redaction.redact(e.getMessage());
     } catch (IOException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);

@@ -1,7 +1,6 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.json.Json;
-import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.MeasurementSettings;
@@ -13,7 +12,6 @@ import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
 import dev.ceiling.verdict.IdentitiesVerdict;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 
 /**
@@ -72,7 +69,7 @@ public final class IdentitiesRound {
   }
 
   private IdentitiesResult runRound() throws ExperimentException {
-    Path file = Rounds.freshFile(o.outDir, REPORT_FILE, "defaults round");
+    Path file = Rounds.freshFile(o.outDirOrNew(), REPORT_FILE, "defaults round");
     return Rounds.withRelay(
         o.profile,
         o.relayOverrides,
@@ -112,20 +109,22 @@ public final class IdentitiesRound {
     String failure = null;
     try {
       report.write(measured, null);
-      Path journals = Files.createDirectories(o.outDir.resolve("journals"));
-      Backlog baseline =
-          live.clientSideEvidence()
-              ? null
-              : Backlog.read(live, scraper.scrape(URI.create(live.metricsUrl())));
+      OneCellSweep cells =
+          new OneCellSweep(
+              scraper,
+              runner,
+              o.progress,
+              live,
+              Files.createDirectories(o.outDir.resolve("journals")));
       for (IdentitiesRoundReport.PlannedIdentitiesCell c : plan) {
         if (stopRequested) {
           failure = DelaySweep.INTERRUPTED;
           break;
         }
-        measured.add(cell(live, rate, c, baseline, journals));
+        measured.add(cell(cells, live, rate, c));
         report.write(measured, null);
       }
-    } catch (CellFailed | MetricsException e) {
+    } catch (OneCellSweep.CellFailed | MetricsException e) {
       failure = Redaction.redact(e.getMessage());
     } catch (IOException e) {
       return IdentitiesResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
@@ -155,29 +154,14 @@ public final class IdentitiesRound {
     return List.copyOf(out);
   }
 
-  /** One cell could not be measured. */
-  private static final class CellFailed extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    CellFailed(String message, Throwable cause) {
-      super(message, cause);
-    }
-  }
-
-  /** Drains the last cell's backlog, then a one-cell sweep at N identities. */
+  /** The cell at N identities, as a one-cell sweep of its own. */
   private IdentitiesVerdict.Measured cell(
+      OneCellSweep cells,
       RigDescriptor live,
       double rate,
-      IdentitiesRoundReport.PlannedIdentitiesCell planned,
-      Backlog baseline,
-      Path journals)
-      throws CellFailed {
-    SweepOptions options =
-        o.sweepOptions
-            .withIdentities(planned.identities())
-            .withJournal(
-                journals.resolve(String.format(Locale.ROOT, "cell-%03d.jsonl", planned.sequence())))
-            .withResume(false);
+      IdentitiesRoundReport.PlannedIdentitiesCell planned)
+      throws OneCellSweep.CellFailed {
+    SweepOptions options = o.sweepOptions.withIdentities(planned.identities());
     ExperimentIdentity identity =
         Identities.of(
             o.profile,
@@ -187,34 +171,14 @@ public final class IdentitiesRound {
             1,
             null,
             options.measurement());
-    try {
-      DrainWait.Result drained =
-          baseline == null
-              ? DrainWait.none()
-              : DrainWait.waitFor(scraper, live, baseline, options.drainTimeout());
-      SweepRunner.Outcome run = runner.run(live, identity, options);
-      if (run.failure() != null || run.half().cells().size() != 1) {
-        throw new CellFailed(
-            "cell "
-                + planned.sequence()
-                + " at "
-                + planned.identities()
-                + " identities was not measured: "
-                + (run.failure() == null ? run.half().incompleteReason() : run.failure()),
-            run.failure());
-      }
-      Cell cell =
-          run.half().cells().get(0).toBuilder()
-              .sequence(planned.sequence())
-              .repeat(planned.repeat())
-              .drainWaitS(drained.waitedS())
-              .drainTimeout(drained.timeout())
-              .build();
-      return new IdentitiesVerdict.Measured(cell, identity, live.clientSideEvidence());
-    } catch (MetricsException | IOException | ReportFormatException e) {
-      throw new CellFailed(
-          "cell " + planned.sequence() + " at " + planned.identities() + " identities: " + e, e);
-    }
+    Cell cell =
+        cells.measure(
+            identity,
+            options,
+            planned.sequence(),
+            planned.repeat(),
+            "at " + planned.identities() + " identities");
+    return new IdentitiesVerdict.Measured(cell, identity, live.clientSideEvidence());
   }
 
   private static Outcome outcome(IdentitiesRoundReport r, String failure) {
@@ -308,16 +272,13 @@ public final class IdentitiesRound {
   }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
-  public static final class Builder extends MeasurementBuilder<Builder> {
+  public static final class Builder extends RoundBuilder<Builder> {
     private List<Integer> identities;
     private Double rate;
     private double rateMultiple = DEFAULT_RATE_MULTIPLE;
-    private Long seed;
-    private ExperimentProgress progress = ExperimentProgress.NONE;
-    private boolean installShutdownHook = true;
 
     private Builder() {
-      super(Duration.ofSeconds(5), SweepOptions.defaults(Path.of("journal.jsonl")));
+      super(Duration.ofSeconds(5));
       this.repeats = 2;
     }
 
@@ -345,32 +306,9 @@ public final class IdentitiesRound {
       return this;
     }
 
-    /** Shuffle the order of N within each repeat with this seed (default: ascending). */
-    public Builder shuffled(long orderSeed) {
-      this.seed = orderSeed;
-      return this;
-    }
-
-    public Builder progress(ExperimentProgress p) {
-      this.progress = java.util.Objects.requireNonNull(p, "progress");
-      return this;
-    }
-
-    /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
-    public Builder installShutdownHook(boolean install) {
-      this.installShutdownHook = install;
-      return this;
-    }
-
     /** Validates every option, reporting all problems at once, then runs. */
     public IdentitiesResult run() throws ExperimentException {
-      List<String> problems = new ArrayList<>();
-      if (profile == null) {
-        problems.add("profile is required");
-      }
-      if (outDir == null) {
-        problems.add("outDir is required");
-      }
+      List<String> problems = commonProblems();
       if (identities == null || identities.isEmpty()) {
         problems.add("identities are required: the grid of N");
       } else if (identities.stream()
@@ -387,15 +325,10 @@ public final class IdentitiesRound {
       if (!(rateMultiple > 0 && Double.isFinite(rateMultiple))) {
         problems.add("rate multiple must be a finite number > 0, got " + rateMultiple);
       }
-      if (duration.isZero() || duration.isNegative()) {
-        problems.add("duration must be > 0, got " + duration);
-      }
       if (repeats < 1) {
         problems.add("repeats must be >= 1, got " + repeats);
       }
-      if (!problems.isEmpty()) {
-        throw new ExperimentException(String.join("; ", problems), null);
-      }
+      orThrow(problems);
       return new IdentitiesRound(this).runRound();
     }
   }

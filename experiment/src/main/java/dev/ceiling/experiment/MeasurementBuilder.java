@@ -68,7 +68,8 @@ abstract class MeasurementBuilder<B extends MeasurementBuilder<B>> {
 
   /**
    * Where the reports, half-runs, journals and rig state go. An experiment without one makes a new
-   * directory of its own ({@link Experiment#newRunDirectory}); a delay sweep requires one.
+   * directory of its own ({@link Experiment#newRunDirectory}), and so does a split or defaults
+   * round; a delay sweep requires one.
    */
   public B outDir(Path dir) {
     this.outDir = Objects.requireNonNull(dir, "outDir");

@@ -80,7 +80,7 @@ public final class SplitRound {
    * @throws ExperimentException when the output directory cannot be made or already holds a round
    */
   private SplitResult runRound() throws ExperimentException {
-    Path file = Rounds.freshFile(o.outDir, REPORT_FILE, "split round");
+    Path file = Rounds.freshFile(o.outDirOrNew(), REPORT_FILE, "split round");
     return Rounds.withRelay(
         o.profile,
         o.relayOverrides,
@@ -215,16 +215,13 @@ public final class SplitRound {
   }
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
-  public static final class Builder extends MeasurementBuilder<Builder> {
+  public static final class Builder extends RoundBuilder<Builder> {
     private List<Double> rates;
     private List<Double> lockMultiples;
     private double delta = DEFAULT_DELTA;
-    private Long seed;
-    private ExperimentProgress progress = ExperimentProgress.NONE;
-    private boolean installShutdownHook = true;
 
     private Builder() {
-      super(Duration.ofSeconds(4), SweepOptions.defaults(Path.of("journal.jsonl")));
+      super(Duration.ofSeconds(4));
     }
 
     @Override
@@ -260,36 +257,13 @@ public final class SplitRound {
       return this;
     }
 
-    /** Shuffle the pairs with this seed (default: ascending rates). */
-    public Builder shuffled(long orderSeed) {
-      this.seed = orderSeed;
-      return this;
-    }
-
-    public Builder progress(ExperimentProgress p) {
-      this.progress = java.util.Objects.requireNonNull(p, "progress");
-      return this;
-    }
-
-    /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
-    public Builder installShutdownHook(boolean install) {
-      this.installShutdownHook = install;
-      return this;
-    }
-
     /** Validates every option, reporting all problems at once, then runs. */
     public SplitResult run() throws ExperimentException {
       return build().runRound();
     }
 
     SplitRound build() throws ExperimentException {
-      List<String> problems = new ArrayList<>();
-      if (profile == null) {
-        problems.add("profile is required");
-      }
-      if (outDir == null) {
-        problems.add("outDir is required");
-      }
+      List<String> problems = commonProblems();
       if (rates == null && lockMultiples == null) {
         problems.add("rates are required: give rates or ratesFromLockCalibration");
       }
@@ -302,9 +276,6 @@ public final class SplitRound {
               || lockMultiples.stream().anyMatch(m -> !(m > 0) || m.isInfinite()))) {
         problems.add("rate multiples must be finite numbers > 0, got " + lockMultiples);
       }
-      if (duration.isZero() || duration.isNegative()) {
-        problems.add("duration must be > 0, got " + duration);
-      }
       if (repeats < 2) {
         problems.add("repeats must be >= 2 (a variance needs two cells per rate and arm)");
       }
@@ -312,9 +283,7 @@ public final class SplitRound {
         problems.add(
             "equivalence margin must be in (0, 1) (a fraction of accepted/offered), got " + delta);
       }
-      if (!problems.isEmpty()) {
-        throw new ExperimentException(String.join("; ", problems), null);
-      }
+      orThrow(problems);
       return new SplitRound(this);
     }
   }

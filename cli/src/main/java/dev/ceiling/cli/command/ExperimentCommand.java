@@ -5,14 +5,12 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
-import dev.ceiling.cli.report.Answer;
 import dev.ceiling.cli.report.HtmlReport;
-import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.IdentitiesRound;
-import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.RoundBuilder;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SweepOptions;
@@ -130,35 +128,7 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
   boolean twoCommunity;
 
-  /** Which question the run asks. */
-  enum Design {
-    /** The A/B: does the treatment's code path limit ingest? */
-    ab,
-    /** The split round: does splitting one community's offer over two raise the ceiling? */
-    split,
-    /** The defaults round: at stock limits, from how many identities does the limiter let go? */
-    identities
-  }
-
-  @Option(
-      names = "--design",
-      paramLabel = "ab|split|identities",
-      defaultValue = "ab",
-      description = {
-        "ab (default): the A/B of the treatment arm against the control arm.",
-        "split: one relay with the path on, pairs of cells at each total rate, one community",
-        "against half to each of two; reads SPLIT RAISES THE CEILING, EQUIVALENT WITHIN DELTA",
-        "(--equivalence-margin, default 0.05), INCONCLUSIVE or LOCK NOT MEASURABLE (the workers",
-        "bind first in both arms). Writes split.json. 'auto' rates are 1.5 and 3 times one lock's",
-        "predicted ceiling. Give the relay's shape with --param, e.g. --param audit_workers=4",
-        "--param audit_lock=per-community.",
-        "identities: the defaults round at the profile's own limiter settings (e.g. --profile",
-        "reference-defaults): one rate (--rates with one number, or 'auto': 1.5 times the top",
-        "of the relay's predicted range), the offer spread over N keys for each N of",
-        "--identities 10,100,500; per N, whether the limiter or the relay's own ceiling binds,",
-        "and from which N the limiter lets go. Writes identities.json."
-      })
-  Design design;
+  @Mixin DesignOption design = new DesignOption();
 
   @Mixin GeneratorsOption generators = new GeneratorsOption();
 
@@ -201,7 +171,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
-    identities.check(checks, design == Design.identities);
+    identities.check(checks, design.is(DesignOption.Design.identities));
     if (lagBound.isZero() || lagBound.isNegative()) {
       checks.add("--lag-bound must be > 0, got " + lagBound.toMillis() + " ms");
     }
@@ -213,7 +183,7 @@ public final class ExperimentCommand implements Callable<Integer> {
               + generators.generators);
     }
     equivalence.check(checks);
-    if (repeats == 1 && design != Design.identities) {
+    if (repeats == 1 && !design.is(DesignOption.Design.identities)) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
       checks.add(
@@ -238,19 +208,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (resume != null && !java.nio.file.Files.isDirectory(resume)) {
       checks.add("--resume: " + resume + " is not a directory");
     }
-    if (design == Design.split && twoCommunity) {
-      checks.add("--two-community is the A/B's report-only cells; --design split measures them");
-    }
-    if (design != Design.ab && resume != null) {
-      checks.add("--resume continues an A/B; a --design " + design + " round is not resumed");
-    }
-    if (design == Design.identities && twoCommunity) {
-      checks.add("--two-community is the A/B's report-only cells; --design identities has none");
-    }
-    if (design == Design.identities && fixedRates != null && fixedRates.size() != 1) {
-      checks.add(
-          "--rates: --design identities offers one rate (or 'auto'), got " + fixedRates.size());
-    }
+    design.check(checks, twoCommunity, resume != null, fixedRates);
     checks.orFail(spec.commandLine());
     Logging.verbose(verbose);
     PrintWriter err = spec.commandLine().getErr();
@@ -268,11 +226,11 @@ public final class ExperimentCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
     }
-    if (design == Design.split) {
-      return split(p, overrides, fixedRates, verdictConfig, err);
+    if (design.is(DesignOption.Design.split)) {
+      return split(p, overrides, fixedRates, verdictConfig);
     }
-    if (design == Design.identities) {
-      return identitiesRound(p, overrides, fixedRates, verdictConfig, err);
+    if (design.is(DesignOption.Design.identities)) {
+      return identitiesRound(p, overrides, fixedRates, verdictConfig);
     }
     Experiment.Builder b =
         Experiment.builder()
@@ -280,14 +238,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .duration(Duration.ofMillis(Math.round(durationS * 1000)))
             .repeats(repeats)
             .relayOverrides(overrides)
-            .sweepOptions(
-                sources.apply(
-                    SweepOptions.defaults(Path.of("journal.jsonl"))
-                        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-                        .withSendLagBound(lagBound)
-                        .withTwoCommunity(twoCommunity)
-                        .withGenerators(generators.generators)
-                        .withIdentities(identities.value())))
+            .sweepOptions(sweepOptions())
             .verdictConfig(verdictConfig)
             .resume(resume != null)
             .alsoRender("report.html", HtmlReport::render)
@@ -329,8 +280,8 @@ public final class ExperimentCommand implements Callable<Integer> {
       }
       int code =
           quiet
-              ? Reports.printAnswer(r, spec.commandLine().getOut())
-              : Reports.print(r, spec.commandLine().getOut(), err);
+              ? ExperimentLines.printAnswer(r, spec.commandLine().getOut())
+              : ExperimentLines.print(r, spec.commandLine().getOut(), err);
       spec.commandLine().getOut().flush();
       err.flush();
       return code;
@@ -339,37 +290,47 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
   }
 
-  /** The split round with this command's options; its output directory as for the A/B. */
-  private int split(
-      RelayProfile p,
-      Map<String, String> overrides,
-      List<Double> fixedRates,
-      VerdictConfig verdictConfig,
-      PrintWriter err) {
-    SplitRound.Builder b =
-        SplitRound.builder()
-            .profile(p)
-            .duration(Duration.ofMillis(Math.round(durationS * 1000)))
-            .repeats(repeats)
-            .relayOverrides(overrides)
-            .sweepOptions(
-                sources.apply(
-                    SweepOptions.defaults(Path.of("journal.jsonl"))
-                        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-                        .withSendLagBound(lagBound)
-                        .withGenerators(generators.generators)
-                        .withIdentities(identities.value())))
-            .verdictConfig(verdictConfig)
-            .progress(ConsoleProgress.forStderr(err, verbose, quiet));
-    try {
-      b.outDir(out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports")));
-    } catch (java.io.IOException e) {
-      CommandLines.error(err, "cannot create an output directory: " + e);
-      return ExitCode.INFRASTRUCTURE;
+  /**
+   * Each cell's measurement, the same for every design: a round changes what it varies (the split
+   * round its communities, the defaults round its identities per cell).
+   */
+  private SweepOptions sweepOptions() {
+    return sources.apply(
+        SweepOptions.defaults(Path.of("journal.jsonl"))
+            .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+            .withSendLagBound(lagBound)
+            .withTwoCommunity(twoCommunity)
+            .withGenerators(generators.generators)
+            .withIdentities(identities.value()));
+  }
+
+  /** A one-relay round's settings from this command's options, as the A/B takes them. */
+  private <B extends RoundBuilder<B>> B round(
+      B b, RelayProfile p, Map<String, String> overrides, VerdictConfig verdictConfig) {
+    b.profile(p)
+        .duration(Duration.ofMillis(Math.round(durationS * 1000)))
+        .repeats(repeats)
+        .relayOverrides(overrides)
+        .sweepOptions(sweepOptions())
+        .verdictConfig(verdictConfig)
+        .progress(ConsoleProgress.forStderr(spec.commandLine().getErr(), verbose, quiet));
+    // Without --out the round names a new directory of its own, as the A/B does.
+    if (out != null) {
+      b.outDir(out);
     }
     if (seed != null) {
       b.shuffled(seed);
     }
+    return b;
+  }
+
+  /** The split round with this command's options. */
+  private int split(
+      RelayProfile p,
+      Map<String, String> overrides,
+      List<Double> fixedRates,
+      VerdictConfig verdictConfig) {
+    SplitRound.Builder b = round(SplitRound.builder(), p, overrides, verdictConfig);
     if (equivalence.margin != null) {
       b.equivalenceMargin(equivalence.margin);
     }
@@ -378,43 +339,21 @@ public final class ExperimentCommand implements Callable<Integer> {
     } else {
       b.rates(fixedRates);
     }
-    return SplitRun.run(b, quiet, spec.commandLine().getOut(), err);
+    return SplitRun.run(b, quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 
-  /** The defaults round with this command's options; its output directory as for the A/B. */
+  /** The defaults round with this command's options. */
   private int identitiesRound(
       RelayProfile p,
       Map<String, String> overrides,
       List<Double> fixedRates,
-      VerdictConfig verdictConfig,
-      PrintWriter err) {
+      VerdictConfig verdictConfig) {
     IdentitiesRound.Builder b =
-        IdentitiesRound.builder()
-            .profile(p)
-            .duration(Duration.ofMillis(Math.round(durationS * 1000)))
-            .repeats(repeats)
-            .relayOverrides(overrides)
-            .identities(identities.values)
-            .sweepOptions(
-                sources.apply(
-                    SweepOptions.defaults(Path.of("journal.jsonl"))
-                        .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
-                        .withSendLagBound(lagBound)))
-            .verdictConfig(verdictConfig)
-            .progress(ConsoleProgress.forStderr(err, verbose, quiet));
-    try {
-      b.outDir(out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports")));
-    } catch (java.io.IOException e) {
-      CommandLines.error(err, "cannot create an output directory: " + e);
-      return ExitCode.INFRASTRUCTURE;
-    }
-    if (seed != null) {
-      b.shuffled(seed);
-    }
+        round(IdentitiesRound.builder(), p, overrides, verdictConfig).identities(identities.values);
     if (fixedRates != null) {
       b.rate(fixedRates.get(0));
     }
-    return IdentitiesRun.run(b, quiet, spec.commandLine().getOut(), err);
+    return IdentitiesRun.run(b, quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 
   /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */
@@ -427,46 +366,5 @@ public final class ExperimentCommand implements Callable<Integer> {
         .splitToStream(csv)
         .map(CommandLines.FINITE_DOUBLE::convert)
         .toList();
-  }
-
-  /** Prints the summary, the problems and the paths of everything written. */
-  static final class Reports {
-    private Reports() {}
-
-    /** {@code --quiet}: the answer only, or the problems that left no report to answer from. */
-    static int printAnswer(ExperimentResult r, PrintWriter out) {
-      if (r.report() != null) {
-        out.print(Answer.of(r.report()).text());
-      }
-      for (String problem : r.problems()) {
-        out.println("NOT ESTABLISHED: " + problem);
-      }
-      return ExitCode.of(r.outcome());
-    }
-
-    static int print(ExperimentResult r, PrintWriter out, PrintWriter err) {
-      if (r.report() != null) {
-        out.print(Summary.text(r.report()));
-      }
-      // A refusal (bad input, e.g. a resume whose relay differs) or a failure is an error, not a
-      // verdict: it goes to stderr as one error line per problem.
-      boolean error = r.outcome() == Outcome.BAD_INPUT || r.outcome() == Outcome.INFRASTRUCTURE;
-      for (String problem : r.problems()) {
-        if (error) {
-          CommandLines.error(err, problem);
-        } else {
-          out.println("NOT ESTABLISHED: " + problem);
-        }
-      }
-      err.println("written to " + r.outDir().toAbsolutePath() + ":");
-      if (r.reportJson() != null) {
-        err.println("  report.json  " + r.reportJson().toAbsolutePath());
-      }
-      for (Path extra : r.extraFiles()) {
-        err.println("  " + extra.getFileName() + "  " + extra.toAbsolutePath());
-      }
-      err.println("  half-runs and journals beside them (half-*.json, journal-*.jsonl)");
-      return ExitCode.of(r.outcome());
-    }
   }
 }

@@ -5,7 +5,6 @@ import dev.ceiling.cli.ExitCode;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.IdentitiesResult;
 import dev.ceiling.experiment.IdentitiesRound;
-import dev.ceiling.experiment.Outcome;
 import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
 import java.io.PrintWriter;
@@ -36,22 +35,14 @@ final class IdentitiesRun {
         }
       }
     }
-    boolean error = r.outcome() == Outcome.BAD_INPUT || r.outcome() == Outcome.INFRASTRUCTURE;
-    for (String problem : r.problems()) {
-      if (error) {
-        CommandLines.error(err, problem);
-      } else {
-        out.println("NOT ESTABLISHED: " + problem);
-      }
-    }
-    if (r.file() != null && !quiet) {
-      err.println("written to " + r.file().getParent().toAbsolutePath() + ":");
-      err.println("  " + IdentitiesRound.REPORT_FILE + "  " + r.file().toAbsolutePath());
-      err.println("  the cells' journals (journals/) and the relay's state (rig/) beside it");
-    }
-    out.flush();
-    err.flush();
-    return ExitCode.of(r.outcome());
+    return RoundLines.finish(
+        r.outcome(),
+        r.problems(),
+        r.file(),
+        "the cells' journals (journals/) and the relay's state (rig/) beside it",
+        quiet,
+        out,
+        err);
   }
 
   /** " N = 10: 100.0/s accepted (0.222 of the offer), 78% refused, busy 0.35: LIMITER". */

@@ -3,7 +3,6 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.experiment.ExperimentException;
-import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.SplitResult;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.verdict.SplitRate;
@@ -39,22 +38,14 @@ final class SplitRun {
         }
       }
     }
-    boolean error = r.outcome() == Outcome.BAD_INPUT || r.outcome() == Outcome.INFRASTRUCTURE;
-    for (String problem : r.problems()) {
-      if (error) {
-        CommandLines.error(err, problem);
-      } else {
-        out.println("NOT ESTABLISHED: " + problem);
-      }
-    }
-    if (r.file() != null && !quiet) {
-      err.println("written to " + r.file().getParent().toAbsolutePath() + ":");
-      err.println("  " + SplitRound.REPORT_FILE + "  " + r.file().toAbsolutePath());
-      err.println("  journal.jsonl and the relay's state (rig/) beside it");
-    }
-    out.flush();
-    err.flush();
-    return ExitCode.of(r.outcome());
+    return RoundLines.finish(
+        r.outcome(),
+        r.problems(),
+        r.file(),
+        "journal.jsonl and the relay's state (rig/) beside it",
+        quiet,
+        out,
+        err);
   }
 
   /** " 120/s: one 40.1/s, split 79.9/s, busy 0.26/0.51: RAISES". */
