@@ -1,17 +1,13 @@
 package dev.ceiling.generator;
 
-import dev.ceiling.core.net.Loopback;
 import dev.ceiling.generator.internal.PlanSize;
 import dev.ceiling.generator.internal.SelfCheck;
 import java.net.InetAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * One generator run: targets, one schedule length shared by all of them, and the limits that keep a
@@ -50,8 +46,8 @@ import java.util.Set;
  *     them (connection k of the run, counted over all targets in order, binds to address k mod M);
  *     empty (the default) lets the OS choose. Each must be loopback (127.0.0.0/8 or ::1) and listed
  *     once, every target must then be loopback, and there may be at most {@link
- *     #MAX_SOURCE_ADDRESSES} and no more than connections. A relay that limits per IP address sees
- *     M sources instead of one
+ *     SourceAddresses#MAX} and no more than connections. A relay that limits per IP address sees M
+ *     sources instead of one
  */
 public record GeneratorConfig(
     List<TargetLoad> loads,
@@ -103,13 +99,10 @@ public record GeneratorConfig(
   /** A shorter probe holds fewer than a hundred 1 ms waits: no p99 worth stating. */
   public static final Duration MIN_WAKE_FLOOR_PROBE = Duration.ofMillis(100);
 
-  /** Most source addresses: each takes a WebSocket client with its own selector thread. */
-  public static final int MAX_SOURCE_ADDRESSES = 256;
-
   public GeneratorConfig {
     List<String> p = new ArrayList<>();
-    targetProblems(loads, allowRemote, p);
-    timingProblems(duration, warmup, gracePeriod, connectTimeout, sendLagBound, p);
+    ConfigRules.targetProblems(loads, allowRemote, p);
+    ConfigRules.timingProblems(duration, warmup, gracePeriod, connectTimeout, sendLagBound, p);
     StartInstant.problem(startAt).ifPresent(p::add);
     if (wakeFloorProbe == null
         || (!wakeFloorProbe.isZero()
@@ -117,8 +110,9 @@ public record GeneratorConfig(
                 || wakeFloorProbe.compareTo(Duration.ofSeconds(10)) > 0))) {
       p.add("wake floor probe must be 0 or in [100 ms, 10 s], got " + wakeFloorProbe);
     }
-    connectionProblems(segment, inflightCapPerConnection, maxFrameBytes, senderThreads, p);
-    sourceAddressProblems(sourceAddresses, loads, p);
+    ConfigRules.connectionProblems(
+        segment, inflightCapPerConnection, maxFrameBytes, senderThreads, p);
+    p.addAll(SourceAddresses.problems(sourceAddresses, loads));
     if (windowListener == null) {
       p.add("window listener must not be null (use WindowListener.NONE)");
     }
@@ -148,150 +142,6 @@ public record GeneratorConfig(
 
     public List<String> problems() {
       return problems;
-    }
-  }
-
-  private static void targetProblems(List<TargetLoad> loads, boolean allowRemote, List<String> p) {
-    if (loads == null || loads.isEmpty()) {
-      p.add("at least one target is required");
-    } else {
-      for (int i = 0; i < loads.size(); i++) {
-        TargetLoad l = loads.get(i);
-        if (l == null) {
-          p.add("target " + (i + 1) + " must not be null");
-          continue;
-        }
-        String host = URI.create(l.target().url()).getHost();
-        if (!allowRemote && !Loopback.isLoopbackHost(host)) {
-          p.add(
-              "target "
-                  + (i + 1)
-                  + " host '"
-                  + host
-                  + "' is not loopback ("
-                  + Loopback.ACCEPTED
-                  + "); refusing without --allow-remote, because a load"
-                  + " generator must not be pointed at relays you don't run");
-        }
-      }
-    }
-  }
-
-  private static void timingProblems(
-      Duration duration,
-      Duration warmup,
-      Duration gracePeriod,
-      Duration connectTimeout,
-      Duration sendLagBound,
-      List<String> p) {
-    if (duration == null || duration.isNegative() || duration.isZero()) {
-      p.add("duration must be > 0, got " + duration);
-    } else if (duration.compareTo(MAX_DURATION) > 0) {
-      p.add("duration must be <= " + MAX_DURATION + ", got " + duration);
-    }
-    if (gracePeriod == null || gracePeriod.isNegative() || gracePeriod.isZero()) {
-      p.add("grace period must be > 0, got " + gracePeriod);
-    }
-    if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
-      p.add("connect timeout must be > 0, got " + connectTimeout);
-    }
-    if (sendLagBound == null
-        || sendLagBound.toNanos() < 1_000
-        || sendLagBound.compareTo(Duration.ofSeconds(10)) > 0) {
-      p.add("send lag bound must be in [1 us, 10 s], got " + sendLagBound);
-    }
-    if (warmup == null || warmup.isNegative() || warmup.compareTo(Duration.ofHours(1)) > 0) {
-      p.add("warmup must be in [0, 1 h], got " + warmup);
-    }
-  }
-
-  private static void connectionProblems(
-      Segment segment, int inflightCap, int maxFrameBytes, int senderThreads, List<String> p) {
-    if (segment == null) {
-      p.add("segment must not be null (use 0/1)");
-    }
-    if (inflightCap < 1) {
-      p.add("inflight cap must be >= 1 per connection, got " + inflightCap);
-    }
-    if (maxFrameBytes < 1024 || maxFrameBytes > (64 << 20)) {
-      p.add("max frame bytes must be in [1024, " + (64 << 20) + "], got " + maxFrameBytes);
-    }
-    if (senderThreads < 1 || senderThreads > 64) {
-      p.add("sender threads must be in [1, 64], got " + senderThreads);
-    }
-  }
-
-  /**
-   * Every problem with {@code sources} as the source addresses of {@code loads}; empty when there
-   * is none. Loopback only, because a generator's load must stay on this machine: a source address
-   * off loopback would put it on a network. An address listed twice would make M overstate the
-   * sources a relay sees, and so would more addresses than connections.
-   *
-   * @param sources the addresses, in order
-   * @param loads the targets, or null to check the addresses alone (a caller whose targets did not
-   *     all parse)
-   * @return one line per problem, in order
-   */
-  public static List<String> sourceAddressProblems(
-      List<InetAddress> sources, List<TargetLoad> loads) {
-    List<String> p = new ArrayList<>();
-    sourceAddressProblems(sources, loads, p);
-    return p;
-  }
-
-  private static void sourceAddressProblems(
-      List<InetAddress> sources, List<TargetLoad> loads, List<String> p) {
-    if (sources == null) {
-      p.add("source addresses must not be null (use an empty list: the OS chooses)");
-      return;
-    }
-    if (sources.isEmpty()) {
-      return;
-    }
-    if (sources.size() > MAX_SOURCE_ADDRESSES) {
-      p.add("source addresses must be at most " + MAX_SOURCE_ADDRESSES + ", got " + sources.size());
-    }
-    Set<InetAddress> seen = new HashSet<>();
-    for (InetAddress a : sources) {
-      if (a == null) {
-        p.add("source addresses must not contain null");
-      } else if (!a.isLoopbackAddress()) {
-        p.add(
-            "source address "
-                + a.getHostAddress()
-                + " is not loopback (127.0.0.0/8 or ::1); load must stay on this machine");
-      } else if (!seen.add(a)) {
-        p.add("source address " + a.getHostAddress() + " is listed more than once");
-      }
-    }
-    if (loads == null) {
-      return;
-    }
-    int connections = 0;
-    for (int i = 0; i < loads.size(); i++) {
-      TargetLoad l = loads.get(i);
-      if (l == null) {
-        continue;
-      }
-      connections += l.connections();
-      String host = URI.create(l.target().url()).getHost();
-      if (!Loopback.isLoopbackHost(host)) {
-        p.add(
-            "target "
-                + (i + 1)
-                + " host '"
-                + host
-                + "' is not loopback, and a connection bound to a loopback source address cannot"
-                + " reach it");
-      }
-    }
-    if (sources.size() > connections) {
-      p.add(
-          "source addresses ("
-              + sources.size()
-              + ") must not outnumber the connections ("
-              + connections
-              + "): an address no connection uses is no source");
     }
   }
 
@@ -344,22 +194,12 @@ public record GeneratorConfig(
         .append(sendLagBound.toNanos() / 1e6)
         .append(" ms and 10% of the slot interval; at least 2 x the wake floor)")
         .append(startAt == null ? "" : ", start at " + startAt)
-        .append(sourceAddresses.isEmpty() ? "" : ", " + describeSources())
+        .append(sourceAddresses.isEmpty() ? "" : ", " + SourceAddresses.describe(sourceAddresses))
         .append(": ");
     for (int i = 0; i < loads.size(); i++) {
       sb.append(i == 0 ? "" : " + ").append(loads.get(i).describe());
     }
     return sb.toString();
-  }
-
-  /** The source addresses in one phrase: how many, and which. */
-  private String describeSources() {
-    List<String> names = new ArrayList<>();
-    sourceAddresses.forEach(a -> names.add(a.getHostAddress()));
-    return sourceAddresses.size()
-        + " source address"
-        + (sourceAddresses.size() == 1 ? " " : "es ")
-        + String.join(",", names);
   }
 
   /** Fluent builder; {@link #build()} throws with every problem at once. Not thread-safe. */

@@ -12,6 +12,7 @@ import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.Segment;
+import dev.ceiling.generator.SourceAddresses;
 import dev.ceiling.generator.StartInstant;
 import dev.ceiling.generator.TargetLoad;
 import java.io.IOException;
@@ -152,7 +153,7 @@ public final class GenerateCommand implements Callable<Integer> {
       description =
           "Bind the connections to these loopback addresses, round-robin: a comma list of"
               + " addresses or inclusive IPv4 ranges A-B, e.g. 127.0.0.2-127.0.0.65, at most "
-              + GeneratorConfig.MAX_SOURCE_ADDRESSES
+              + SourceAddresses.MAX
               + " and no more than the connections, so a relay that limits per IP address sees"
               + " that many sources (default: the OS chooses, 127.0.0.1 on loopback).")
   String sourceAddresses;
@@ -295,7 +296,7 @@ public final class GenerateCommand implements Callable<Integer> {
     if (problems.size() > before) {
       return List.of();
     }
-    List<String> rules = GeneratorConfig.sourceAddressProblems(parsed, loads);
+    List<String> rules = SourceAddresses.problems(parsed, loads);
     rules.forEach(r -> problems.add(SourceAddressSpec.OPTION + ": " + r));
     b.sourceAddresses(parsed);
     return rules;

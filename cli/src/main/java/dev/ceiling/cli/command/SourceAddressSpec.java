@@ -2,7 +2,7 @@ package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
 import com.google.common.net.InetAddresses;
-import dev.ceiling.generator.GeneratorConfig;
+import dev.ceiling.generator.SourceAddresses;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import java.util.List;
  * 127.0.0.2,127.0.0.3,::1}. Literals only (Guava's {@link InetAddresses#forString}): a name would
  * be resolved, and the loopback rule is about where load goes, not what a name says today. Whether
  * the addresses are acceptable (loopback, each once, no more than the connections) is the
- * generator's rule ({@link GeneratorConfig#sourceAddressProblems}), not repeated here.
+ * generator's rule ({@link SourceAddresses#problems}), not repeated here.
  */
 final class SourceAddressSpec {
   static final String OPTION = "--source-addresses";
@@ -69,7 +69,7 @@ final class SourceAddressSpec {
       return;
     }
     // Refused before listing it: 127.0.0.0-127.255.255.255 would be 16 million addresses.
-    if (last - first + 1 > GeneratorConfig.MAX_SOURCE_ADDRESSES) {
+    if (last - first + 1 > SourceAddresses.MAX) {
       problems.add(
           OPTION
               + ": range '"
@@ -77,7 +77,7 @@ final class SourceAddressSpec {
               + "' holds "
               + (last - first + 1)
               + " addresses, more than "
-              + GeneratorConfig.MAX_SOURCE_ADDRESSES);
+              + SourceAddresses.MAX);
       return;
     }
     for (long v = first; v <= last; v++) {

@@ -1,7 +1,7 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.experiment.SweepOptions;
-import dev.ceiling.generator.GeneratorConfig;
+import dev.ceiling.generator.SourceAddresses;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ final class SourceAddressesOption {
     List<String> problems = new ArrayList<>();
     addresses = SourceAddressSpec.parse(spec, problems);
     // The connections are not known here: the rules that need them are met by apply().
-    for (String p : GeneratorConfig.sourceAddressProblems(addresses, null)) {
+    for (String p : SourceAddresses.problems(addresses, null)) {
       problems.add(SourceAddressSpec.OPTION + ": " + p);
     }
     problems.forEach(checks::add);
