@@ -24,12 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * holder's take is one more exchange, so a contended lease passes at most one entry per {@code
  * exchanges x (delay + cost)}: every exchange of the write counts as held.
  *
- * <p>Lease: PostgreSQL asks {@code pg_try_advisory_lock} and, only when the lease is taken, waits
- * in the server with {@code pg_advisory_lock}; it gives it back with {@code pg_advisory_unlock}. H2
- * has no advisory locks, so the lease is a row ({@code UPDATE audit_lock SET holder = ? WHERE id =
- * ? AND holder IS NULL}, committed on its own) that must update exactly one row, and a writer that
- * finds it taken waits on the {@link LeaseBoard} and asks again, each ask a delayed exchange of its
- * own.
+ * <p>How the lease is taken and given back, per database, is {@link Lease}'s.
  *
  * <p>Not thread-safe: one writer per connection, used by one thread.
  */
@@ -42,12 +37,6 @@ final class AuditWriter implements AutoCloseable {
 
   /** From this many exchanges the row is written inside BEGIN .. COMMIT. */
   static final int TRANSACTION_EXCHANGES = 6;
-
-  /** Longest a writer waits for a lease another writer holds before failing the entry, ms. */
-  static final long LEASE_GIVE_UP_MILLIS = 10_000;
-
-  /** How long one wait for a lease lasts before the writer asks the database again, ms. */
-  private static final long LEASE_POLL_MILLIS = 50;
 
   /**
    * Where the lease time of one written entry went.
@@ -63,17 +52,9 @@ final class AuditWriter implements AutoCloseable {
   record LeaseTimes(long waitNanos, long heldNanos, long contendedNanos) {}
 
   private final Connection connection;
-  private final AuditDatabase.Dialect dialect;
-  private final String holder;
   private final int exchanges;
-  private final LeaseBoard board;
-  private final PreparedStatement lock;
-
-  /** PostgreSQL's non-blocking take, asked first so that an uncontended take is one exchange. */
-  private final PreparedStatement tryLock;
-
+  private final Lease lease;
   private final Statement plain;
-  private final PreparedStatement unlock;
   private final Map<String, TableStatements> tables = new HashMap<>();
 
   /** The statements that name the chain's table, prepared once per table. */
@@ -87,26 +68,9 @@ final class AuditWriter implements AutoCloseable {
           "exchanges must be >= " + MIN_EXCHANGES + ", got " + exchanges);
     }
     this.connection = db.open();
-    this.dialect = db.dialect();
-    this.holder = holder;
     this.exchanges = exchanges;
-    this.board = board;
     try {
-      if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
-        tryLock = connection.prepareStatement("SELECT pg_try_advisory_lock(?)");
-        lock = connection.prepareStatement("SELECT pg_advisory_lock(?)");
-        unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)");
-      } else {
-        tryLock = null;
-        lock =
-            connection.prepareStatement(
-                "UPDATE audit_lock SET holder = ?, acquired_at_ms = ? WHERE id = ? AND holder IS"
-                    + " NULL");
-        unlock =
-            connection.prepareStatement(
-                "UPDATE audit_lock SET holder = NULL, acquired_at_ms = NULL WHERE id = ? AND"
-                    + " holder = ?");
-      }
+      lease = new Lease(connection, db.dialect(), holder, board);
       plain = connection.createStatement();
     } catch (SQLException e) {
       connection.close();
@@ -160,7 +124,7 @@ final class AuditWriter implements AutoCloseable {
     try {
       pause(delayNanos);
       long asked = System.nanoTime();
-      long contended = acquire(chain.lockId(), delayNanos);
+      long contended = lease.take(chain.lockId(), delayNanos);
       locked = true;
       long lockedAt = steps.mark();
       if (txn) {
@@ -197,7 +161,7 @@ final class AuditWriter implements AutoCloseable {
         steps.mark();
       }
       pause(delayNanos);
-      release(chain.lockId());
+      lease.give(chain.lockId());
       locked = false;
       long releasedAt = steps.mark();
       if (failBeforeCommit) {
@@ -209,7 +173,7 @@ final class AuditWriter implements AutoCloseable {
         rollbackQuietly();
       }
       if (locked) {
-        releaseQuietly(chain.lockId());
+        lease.giveQuietly(chain.lockId());
       }
     }
   }
@@ -275,86 +239,11 @@ final class AuditWriter implements AutoCloseable {
     }
   }
 
-  /**
-   * Takes the lease; returns the nanoseconds spent because another writer held it (0 when the first
-   * ask got it).
-   */
-  private long acquire(int lockId, long delayNanos) throws SQLException {
-    long firstAsk = System.nanoTime();
-    if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
-      tryLock.setLong(1, lockId);
-      try (ResultSet r = tryLock.executeQuery()) {
-        r.next();
-        if (r.getBoolean(1)) {
-          return 0;
-        }
-      }
-      // Taken: wait for it in the server, like the H2 path's board.
-      lock.setLong(1, lockId);
-      try (ResultSet r = lock.executeQuery()) {
-        r.next();
-      }
-      return System.nanoTime() - firstAsk;
-    }
-    long giveUp = firstAsk + LEASE_GIVE_UP_MILLIS * 1_000_000;
-    long ask = firstAsk;
-    while (true) {
-      long generation = board.generation(lockId);
-      lock.setString(1, holder);
-      lock.setLong(2, System.currentTimeMillis());
-      lock.setInt(3, lockId);
-      if (lock.executeUpdate() == 1) {
-        return ask - firstAsk;
-      }
-      if (System.nanoTime() > giveUp) {
-        throw new SQLException(
-            "audit lock " + lockId + " held by another writer for " + LEASE_GIVE_UP_MILLIS + " ms");
-      }
-      try {
-        board.awaitRelease(lockId, generation, LEASE_POLL_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new SQLException("interrupted while waiting for audit lock " + lockId, e);
-      }
-      // Asking again is another round trip, with its delay like every other.
-      pause(delayNanos);
-      ask = System.nanoTime();
-    }
-  }
-
-  private void release(int lockId) throws SQLException {
-    if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
-      unlock.setLong(1, lockId);
-      try (ResultSet r = unlock.executeQuery()) {
-        r.next();
-        if (!r.getBoolean(1)) {
-          throw new SQLException("pg_advisory_unlock(" + lockId + ") found no lock held");
-        }
-      }
-      return;
-    }
-    unlock.setInt(1, lockId);
-    unlock.setString(2, holder);
-    int n = unlock.executeUpdate();
-    board.released(lockId);
-    if (n != 1) {
-      throw new SQLException("audit lock " + lockId + " was not held by " + holder);
-    }
-  }
-
   private void rollbackQuietly() {
     try {
       plain.execute("ROLLBACK");
     } catch (SQLException e) {
-      // The connection may be gone; the caller reconnects and the lease is reset by release.
-    }
-  }
-
-  private void releaseQuietly(int lockId) {
-    try {
-      release(lockId);
-    } catch (SQLException e) {
-      // Reported by the failure that brought us here.
+      // The connection may be gone; the caller reconnects and the lease is reset by its give.
     }
   }
 
