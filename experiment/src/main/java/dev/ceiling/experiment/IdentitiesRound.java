@@ -100,7 +100,7 @@ public final class IdentitiesRound {
                 + Experiment.PREDICTED_CEILING_KEY
                 + "; the relay reported none: pass --rates with one rate");
       }
-      rate = Math.max(1, Math.round(o.rateMultiple * top));
+      rate = new AutoRates.Range(ceiling, top).rateFor(o.rateMultiple);
     }
     List<Integer> grid = o.identities.stream().sorted().distinct().toList();
     List<IdentitiesRoundReport.PlannedIdentitiesCell> plan = plan(grid);

@@ -117,12 +117,7 @@ public final class SplitRound {
                 + PREDICTED_WORKERS_KEY
                 + "; the relay reported neither: pass --rates");
       }
-      rates =
-          o.lockMultiples.stream()
-              .map(m -> (double) Math.max(1, Math.round(m * basis)))
-              .distinct()
-              .sorted()
-              .toList();
+      rates = new AutoRates.Range(basis, basis).rates(o.lockMultiples);
     }
     double durationS = o.duration.toNanos() / 1e9;
     SweepOptions options =
@@ -143,23 +138,23 @@ public final class SplitRound {
                         c.repeat(),
                         c.twoCommunity() ? "split" : "one"))
             .toList();
+    SplitRoundReport planned =
+        new SplitRoundReport(
+            SplitRoundReport.SCHEMA,
+            o.profile.name(),
+            shown,
+            identity,
+            declared,
+            workers,
+            lock,
+            started,
+            null,
+            false,
+            "planned: no cell measured yet",
+            List.of(),
+            null);
     try {
-      Json.write(
-          file,
-          new SplitRoundReport(
-              SplitRoundReport.SCHEMA,
-              o.profile.name(),
-              shown,
-              identity,
-              declared,
-              workers,
-              lock,
-              started,
-              null,
-              false,
-              "planned: no cell measured yet",
-              List.of(),
-              null));
+      Json.write(file, planned);
     } catch (IOException e) {
       return SplitResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
@@ -179,20 +174,8 @@ public final class SplitRound {
             ? null
             : SplitVerdict.judge(half, o.delta, workers, lock, o.verdictConfig);
     SplitRoundReport report =
-        new SplitRoundReport(
-            SplitRoundReport.SCHEMA,
-            o.profile.name(),
-            shown,
-            identity,
-            declared,
-            workers,
-            lock,
-            started,
-            Instant.now(),
-            half.complete(),
-            half.incompleteReason(),
-            half.cells(),
-            verdict);
+        planned.ended(
+            Instant.now(), half.complete(), half.incompleteReason(), half.cells(), verdict);
     try {
       Json.write(file, report);
     } catch (IOException e) {

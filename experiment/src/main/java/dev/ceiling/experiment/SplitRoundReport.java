@@ -60,4 +60,23 @@ public record SplitRoundReport(
     plan = List.copyOf(plan);
     cells = List.copyOf(cells);
   }
+
+  /** The planned report with the round's end: when, whether complete, the cells and the verdict. */
+  SplitRoundReport ended(
+      Instant finished, boolean complete, String reason, List<Cell> measured, SplitReport judged) {
+    return new SplitRoundReport(
+        schema,
+        profile,
+        rig,
+        identity,
+        plan,
+        predictedWorkersCeilingPerS,
+        predictedLockCeilingPerS,
+        startedAt,
+        finished,
+        complete,
+        reason,
+        measured,
+        judged);
+  }
 }
