@@ -172,9 +172,6 @@ public final class ExperimentCommand implements Callable<Integer> {
             .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
             .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
     identities.check(checks, design.is(DesignOption.Design.identities));
-    if (lagBound.isZero() || lagBound.isNegative()) {
-      checks.add("--lag-bound must be > 0, got " + lagBound.toMillis() + " ms");
-    }
     sources.check(checks);
     if (sources.spec != null && generators.generators > 1) {
       checks.add(
