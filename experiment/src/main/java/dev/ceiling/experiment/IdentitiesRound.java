@@ -31,7 +31,7 @@ import java.util.Random;
  * cell.
  *
  * <pre>{@code
- * IdentitiesResult r = IdentitiesRound.builder()
+ * RoundResult<IdentitiesRoundReport> r = IdentitiesRound.builder()
  *     .profile(RelayProfile.builtIn("reference-defaults"))
  *     .identities(List.of(10, 100, 500))
  *     .outDir(Path.of("target", "identities"))
@@ -68,21 +68,18 @@ public final class IdentitiesRound {
     runner.interrupt();
   }
 
-  private IdentitiesResult runRound() throws ExperimentException {
-    Path file = Rounds.freshFile(o.outDirOrNew(), REPORT_FILE, "defaults round");
-    return Rounds.withRelay(
-        o.profile,
-        o.relayOverrides,
-        o.outDir.resolve("rig"),
-        o.installShutdownHook,
+  private RoundResult<IdentitiesRoundReport> runRound() throws ExperimentException {
+    return Rounds.run(
+        o,
+        REPORT_FILE,
+        "defaults round",
         this::interrupt,
-        o.progress,
-        live -> measure(live, file),
-        problem -> IdentitiesResult.failed(Outcome.INFRASTRUCTURE, problem));
+        this::measure,
+        problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
   }
 
   /** The relay is up: the rate, the plan (written), the cells, the verdict (written). */
-  private IdentitiesResult measure(RigDescriptor live, Path file) {
+  private RoundResult<IdentitiesRoundReport> measure(RigDescriptor live, Path file) {
     Double ceiling = Rounds.prediction(live, SplitRound.PREDICTED_WORKERS_KEY);
     if (ceiling == null) {
       ceiling = Rounds.prediction(live, Experiment.PREDICTED_CEILING_KEY);
@@ -94,7 +91,7 @@ public final class IdentitiesRound {
       Double hot = Rounds.prediction(live, Experiment.PREDICTED_CEILING_HOT_KEY);
       Double top = hot != null && ceiling != null ? Math.max(hot, ceiling) : ceiling;
       if (top == null) {
-        return IdentitiesResult.failed(
+        return RoundResult.failed(
             Outcome.BAD_INPUT,
             "the offer from the calibration needs relay_info."
                 + Experiment.PREDICTED_CEILING_KEY
@@ -127,14 +124,14 @@ public final class IdentitiesRound {
     } catch (OneCellSweep.CellFailed | MetricsException e) {
       failure = Redaction.redact(e.getMessage());
     } catch (IOException e) {
-      return IdentitiesResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+      return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
     try {
       IdentitiesRoundReport r = report.write(measured, failure == null ? "" : failure);
-      return new IdentitiesResult(
+      return new RoundResult<>(
           r, file, outcome(r, failure), failure == null ? List.of() : List.of(failure));
     } catch (IOException e) {
-      return IdentitiesResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+      return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
   }
 
@@ -307,7 +304,7 @@ public final class IdentitiesRound {
     }
 
     /** Validates every option, reporting all problems at once, then runs. */
-    public IdentitiesResult run() throws ExperimentException {
+    public RoundResult<IdentitiesRoundReport> run() throws ExperimentException {
       List<String> problems = commonProblems();
       if (identities == null || identities.isEmpty()) {
         problems.add("identities are required: the grid of N");

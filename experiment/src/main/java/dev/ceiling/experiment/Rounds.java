@@ -2,7 +2,6 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
@@ -11,8 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -27,11 +26,50 @@ final class Rounds {
   static final Duration INTERRUPT_GRACE = Duration.ofSeconds(60);
 
   /**
-   * Makes {@code outDir} and returns {@code outDir/file}.
+   * Runs one round: makes its output directory and fresh report file, starts the profile's
+   * treatment arm (state reset, the round's relay overrides applied) under {@code outDir/rig}, runs
+   * {@code body} on the relay's descriptor and the file, and stops the relay. {@code failed} makes
+   * the result of a relay that did not start. With the round's shutdown hook, Ctrl-C calls {@code
+   * interrupt} and, past the grace, stops the relay.
    *
+   * @param file the report's name in the output directory
+   * @param round the round's name, for the refusal of an existing file
    * @throws ExperimentException when the directory cannot be made or the file already exists
    */
-  static Path freshFile(Path outDir, String file, String round) throws ExperimentException {
+  static <R> R run(
+      RoundBuilder<?> o,
+      String file,
+      String round,
+      Runnable interrupt,
+      BiFunction<RigDescriptor, Path, R> body,
+      Function<String, R> failed)
+      throws ExperimentException {
+    Path report = freshFile(o.outDirOrNew(), file, round);
+    UpOptions up =
+        UpOptions.of(o.profile, o.profile.treatmentArm(), o.outDir.resolve("rig"))
+            .withReset(true)
+            .withOverrides(o.relayOverrides);
+    RigHandle handle;
+    try {
+      handle = Rig.up(up);
+    } catch (RigException e) {
+      return failed.apply("the relay did not start: " + e);
+    }
+    ShutdownHook h =
+        o.installShutdownHook
+            ? ShutdownHook.install(
+                "ceiling-round-interrupt", interrupt, INTERRUPT_GRACE, handle::close)
+            : ShutdownHook.none();
+    try (handle) {
+      o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
+      return body.apply(handle.descriptor(), report);
+    } finally {
+      h.close();
+    }
+  }
+
+  /** Makes {@code outDir} and returns {@code outDir/file}, which must not exist yet. */
+  private static Path freshFile(Path outDir, String file, String round) throws ExperimentException {
     try {
       Files.createDirectories(outDir);
     } catch (IOException e) {
@@ -44,43 +82,6 @@ final class Rounds {
           null);
     }
     return f;
-  }
-
-  /**
-   * Starts the profile's treatment arm (state reset, {@code overrides} applied), runs {@code body}
-   * on its descriptor and stops it; {@code failed} makes the result of a relay that did not start.
-   * With {@code hook}, Ctrl-C calls {@code interrupt} and, past the grace, stops the relay.
-   */
-  static <R> R withRelay(
-      RelayProfile profile,
-      Map<String, String> overrides,
-      Path stateDir,
-      boolean hook,
-      Runnable interrupt,
-      ExperimentProgress progress,
-      Function<RigDescriptor, R> body,
-      Function<String, R> failed) {
-    UpOptions up =
-        UpOptions.of(profile, profile.treatmentArm(), stateDir)
-            .withReset(true)
-            .withOverrides(overrides);
-    RigHandle handle;
-    try {
-      handle = Rig.up(up);
-    } catch (RigException e) {
-      return failed.apply("the relay did not start: " + e);
-    }
-    ShutdownHook h =
-        hook
-            ? ShutdownHook.install(
-                "ceiling-round-interrupt", interrupt, INTERRUPT_GRACE, handle::close)
-            : ShutdownHook.none();
-    try (handle) {
-      progress.rigUp(handle.descriptor().arm(), handle.descriptor());
-      return body.apply(handle.descriptor());
-    } finally {
-      h.close();
-    }
   }
 
   /** A relay_info figure when it is a finite number above 0, else null. */

@@ -30,7 +30,7 @@ import java.util.List;
  * first cell; the verdict is added when the round ends. No resume: a round is minutes long.
  *
  * <pre>{@code
- * SplitResult r = SplitRound.builder()
+ * RoundResult<SplitRoundReport> r = SplitRound.builder()
  *     .profile(RelayProfile.builtIn("reference"))
  *     .relayOverrides(Map.of("audit_workers", "4", "audit_lock", "per-community"))
  *     .ratesFromLockCalibration(1.5, 3.0)
@@ -79,23 +79,20 @@ public final class SplitRound {
    *
    * @throws ExperimentException when the output directory cannot be made or already holds a round
    */
-  private SplitResult runRound() throws ExperimentException {
-    Path file = Rounds.freshFile(o.outDirOrNew(), REPORT_FILE, "split round");
-    return Rounds.withRelay(
-        o.profile,
-        o.relayOverrides,
-        o.outDir.resolve("rig"),
-        o.installShutdownHook,
+  private RoundResult<SplitRoundReport> runRound() throws ExperimentException {
+    return Rounds.run(
+        o,
+        REPORT_FILE,
+        "split round",
         this::interrupt,
-        o.progress,
-        live -> measure(live, file),
-        problem -> SplitResult.failed(Outcome.INFRASTRUCTURE, problem));
+        this::measure,
+        problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
   }
 
   /** The relay is up: the plan, written; the cells; the verdict, written. */
-  private SplitResult measure(RigDescriptor live, Path file) {
+  private RoundResult<SplitRoundReport> measure(RigDescriptor live, Path file) {
     if (live.targets().size() < 2) {
-      return SplitResult.failed(
+      return RoundResult.failed(
           Outcome.BAD_INPUT,
           "the split design needs two communities; profile '"
               + o.profile.name()
@@ -109,7 +106,7 @@ public final class SplitRound {
     if (o.lockMultiples != null) {
       Double basis = lock != null ? lock : workers;
       if (basis == null) {
-        return SplitResult.failed(
+        return RoundResult.failed(
             Outcome.BAD_INPUT,
             "rates from the calibration need relay_info."
                 + PREDICTED_LOCK_KEY
@@ -126,8 +123,22 @@ public final class SplitRound {
         Identities.of(o.profile, live, rates, durationS, o.repeats, o.seed, options.measurement())
             .withEquivalenceMargin(o.delta);
     List<PlannedCell> plan = CellPlan.splitPairs(identity);
-    RigDescriptor shown = Redaction.redact(live);
-    Instant started = Instant.now();
+    SplitRoundReport planned = planned(live, identity, plan, workers, lock);
+    try {
+      Json.write(file, planned);
+    } catch (IOException e) {
+      return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+    }
+    return runAndJudge(live, options, plan, planned, file);
+  }
+
+  /** The round's report before its first cell: the whole plan, declared. */
+  private SplitRoundReport planned(
+      RigDescriptor live,
+      ExperimentIdentity identity,
+      List<PlannedCell> plan,
+      Double workers,
+      Double lock) {
     List<SplitRoundReport.PlannedSplitCell> declared =
         plan.stream()
             .map(
@@ -138,41 +149,49 @@ public final class SplitRound {
                         c.repeat(),
                         c.twoCommunity() ? "split" : "one"))
             .toList();
-    SplitRoundReport planned =
-        new SplitRoundReport(
-            SplitRoundReport.SCHEMA,
-            o.profile.name(),
-            shown,
-            identity,
-            declared,
-            workers,
-            lock,
-            started,
-            null,
-            false,
-            "planned: no cell measured yet",
-            List.of(),
-            null);
-    try {
-      Json.write(file, planned);
-    } catch (IOException e) {
-      return SplitResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
-    }
+    return new SplitRoundReport(
+        SplitRoundReport.SCHEMA,
+        o.profile.name(),
+        Redaction.redact(live),
+        identity,
+        declared,
+        workers,
+        lock,
+        Instant.now(),
+        null,
+        false,
+        "planned: no cell measured yet",
+        List.of(),
+        null);
+  }
+
+  /** The planned cells, then the verdict over what was measured, written over the plan. */
+  private RoundResult<SplitRoundReport> runAndJudge(
+      RigDescriptor live,
+      SweepOptions options,
+      List<PlannedCell> plan,
+      SplitRoundReport planned,
+      Path file) {
     List<String> problems = new ArrayList<>();
     HalfRun half;
     try {
-      SweepRunner.Outcome run = runner.run(live, identity, options, plan);
+      SweepRunner.Outcome run = runner.run(live, planned.identity(), options, plan);
       half = run.half();
       if (run.failure() != null) {
         problems.add(Redaction.redact(run.failure().getMessage()));
       }
     } catch (IOException | ReportFormatException e) {
-      return SplitResult.failed(Outcome.INFRASTRUCTURE, "cannot write the journal: " + e);
+      return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write the journal: " + e);
     }
     SplitReport verdict =
         half.cells().isEmpty()
             ? null
-            : SplitVerdict.judge(half, o.delta, workers, lock, o.verdictConfig);
+            : SplitVerdict.judge(
+                half,
+                o.delta,
+                planned.predictedWorkersCeilingPerS(),
+                planned.predictedLockCeilingPerS(),
+                o.verdictConfig);
     SplitRoundReport report =
         planned.ended(
             Instant.now(), half.complete(), half.incompleteReason(), half.cells(), verdict);
@@ -180,9 +199,9 @@ public final class SplitRound {
       Json.write(file, report);
     } catch (IOException e) {
       problems.add("cannot write " + file + ": " + e);
-      return new SplitResult(report, null, Outcome.INFRASTRUCTURE, problems);
+      return new RoundResult<>(report, null, Outcome.INFRASTRUCTURE, problems);
     }
-    return new SplitResult(report, file, outcome(report, problems), problems);
+    return new RoundResult<>(report, file, outcome(report, problems), problems);
   }
 
   /** A failure first; then a partial round; then the verdict's answer. */
@@ -241,7 +260,7 @@ public final class SplitRound {
     }
 
     /** Validates every option, reporting all problems at once, then runs. */
-    public SplitResult run() throws ExperimentException {
+    public RoundResult<SplitRoundReport> run() throws ExperimentException {
       return build().runRound();
     }
 

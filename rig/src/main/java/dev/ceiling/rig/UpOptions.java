@@ -122,33 +122,6 @@ public record UpOptions(
     Objects.requireNonNull(upstreamMode, "upstream_mode must not be null");
   }
 
-  /** Proxied upstreams, loopback targets only. */
-  public UpOptions(
-      RelayProfile profile,
-      String arm,
-      boolean reset,
-      boolean skipRelay,
-      Path stateDir,
-      Duration readyTimeout,
-      Duration portWait,
-      Duration stopTimeout,
-      Map<String, String> overrides,
-      List<String> extraArgs) {
-    this(
-        profile,
-        arm,
-        reset,
-        skipRelay,
-        stateDir,
-        readyTimeout,
-        portWait,
-        stopTimeout,
-        overrides,
-        extraArgs,
-        UpstreamMode.PROXIED,
-        false);
-  }
-
   /** Defaults: ready timeout 60 s, port wait 15 s, stop timeout 10 s, no overrides. */
   public static UpOptions of(RelayProfile profile, String arm, Path stateDir) {
     return new UpOptions(
@@ -161,7 +134,9 @@ public record UpOptions(
         DEFAULT_PORT_WAIT,
         DEFAULT_STOP_TIMEOUT,
         Map.of(),
-        List.of());
+        List.of(),
+        UpstreamMode.PROXIED,
+        false);
   }
 
   public UpOptions withReset(boolean value) {

@@ -3,8 +3,9 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.experiment.ExperimentException;
-import dev.ceiling.experiment.IdentitiesResult;
 import dev.ceiling.experiment.IdentitiesRound;
+import dev.ceiling.experiment.IdentitiesRoundReport;
+import dev.ceiling.experiment.RoundResult;
 import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
 import java.io.PrintWriter;
@@ -19,7 +20,7 @@ final class IdentitiesRun {
 
   /** Runs the configured round; returns the exit code. */
   static int run(IdentitiesRound.Builder b, boolean quiet, PrintWriter out, PrintWriter err) {
-    IdentitiesResult r;
+    RoundResult<IdentitiesRoundReport> r;
     try {
       r = b.run();
     } catch (ExperimentException e) {

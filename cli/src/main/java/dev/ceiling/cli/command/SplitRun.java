@@ -3,8 +3,9 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.experiment.ExperimentException;
-import dev.ceiling.experiment.SplitResult;
+import dev.ceiling.experiment.RoundResult;
 import dev.ceiling.experiment.SplitRound;
+import dev.ceiling.experiment.SplitRoundReport;
 import dev.ceiling.verdict.SplitRate;
 import dev.ceiling.verdict.SplitReport;
 import java.io.PrintWriter;
@@ -22,7 +23,7 @@ final class SplitRun {
 
   /** Runs the configured round; returns the exit code. */
   static int run(SplitRound.Builder b, boolean quiet, PrintWriter out, PrintWriter err) {
-    SplitResult r;
+    RoundResult<SplitRoundReport> r;
     try {
       r = b.run();
     } catch (ExperimentException e) {

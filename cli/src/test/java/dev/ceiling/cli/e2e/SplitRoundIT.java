@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.Outcome;
-import dev.ceiling.experiment.SplitResult;
+import dev.ceiling.experiment.RoundResult;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SplitRoundReport;
 import dev.ceiling.verdict.RateReading;
@@ -38,8 +38,8 @@ class SplitRoundIT {
 
   @TempDir Path dir;
 
-  private SplitResult run(String lock, String delayMs, int windowS, double multiple, int repeats)
-      throws Exception {
+  private RoundResult<SplitRoundReport> run(
+      String lock, String delayMs, int windowS, double multiple, int repeats) throws Exception {
     Map<String, String> params = new LinkedHashMap<>();
     params.put("audit_workers", "4");
     params.put("audit_lock", lock);
@@ -48,7 +48,7 @@ class SplitRoundIT {
     // The calibration places the rate and bounds the known answer's range; half its runs do.
     params.put("calibration_runs", "100");
     long started = System.nanoTime();
-    SplitResult r =
+    RoundResult<SplitRoundReport> r =
         SplitRound.builder()
             .profile(Relays.reference())
             .relayOverrides(Relays.freePorts(params))
@@ -72,7 +72,7 @@ class SplitRoundIT {
     return r;
   }
 
-  private static String figures(SplitResult r) {
+  private static String figures(RoundResult<SplitRoundReport> r) {
     SplitReport v = r.report().verdict();
     StringBuilder b = new StringBuilder(v.words()).append('\n');
     for (SplitRate rate : v.rates()) {
@@ -102,7 +102,7 @@ class SplitRoundIT {
    */
   @Test
   void aLockPerCommunityIsShownByTheSplitArmAcceptingTwoLocksWorth() throws Exception {
-    SplitResult r = run("per-community", "4", 3, 4.0, 3);
+    RoundResult<SplitRoundReport> r = run("per-community", "4", 3, 4.0, 3);
     assertThat(r.report()).as("a report; problems %s", r.problems()).isNotNull();
     assertThat(r.report().verdict()).as("a verdict; problems %s", r.problems()).isNotNull();
     String figures = figures(r);
@@ -142,7 +142,7 @@ class SplitRoundIT {
    */
   @Test
   void aGlobalLockIsEquivalentWithinDeltaWhetherOrNotTheCommunitiesAreSplit() throws Exception {
-    SplitResult r = run("global", "8", 4, 3.0, 5);
+    RoundResult<SplitRoundReport> r = run("global", "8", 4, 3.0, 5);
     assertThat(r.report()).as("a report; problems %s", r.problems()).isNotNull();
     assertThat(r.report().verdict()).as("a verdict; problems %s", r.problems()).isNotNull();
     String figures = figures(r);
