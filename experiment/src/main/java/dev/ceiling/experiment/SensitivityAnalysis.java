@@ -7,6 +7,7 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.rig.proxy.LinkCounters;
 import dev.ceiling.verdict.CellAssessment;
+import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.CountCheck;
 import dev.ceiling.verdict.DelayPoint;
 import dev.ceiling.verdict.Estimate;
@@ -19,6 +20,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * From a delay sweep's measured cells to its report: the A/B's cell rules, the points, the fit, the
@@ -109,10 +114,45 @@ final class SensitivityAnalysis {
               + delayPoints.size()
               + " usable cell(s) of "
               + cells.size()
-              + " measured: "
+              + " measured"
+              + whyUnused(cells)
+              + ": "
               + e.getMessage();
       return new Fitted(null, problem);
     }
+  }
+
+  /**
+   * Why the cells the fit could not use were left out, each reason with the number of cells it
+   * applies to, so an answer without k names its cause (the limiter, a busy generator, ...): " (not
+   * used: ADMISSION_QUOTA in 6, NOTICES in 6)". Empty when every cell was used.
+   */
+  static String whyUnused(List<SensitivityCell> cells) {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (SensitivityCell c : cells) {
+      if (c.ceilingUsed()) {
+        continue;
+      }
+      Set<String> reasons = new TreeSet<>();
+      c.problems().stream()
+          .filter(CellProblem::excludesEvidence)
+          .forEach(p -> reasons.add(p.kind().name()));
+      if (reasons.isEmpty()) {
+        if (!Boolean.TRUE.equals(c.steady())) {
+          reasons.add("not steady");
+        }
+        if (!Boolean.TRUE.equals(c.busy())) {
+          reasons.add("worker not busy");
+        }
+      }
+      reasons.forEach(r -> counts.merge(r, 1, Integer::sum));
+    }
+    if (counts.isEmpty()) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    counts.forEach((r, n) -> parts.add(r + " in " + n));
+    return " (not used: " + String.join(", ", parts) + ")";
   }
 
   /**

@@ -75,4 +75,57 @@ class SensitivityAnswerTest {
             "no round-trip count on link 'db': no line to fit (partial: stopped after 2 of 12"
                 + " cells)");
   }
+
+  /**
+   * Why cells were not used, tallied by reason: each excluding problem's kind, or, for a cell kept
+   * as evidence but not a point, that it was not steady or its worker not busy. On the cells of a
+   * recorded real sweep (every one used), two of them made unused.
+   */
+  @Test
+  void theCellsNotUsedAreTalliedByReason() throws Exception {
+    List<SensitivityCell> cells;
+    try (var in =
+        SensitivityAnswerTest.class.getResourceAsStream("sensitivity/three-delays.json")) {
+      String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      cells =
+          dev.ceiling.core.json.Json.read(text, "three-delays.json", SensitivityReport.class)
+              .cells();
+    }
+    assertThat(SensitivityAnalysis.whyUnused(cells)).as("every cell used").isEmpty();
+    List<SensitivityCell> some = new ArrayList<>(cells);
+    SensitivityCell limited = cells.get(0);
+    some.set(
+        0,
+        new SensitivityCell(
+            limited.planned(),
+            limited.cell(),
+            dev.ceiling.verdict.CellUse.EXCLUDED,
+            true,
+            true,
+            false,
+            List.of(
+                new dev.ceiling.verdict.CellProblem(
+                    dev.ceiling.verdict.ProblemKind.ADMISSION_QUOTA, "quota moved", true),
+                new dev.ceiling.verdict.CellProblem(
+                    dev.ceiling.verdict.ProblemKind.NOTICES, "NOTICE frames", true)),
+            limited.link(),
+            limited.auditEvents(),
+            limited.turnsPerEvent()));
+    SensitivityCell idle = cells.get(1);
+    some.set(
+        1,
+        new SensitivityCell(
+            idle.planned(),
+            idle.cell(),
+            idle.use(),
+            true,
+            false,
+            false,
+            List.of(),
+            idle.link(),
+            idle.auditEvents(),
+            idle.turnsPerEvent()));
+    assertThat(SensitivityAnalysis.whyUnused(some))
+        .isEqualTo(" (not used: ADMISSION_QUOTA in 1, NOTICES in 1, worker not busy in 1)");
+  }
 }

@@ -1,0 +1,190 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Reads a delay sweep's {@code sensitivity.json} back, refusing a file whose cells were not
+ * measured under the plan it stores, or whose plan differs from the one the reader was given. A
+ * plan is fixed before the first cell, and its cell order follows from its grid, repeats and seed
+ * alone; so a grid, repeat count or seed edited after the first cells no longer gives the order the
+ * cells ran in, and a cell measured at a delay the stored grid lacks, at another rate or for
+ * another window names itself. What a file cannot show by itself (a declared count or a margin
+ * edited after the run) is caught against the plan the reader is given ({@link #read(Path,
+ * SensitivityPlan)}), which is the check for anything that continues or re-reads a sweep.
+ */
+public final class SensitivityFile {
+  private SensitivityFile() {}
+
+  /**
+   * The report in {@code file}, when its cells were measured under its stored plan.
+   *
+   * @throws ExperimentException naming the file and everything that does not match, or why the file
+   *     cannot be read
+   */
+  public static SensitivityReport read(Path file) throws ExperimentException {
+    SensitivityReport report;
+    try {
+      report = Json.read(file, SensitivityReport.class);
+    } catch (ReportFormatException e) {
+      throw new ExperimentException(e.getMessage(), e);
+    }
+    if (!SensitivityReport.SCHEMA.equals(report.schema())) {
+      throw new ExperimentException(
+          file + ": $.schema must be " + SensitivityReport.SCHEMA + ", got " + report.schema(),
+          null);
+    }
+    List<String> problems = problems(report);
+    if (!problems.isEmpty()) {
+      throw new ExperimentException(
+          file
+              + ": the cells were not measured under the stored plan (edited after the first"
+              + " cell?): "
+              + String.join("; ", problems),
+          null);
+    }
+    return report;
+  }
+
+  /**
+   * The report in {@code file}, when its cells were measured under its stored plan and that plan is
+   * {@code given}.
+   *
+   * @throws ExperimentException naming every field of the plan that differs, stored and given
+   */
+  public static SensitivityReport read(Path file, SensitivityPlan given)
+      throws ExperimentException {
+    SensitivityReport report = read(file);
+    List<String> differences = planDifferences(report.plan(), given);
+    if (!differences.isEmpty()) {
+      throw new ExperimentException(
+          file + ": the stored plan differs from the one given: " + String.join("; ", differences),
+          null);
+    }
+    return report;
+  }
+
+  /**
+   * Everything in {@code r} that its cells were not measured under its stored plan: an order that
+   * the grid, repeats and seed do not give, a measured cell that is not the plan's cell at its
+   * place, at a delay off the grid, offered another rate or measured for another window, and more
+   * cells than planned. Empty for a consistent file.
+   */
+  public static List<String> problems(SensitivityReport r) {
+    List<String> out = new ArrayList<>();
+    SensitivityPlan plan = r.plan();
+    List<SensitivityPlan.Cell> order =
+        SensitivityPlan.shuffledCells(plan.delaysMs(), plan.repeats(), plan.seed());
+    if (!order.equals(plan.cells())) {
+      out.add(
+          "$.plan.cells: not the order that delays_ms "
+              + plan.delaysMs()
+              + ", repeats "
+              + plan.repeats()
+              + " and seed "
+              + plan.seed()
+              + " give");
+    }
+    if (r.cells().size() > plan.cells().size()) {
+      out.add(r.cells().size() + " cells measured, " + plan.cells().size() + " planned");
+    }
+    for (int i = 0; i < r.cells().size(); i++) {
+      cellProblems(i, r.cells().get(i), plan, out);
+    }
+    if (r.complete() != (r.cells().size() == plan.cells().size())) {
+      out.add(
+          "$.complete is "
+              + r.complete()
+              + " with "
+              + r.cells().size()
+              + " of "
+              + plan.cells().size()
+              + " cells");
+    }
+    return out;
+  }
+
+  private static void cellProblems(
+      int i, SensitivityCell c, SensitivityPlan plan, List<String> out) {
+    String at = "$.cells[" + i + "]";
+    double d = c.planned().addedDelayMs();
+    if (!plan.delaysMs().contains(d)) {
+      out.add(at + " was measured at " + d + " ms, which is not on the grid " + plan.delaysMs());
+    }
+    if (i < plan.cells().size() && !c.planned().equals(plan.cells().get(i))) {
+      out.add(
+          at + " ran as " + words(c.planned()) + ", the plan's is " + words(plan.cells().get(i)));
+    }
+    if (c.cell().sequence() != c.planned().sequence()) {
+      out.add(
+          at
+              + ".cell's sequence "
+              + c.cell().sequence()
+              + " is not its planned "
+              + c.planned().sequence());
+    }
+    if (!same(c.cell().offeredPerS(), plan.offeredPerS())) {
+      out.add(
+          at
+              + " was offered "
+              + c.cell().offeredPerS()
+              + " events/s, the plan "
+              + plan.offeredPerS());
+    }
+    if (!same(c.cell().durationRequestedS(), plan.durationS())) {
+      out.add(
+          at
+              + " was measured for "
+              + c.cell().durationRequestedS()
+              + " s, the plan's window is "
+              + plan.durationS()
+              + " s");
+    }
+  }
+
+  /**
+   * Every field of the plan where {@code stored} and {@code given} differ, as "field: stored X,
+   * given Y"; the cell order is compared through what gives it (delays, repeats, seed). Empty when
+   * they agree.
+   */
+  public static List<String> planDifferences(SensitivityPlan stored, SensitivityPlan given) {
+    Objects.requireNonNull(stored, "stored");
+    Objects.requireNonNull(given, "given");
+    List<String> out = new ArrayList<>();
+    differ(out, "link", stored.link(), given.link());
+    differ(out, "delays_ms", stored.delaysMs(), given.delaysMs());
+    differ(out, "repeats", stored.repeats(), given.repeats());
+    differ(out, "offered_per_s", stored.offeredPerS(), given.offeredPerS());
+    differ(out, "duration_s", stored.durationS(), given.durationS());
+    differ(out, "seed", stored.seed(), given.seed());
+    differ(out, "level", stored.level(), given.level());
+    differ(out, "lack_of_fit_alpha", stored.lackOfFitAlpha(), given.lackOfFitAlpha());
+    differ(out, "expected_round_trips", stored.expectedRoundTrips(), given.expectedRoundTrips());
+    differ(out, "margin", stored.margin(), given.margin());
+    return out;
+  }
+
+  private static void differ(List<String> out, String field, Object stored, Object given) {
+    if (!Objects.equals(stored, given)) {
+      out.add(field + ": stored " + stored + ", given " + given);
+    }
+  }
+
+  private static boolean same(double a, double b) {
+    return Math.abs(a - b) <= 1e-9 * Math.max(1.0, Math.max(Math.abs(a), Math.abs(b)));
+  }
+
+  private static String words(SensitivityPlan.Cell c) {
+    return String.format(
+        Locale.ROOT,
+        "cell %d at %s ms, repeat %d",
+        c.sequence(),
+        Double.toString(c.addedDelayMs()),
+        c.repeat());
+  }
+}
