@@ -19,15 +19,15 @@ import org.junit.jupiter.api.io.TempDir;
  * known answer on the real reference relay at its own limiter defaults (the built-in {@code
  * reference-defaults} profile: 10 events/s per identity over a 5 s window, NOTICE on refusal).
  *
- * <p>The plan, fixed before any cell: 4 ms per audit exchange, so the worker's ceiling, about
- * 1 / (6 (4 ms + cost)) = 34 to 37/s, is set by its sleeps and not by a CPU cost that a loaded
+ * <p>The plan, fixed before any cell: 4 ms per audit exchange, so the worker's ceiling, about 1 /
+ * (6 (4 ms + cost)) = 34 to 37/s, is set by its sleeps and not by a CPU cost that a loaded
  * machine's calibration misreads (at the profile's 0.5 ms a calibration under a load of 12 read the
  * cost as 0.5 ms, and the worker then completed 240/s against a predicted 167/s: the offer of 1.5
  * times the prediction never saturated it, and N = 40 read NOTHING instead of WORKERS). A loaded
  * machine only makes a sleeping worker slower, which keeps the offer above it. One rate, 1.5 times
  * the top of the predicted range; N = 2, 8 and 32 identities, twice each, 5 s windows (one limiter
- * window), a send-lag bound of 250 ms so that a loaded machine's late wake-ups do not cost a row its
- * cells. With 2 identities their budgets admit 20/s, under the worker's ceiling: the limiter
+ * window), a send-lag bound of 250 ms so that a loaded machine's late wake-ups do not cost a row
+ * its cells. With 2 identities their budgets admit 20/s, under the worker's ceiling: the limiter
  * refuses most of the offer. From the N whose budgets pass the ceiling (predicted ceiling / 10,
  * about 3.4 to 3.7) the worker's queue backs up into the connections, events reach the limiter at
  * the worker's pace, under each identity's budget, and the workers bind. The known answer: 2 binds
