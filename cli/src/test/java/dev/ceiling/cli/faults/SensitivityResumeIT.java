@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * complete sweep is not resumed again. The no-relay refusals (another plan, a corrupt file, the
  * flags) are SensitivityContractTest's.
  *
- * <p>Four relay starts, two child JVMs and six cells of 1 s: 87 to 122 s on this 2-core VM at loads
- * of 10 to 13, beside other builds.
+ * <p>Four relay starts, two child JVMs, four planned cells of 1 s and two cut short: 94 and 97 s on
+ * this 2-core VM at loads of 9 to 13, beside other builds.
  */
 class SensitivityResumeIT {
   @TempDir Path dir;
