@@ -6,6 +6,7 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.net.Redaction;
 import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +33,10 @@ import java.util.Locale;
  * a relay started with the contrast's parameters, in {@code contrast/}, and {@code contrast.json}
  * (declared beside the plan before the first cell) compares the two arms' lines: the slopes must
  * agree, and the intercept difference is what the parameters cost per event.
+ *
+ * <p>With {@link DelaySweepOptions.Builder#resume} the sweep continues from the stored file(s)
+ * ({@link SensitivityResume}): the stored plan, a relay started afresh and checked against the
+ * stored one, only the cells not yet in the file, and the file keeps every stored cell.
  *
  * <pre>{@code
  * SensitivityResult r = DelaySweep.builder()
@@ -83,19 +87,36 @@ public final class DelaySweep {
    * Runs the sweep. Once the relay is up nothing throws: an infrastructure failure ends the sweep
    * with {@link Outcome#INFRASTRUCTURE} and the cells measured until then in the file.
    *
-   * @throws ExperimentException when the output directory cannot be made or already holds a report
+   * @throws ExperimentException when the output directory cannot be made or already holds a report,
+   *     or a resume is refused before a relay starts (a missing, unreadable or complete file, or
+   *     options that declare another sweep)
    */
   public SensitivityResult run() throws ExperimentException {
-    SensitivityResult base = runArm();
-    return o.contrast().isEmpty() || base.report() == null ? base : contrast(base);
+    SensitivityResume.Previous before = o.resume() ? SensitivityResume.read(o) : null;
+    SensitivityResult base;
+    if (before != null && before.base().complete()) {
+      // A contrast run whose base arm is complete: only the contrast arm is left to measure.
+      Path file = o.outDir().resolve(REPORT_FILE);
+      o.progress().warning("the base arm is complete in " + file + "; not measured again");
+      SensitivityReport r = before.base();
+      base =
+          new SensitivityResult(
+              r, file, r.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED, List.of());
+    } else {
+      base = runArm(before == null ? null : before.base());
+    }
+    return o.contrast().isEmpty() || base.report() == null
+        ? base
+        : contrast(base, before == null ? null : before.contrast());
   }
 
   /**
    * The contrast arm, once the base arm has measured: the same plan on a relay started with the
    * contrast's parameters, then both arms compared in {@code contrast.json}. A base arm that did
-   * not complete has nothing to compare with, so the contrast arm does not run.
+   * not complete has nothing to compare with, so the contrast arm does not run. {@code previous} is
+   * the contrast arm's stored report a resume continues, or null.
    */
-  private SensitivityResult contrast(SensitivityResult base) {
+  private SensitivityResult contrast(SensitivityResult base, SensitivityReport previous) {
     SensitivityPlan plan = base.report().plan();
     List<String> problems = new ArrayList<>(base.problems());
     SensitivityResult arm = null;
@@ -107,7 +128,7 @@ public final class DelaySweep {
       DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
       runningArm = contrastArm;
       try {
-        arm = contrastArm.runArm();
+        arm = contrastArm.runArm(previous);
       } catch (ExperimentException e) {
         why = e.getMessage();
       } finally {
@@ -148,21 +169,41 @@ public final class DelaySweep {
     return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
   }
 
-  /** One arm: the relay up, the plan, the cells, the relay down. */
-  private SensitivityResult runArm() throws ExperimentException {
+  /**
+   * One arm: the relay up, the plan, the cells, the relay down. {@code previous} is the arm's
+   * stored report a resume continues, or null for a new arm.
+   */
+  private SensitivityResult runArm(SensitivityReport previous) throws ExperimentException {
     Path file = o.outDir().resolve(REPORT_FILE);
     try {
       Files.createDirectories(o.outDir().resolve("journals"));
     } catch (IOException e) {
       throw new ExperimentException("cannot create output directory " + o.outDir() + ": " + e, e);
     }
-    if (Files.exists(file)) {
+    if (previous == null && Files.exists(file)) {
       throw new ExperimentException(
-          file + " already exists: a delay sweep never overwrites a measured one; choose --out",
+          file
+              + " already exists: a delay sweep never overwrites a measured one; choose --out, or"
+              + " continue it with --resume",
           null);
     }
+    Path rigDir = o.outDir().resolve("rig");
+    if (o.resume()) {
+      // A session killed without its teardown (SIGKILL) leaves its relay running, cut off from
+      // the proxy that died with it: stop it, if and only if the pid file proves it is the one
+      // this directory's rig started (a contrast arm's too, killed before its first cell).
+      DownResult left = Rig.down(rigDir);
+      if (left.pid() != null) {
+        o.progress().warning("the interrupted session's relay: " + left.message());
+      }
+      if (!left.clean()) {
+        return SensitivityResult.failed(
+            Outcome.INFRASTRUCTURE,
+            "the interrupted session's relay in " + rigDir + " is still there: " + left.message());
+      }
+    }
     UpOptions up =
-        UpOptions.of(o.profile(), o.profile().treatmentArm(), o.outDir().resolve("rig"))
+        UpOptions.of(o.profile(), o.profile().treatmentArm(), rigDir)
             .withReset(true)
             .withOverrides(o.relayOverrides())
             .withUpstreamMode(UpOptions.UpstreamMode.PROXIED);
@@ -183,7 +224,7 @@ public final class DelaySweep {
             handle::close);
     try (handle) {
       o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
-      return measure(handle, file);
+      return measure(handle, file, previous);
     } finally {
       hook.close();
     }
@@ -205,7 +246,7 @@ public final class DelaySweep {
   }
 
   /** The relay is up: plan, write the plan, the cells, the last write. */
-  private SensitivityResult measure(RigHandle handle, Path file) {
+  private SensitivityResult measure(RigHandle handle, Path file, SensitivityReport previous) {
     RigDescriptor rig = Redaction.redact(handle.descriptor());
     DelayProxy proxy = handle.proxies().get(o.link());
     if (proxy == null) {
@@ -216,7 +257,7 @@ public final class DelaySweep {
               + "' has no delay proxy; the rig opened "
               + handle.proxies().keySet());
     }
-    SensitivityPlan plan = fixedPlan;
+    SensitivityPlan plan = previous != null ? previous.plan() : fixedPlan;
     if (plan == null) {
       try {
         plan = o.plan(handle.descriptor());
@@ -224,8 +265,23 @@ public final class DelaySweep {
         return SensitivityResult.failed(Outcome.BAD_INPUT, e.getMessage());
       }
     }
-    o.progress().planned(plan, estimate(plan));
-    if (fixedPlan == null && !o.contrast().isEmpty()) {
+    if (previous != null) {
+      List<String> differ = SensitivityResume.relayDiffers(o, previous, rig);
+      if (!differ.isEmpty()) {
+        return SensitivityResult.failed(
+            Outcome.BAD_INPUT,
+            "cannot resume "
+                + o.outDir()
+                + ": the relay now differs from the one in its "
+                + REPORT_FILE
+                + ": "
+                + String.join("; ", differ));
+      }
+      o.progress().resuming(previous);
+    }
+    int toRun = plan.cells().size() - (previous == null ? 0 : previous.cells().size());
+    o.progress().planned(plan, estimate(plan, toRun));
+    if (fixedPlan == null && previous == null && !o.contrast().isEmpty()) {
       // The contrast is declared beside the plan before the first cell, like the plan itself.
       Path declared = o.outDir().resolve(SensitivityContrast.FILE);
       try {
@@ -235,16 +291,36 @@ public final class DelaySweep {
             Outcome.INFRASTRUCTURE, "cannot write " + declared + ": " + e);
       }
     }
-    double durationS = o.duration().toNanos() / 1e9;
-    List<Double> rate = List.of(plan.offeredPerS());
-    var measurement = o.sweepOptions().measurement();
+    return cells(handle, file, plan, previous);
+  }
+
+  /** The plan's cells not yet in the file, in its order; the file rewritten after each. */
+  private SensitivityResult cells(
+      RigHandle handle, Path file, SensitivityPlan plan, SensitivityReport previous) {
+    RigDescriptor rig = Redaction.redact(handle.descriptor());
+    DelayProxy proxy = handle.proxies().get(o.link());
     ExperimentIdentity oneCell =
-        Identities.of(o.profile(), handle.descriptor(), rate, durationS, 1, null, measurement);
-    ExperimentIdentity judged =
         Identities.of(
-            o.profile(), rig, rate, durationS, plan.cells().size(), plan.seed(), measurement);
-    ReportFile report = new ReportFile(file, rig, judged, plan);
+            o.profile(),
+            handle.descriptor(),
+            List.of(plan.offeredPerS()),
+            plan.durationS(),
+            1,
+            null,
+            o.sweepOptions().measurement());
+    SensitivityReportFile report = reportFile(file, rig, plan, previous);
     String failure = null;
+    Path journals = o.outDir().resolve("journals");
+    if (previous != null) {
+      int last = SensitivityResume.sessions(previous).size();
+      try {
+        SensitivityResume.setAsideUnfinished(journals, plan, report.measuredSequences(), last)
+            .forEach(o.progress()::warning);
+      } catch (IOException e) {
+        return SensitivityResult.failed(
+            Outcome.INFRASTRUCTURE, "cannot set aside an unfinished cell's journal: " + e);
+      }
+    }
     try {
       report.write(null);
       DelayCells cells =
@@ -255,13 +331,17 @@ public final class DelaySweep {
               proxy,
               oneCell,
               o.sweepOptions(),
-              o.outDir().resolve("journals"));
+              journals);
+      java.util.Set<Integer> done = report.measuredSequences();
       for (SensitivityPlan.Cell c : plan.cells()) {
+        if (done.contains(c.sequence())) {
+          continue;
+        }
         if (stopRequested.get()) {
           failure = INTERRUPTED;
           break;
         }
-        report.measured.add(cells.measure(c));
+        report.add(cells.measure(c));
         o.progress().measured(report.write(null));
       }
     } catch (OneCellSweep.CellFailed | MetricsException e) {
@@ -274,75 +354,41 @@ public final class DelaySweep {
     return report.finish(failure);
   }
 
-  /** The sweep's report file, rewritten after every cell from the cells measured so far. */
-  private final class ReportFile {
-    private final Path file;
-    private final RigDescriptor rig;
-    private final ExperimentIdentity judged;
-    private final SensitivityPlan plan;
-    private final Instant started = Instant.now();
-    final List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
-
-    ReportFile(Path file, RigDescriptor rig, ExperimentIdentity judged, SensitivityPlan plan) {
-      this.file = file;
-      this.rig = rig;
-      this.judged = judged;
-      this.plan = plan;
-    }
-
-    /** The last write, and the outcome it reads as; {@code failure} is null when none. */
-    SensitivityResult finish(String failure) {
-      SensitivityReport report;
-      try {
-        report = write(failure == null ? "" : failure);
-      } catch (IOException e) {
-        return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
-      }
-      Outcome outcome =
-          INTERRUPTED.equals(failure)
-              ? Outcome.NOT_ESTABLISHED
-              : failure != null
-                  ? Outcome.INFRASTRUCTURE
-                  : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
-      return new SensitivityResult(
-          report, file, outcome, failure == null ? List.of() : List.of(failure));
-    }
-
-    /**
-     * Writes the report of the cells so far. {@code ended} is null while the sweep runs, "" once it
-     * ended normally, and the failure's message when it stopped early.
-     */
-    SensitivityReport write(String ended) throws IOException {
-      int planned = plan.cells().size();
-      boolean complete = measured.size() == planned;
-      String reason =
-          complete
-              ? null
-              : ended == null
-                  ? "running: " + measured.size() + " of " + planned + " cells"
-                  : "stopped after " + measured.size() + " of " + planned + " cells: " + ended;
-      SensitivityAnalysis.Progress p =
-          new SensitivityAnalysis.Progress(
-              started, ended == null ? null : Instant.now(), complete, reason);
-      SensitivityReport report =
-          SensitivityAnalysis.report(
-              o.profile().name(), rig, judged, plan, measured, p, o.verdictConfig());
-      Json.write(file, report);
-      return report;
-    }
+  /** The file of this session: a new one, or the stored one with its cells and sessions. */
+  private SensitivityReportFile reportFile(
+      Path file, RigDescriptor rig, SensitivityPlan plan, SensitivityReport previous) {
+    var measurement = o.sweepOptions().measurement();
+    return previous == null
+        ? SensitivityReportFile.first(
+            file,
+            o.profile().name(),
+            rig,
+            SensitivityResume.judged(o.profile(), rig, plan, measurement),
+            plan,
+            o.verdictConfig())
+        : SensitivityReportFile.resumed(
+            file,
+            previous,
+            SensitivityResume.judged(o.profile(), previous.rig(), plan, previous.measurement()),
+            o.verdictConfig(),
+            rig.rigId());
   }
 
-  /** How long the plan will take: each cell's warm-up, window, grace and a drain's allowance. */
-  static Duration estimate(SensitivityPlan plan, SweepOptions options, Duration duration) {
+  /** How long cells take: each cell's warm-up, window, grace and a drain's allowance. */
+  static Duration estimate(int cells, SweepOptions options, Duration duration) {
     Duration perCell =
         options.warmup().plus(duration).plus(options.grace()).plus(Duration.ofSeconds(2));
-    return perCell.multipliedBy(plan.cells().size());
+    return perCell.multipliedBy(cells);
   }
 
-  /** The whole run's: both arms' cells when a contrast arm follows this one. */
-  private Duration estimate(SensitivityPlan plan) {
-    Duration one = estimate(plan, o.sweepOptions(), o.duration());
-    return fixedPlan == null && !o.contrast().isEmpty() ? one.multipliedBy(2) : one;
+  /**
+   * The run's: this arm's {@code toRun} cells, and the whole plan's when a contrast arm follows.
+   */
+  private Duration estimate(SensitivityPlan plan, int toRun) {
+    Duration one = estimate(toRun, o.sweepOptions(), o.duration());
+    return fixedPlan == null && !o.contrast().isEmpty()
+        ? one.plus(estimate(plan.cells().size(), o.sweepOptions(), o.duration()))
+        : one;
   }
 
   /** Words for a duration: "about 3 min 20 s". */

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param contrast the second arm's relay parameters, on top of {@code relayOverrides}: the same
  *     plan runs again on a relay started with them (a durability contrast, e.g. {@code
  *     synchronous_commit=off}); empty for one arm
+ * @param resume true to continue the sweep in {@code outDir} from its {@code sensitivity.json}
+ *     instead of starting one (see {@link Builder#resume})
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -35,7 +37,8 @@ public record DelaySweepOptions(
     SweepOptions sweepOptions,
     VerdictConfig verdictConfig,
     Path outDir,
-    SensitivityProgress progress) {
+    SensitivityProgress progress,
+    boolean resume) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -79,7 +82,8 @@ public record DelaySweepOptions(
         sweepOptions,
         verdictConfig,
         outDir.resolve(CONTRAST_DIR),
-        progress);
+        progress,
+        resume);
   }
 
   /**
@@ -89,26 +93,29 @@ public record DelaySweepOptions(
    * @throws AutoRates.MissingCeilingException when no rate was given and the relay predicts none
    */
   SensitivityPlan plan(RigDescriptor rig) throws AutoRates.MissingCeilingException {
-    double offer;
-    String rule;
     if (rate != null) {
-      offer = rate;
-      rule = "given: " + rate + " events/s at every delay";
-    } else {
-      AutoRates.Range range = AutoRates.range(rig);
-      offer = Math.max(1, Math.round(range.highPerS() * DelaySweep.OFFER_MULTIPLE));
-      rule =
-          DelaySweep.OFFER_MULTIPLE
-              + " x the relay's predicted ceiling at zero added delay (the high end of "
-              + range.text()
-              + ") at every delay: the ceiling only falls as the delay grows, so this saturates"
-              + " every point";
+      return plan(rate, "given: " + rate + " events/s at every delay");
     }
+    AutoRates.Range range = AutoRates.range(rig);
+    return plan(
+        (double) Math.max(1, Math.round(range.highPerS() * DelaySweep.OFFER_MULTIPLE)),
+        DelaySweep.OFFER_MULTIPLE
+            + " x the relay's predicted ceiling at zero added delay (the high end of "
+            + range.text()
+            + ") at every delay: the ceiling only falls as the delay grows, so this saturates"
+            + " every point");
+  }
+
+  /**
+   * The plan these options declare at the offered rate {@code offerPerS}, which {@code rule} puts
+   * in words: what a resume compares the stored plan with, at the stored rate.
+   */
+  SensitivityPlan plan(double offerPerS, String rule) {
     return new SensitivityPlan(
         link,
         delaysMs,
         repeats,
-        offer,
+        offerPerS,
         rule,
         duration.toNanos() / 1e9,
         seed,
@@ -129,6 +136,7 @@ public record DelaySweepOptions(
     private long seed = 1;
     private SensitivityProgress progress = SensitivityProgress.NONE;
     private Map<String, String> contrast = Map.of();
+    private boolean resume;
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -189,6 +197,22 @@ public record DelaySweepOptions(
      */
     public Builder contrast(Map<String, String> parameters) {
       this.contrast = Objects.requireNonNull(parameters, "contrast");
+      return this;
+    }
+
+    /**
+     * Continue the interrupted or partial sweep in {@link #outDir}: its {@code sensitivity.json}'s
+     * plan is the plan (its offered rate included: no new calibration), only the planned cells not
+     * in the file are measured, in the plan's order, on a relay started afresh, and every cell in
+     * the file is kept. Refused before a relay starts when the file is missing, unreadable or
+     * complete, or when these options declare another plan (give the options the sweep was started
+     * with; {@link #rate} may be left out); refused once the relay is up when it differs from the
+     * file's in the identity an experiment's resume checks (Ceiling's and the relay's builds, its
+     * parameters, limiter, queue, communities). With a contrast, the base arm's missing cells run
+     * first, then the contrast arm's.
+     */
+    public Builder resume(boolean value) {
+      this.resume = value;
       return this;
     }
 
@@ -306,7 +330,8 @@ public record DelaySweepOptions(
           sweepOptions,
           verdictConfig,
           outDir,
-          progress);
+          progress,
+          resume);
     }
 
     /** Validates and runs. */

@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * Lists every field in which two experiment identities differ: a journal's and this sweep's (for
- * resume), or the treatment arm's and the control arm's (for an experiment).
+ * resume), the treatment arm's and the control arm's (for an experiment), or a delay sweep's stored
+ * relay's and its resumed one's.
  */
 final class IdentityCheck {
   private IdentityCheck() {}
@@ -23,7 +24,8 @@ final class IdentityCheck {
     return differences(treatment, control, "treatment", "control");
   }
 
-  private static List<String> differences(
+  /** Every field in which {@code journal} (named {@code nameA}) differs from {@code now}. */
+  static List<String> differences(
       ExperimentIdentity journal, ExperimentIdentity now, String nameA, String nameB) {
     List<String> out = new ArrayList<>();
     for (RecordComponent c : ExperimentIdentity.class.getRecordComponents()) {

@@ -61,6 +61,11 @@ final class OneCellSweep {
             : Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl())));
   }
 
+  /** The journal of the cell at {@code sequence} in {@code journals}. */
+  static Path journal(Path journals, int sequence) {
+    return journals.resolve(String.format(Locale.ROOT, "cell-%03d.jsonl", sequence));
+  }
+
   /**
    * Measures the cell at {@code sequence}, {@code repeat} of the round.
    *
@@ -86,7 +91,7 @@ final class OneCellSweep {
                 options.drainTimeout().toMillis() / 1000.0,
                 sequence));
       }
-      Path journal = journals.resolve(String.format(Locale.ROOT, "cell-%03d.jsonl", sequence));
+      Path journal = journal(journals, sequence);
       SweepRunner.Outcome run =
           runner.run(rig, identity, options.withJournal(journal).withResume(false));
       if (run.failure() != null || run.half().cells().size() != 1) {

@@ -35,8 +35,16 @@ final class SensitivityAnalysis {
   /** One cell as measured, before any rule is applied. */
   record Measured(SensitivityPlan.Cell planned, Cell cell, LinkCounters link, Double auditEvents) {}
 
-  /** Where the sweep stands: when it started and ended, and whether every cell ran. */
-  record Progress(Instant startedAt, Instant finishedAt, boolean complete, String reason) {}
+  /**
+   * Where the sweep stands: when it started and ended, whether every cell ran, and the sessions
+   * whose cells these are.
+   */
+  record Progress(
+      Instant startedAt,
+      Instant finishedAt,
+      boolean complete,
+      String reason,
+      List<SensitivitySession> sessions) {}
 
   /**
    * The report of the cells measured so far.
@@ -80,6 +88,7 @@ final class SensitivityAnalysis {
         progress.finishedAt(),
         progress.complete(),
         progress.reason(),
+        progress.sessions(),
         cells,
         points,
         fit,

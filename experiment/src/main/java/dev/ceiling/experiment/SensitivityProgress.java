@@ -10,6 +10,12 @@ public interface SensitivityProgress extends ExperimentProgress {
   /** The plan is fixed and written; {@code estimate} is how long its cells should take. */
   default void planned(SensitivityPlan plan, Duration estimate) {}
 
+  /**
+   * A resume continues {@code stored}: the relay is up and matches the stored one, the stored cells
+   * are kept and the plan's other cells run now.
+   */
+  default void resuming(SensitivityReport stored) {}
+
   /** A cell was measured; {@code soFar} is the report as written after it. */
   default void measured(SensitivityReport soFar) {}
 

@@ -11,7 +11,8 @@ import java.util.Objects;
 /**
  * {@code sensitivity.json}: a delay sweep's plan, every measured cell with what the A/B's rules
  * made of it, the points, the fit, the test against the declared count, the wire count and the
- * answer. Rewritten after every cell, so nothing measured is lost when a later cell fails.
+ * answer. Rewritten after every cell, so nothing measured is lost when a later cell fails; a resume
+ * ({@link DelaySweepOptions.Builder#resume}) adds its cells to it and says so in {@code sessions}.
  *
  * @param schema always {@link #SCHEMA}
  * @param profile the relay profile's name
@@ -24,6 +25,8 @@ import java.util.Objects;
  * @param finishedAt when the sweep ended, or null while it runs
  * @param complete true when every planned cell was measured
  * @param incompleteReason why not, or null
+ * @param sessions the sessions whose cells are in the file: one, or one more per resume (null in a
+ *     file written before sessions were recorded, which had one)
  * @param cells the measured cells, in run order
  * @param points one per delay of the plan, in delay order
  * @param fit the line 1 / C = k d + c over the cells used, or null when it could not be fitted
@@ -46,6 +49,7 @@ public record SensitivityReport(
     Instant finishedAt,
     boolean complete,
     String incompleteReason,
+    List<SensitivitySession> sessions,
     List<SensitivityCell> cells,
     List<SensitivityPoint> points,
     SensitivityFit fit,
@@ -61,6 +65,7 @@ public record SensitivityReport(
   public SensitivityReport {
     Objects.requireNonNull(plan, "plan must not be null");
     Objects.requireNonNull(measurement, "measurement must not be null");
+    sessions = sessions == null ? null : List.copyOf(sessions);
     cells = List.copyOf(cells);
     points = List.copyOf(points);
     Objects.requireNonNull(answer, "answer must not be null");

@@ -29,7 +29,7 @@ class SensitivityAnswerTest {
           SensitivityPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
 
   static final SensitivityAnalysis.Progress DONE =
-      new SensitivityAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null);
+      new SensitivityAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null, List.of());
 
   /** 1 / C = 2 + k d ms per event, with a small alternating scatter at each delay. */
   static List<DelayPoint> line(double k, boolean plateau) {
@@ -68,7 +68,8 @@ class SensitivityAnswerTest {
   @Test
   void noFitSaysWhyAndAPartialRunSaysSo() {
     SensitivityAnalysis.Progress partial =
-        new SensitivityAnalysis.Progress(Instant.EPOCH, null, false, "stopped after 2 of 12 cells");
+        new SensitivityAnalysis.Progress(
+            Instant.EPOCH, null, false, "stopped after 2 of 12 cells", List.of());
     String a = SensitivityAnalysis.answer(PLAN, null, "no line to fit", null, null, partial);
     assertThat(a)
         .isEqualTo(

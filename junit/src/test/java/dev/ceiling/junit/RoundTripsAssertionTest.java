@@ -72,6 +72,7 @@ class RoundTripsAssertionTest {
         complete ? null : "stopped after 6 of 12 cells",
         List.of(),
         List.of(),
+        List.of(),
         fit,
         null,
         count,

@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
           + " every cell) at the end; with --contrast, the second arm's in contrast/ and both"
           + " compared in contrast.json. Exit codes: 0 established (the line holds and k is"
           + " consistent with the declared count; with --contrast, in both arms, and their slopes"
-          + " agree), 1 not established, 2 bad usage, 3 infrastructure failure.",
+          + " agree), 1 not established, 2 bad usage, 3 infrastructure failure. --resume DIR"
+          + " continues an interrupted sweep.",
       ""
     })
 public final class SensitivityCommand implements Callable<Integer> {
@@ -135,6 +136,18 @@ public final class SensitivityCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
   Path out;
 
+  @Option(
+      names = "--resume",
+      paramLabel = "DIR",
+      description = {
+        "Continue the interrupted or partial sweep in DIR (its --out): its sensitivity.json's plan",
+        "is the plan (its offered rate included), only the planned cells not in the file run, on a",
+        "relay started afresh, and every cell in the file is kept. Pass the options the sweep was",
+        "started with (--rate may be left out); a different plan, a missing, unreadable or",
+        "complete file, or a relay that differs from the stored one is refused (exit 2)."
+      })
+  Path resume;
+
   @Option(names = "--quiet", description = "Print only the answer and warnings.")
   boolean quiet;
 
@@ -156,7 +169,10 @@ public final class SensitivityCommand implements Callable<Integer> {
     Logging.verbose(false);
     Path dir;
     try {
-      dir = out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports"));
+      dir =
+          resume != null
+              ? resume
+              : out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports"));
     } catch (IOException e) {
       CommandLines.error(err, "cannot create the output directory: " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
@@ -199,6 +215,7 @@ public final class SensitivityCommand implements Callable<Integer> {
               .progress(new SensitivityLines(err, quiet))
               .rate(rate)
               .expectRoundTrips(expectRoundTrips)
+              .resume(resume != null)
               .run();
     } catch (ExperimentException e) {
       CommandLines.error(err, e.getMessage());
@@ -270,8 +287,18 @@ public final class SensitivityCommand implements Callable<Integer> {
           "--link '" + link + "' is not an upstream of profile '" + p.name() + "': " + links);
     }
     SensitivityPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+    if (resume != null && out != null) {
+      checks.add("--resume DIR continues the sweep in DIR; it cannot be combined with --out");
+    } else if (resume != null && !Files.isDirectory(resume)) {
+      checks.add("--resume: " + resume + " is not a directory");
+    }
     if (out != null && Files.exists(out.resolve("sensitivity.json"))) {
-      checks.add("--out " + out + " already holds a sensitivity.json; choose a new directory");
+      checks.add(
+          "--out "
+              + out
+              + " already holds a sensitivity.json; choose a new directory, or continue it with"
+              + " --resume "
+              + out);
     }
     try {
       UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(params);

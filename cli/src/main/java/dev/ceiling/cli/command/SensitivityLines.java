@@ -61,6 +61,24 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   @Override
+  public void resuming(SensitivityReport stored) {
+    if (!quiet) {
+      int sessions = stored.sessions() == null ? 1 : stored.sessions().size();
+      err.println(
+          "resuming: "
+              + stored.cells().size()
+              + " of "
+              + stored.plan().cells().size()
+              + " cells are in the file from "
+              + sessions
+              + (sessions == 1 ? " session" : " sessions")
+              + " and are kept; the other "
+              + (stored.plan().cells().size() - stored.cells().size())
+              + " run now, in the plan's order");
+    }
+  }
+
+  @Override
   public void measured(SensitivityReport soFar) {
     if (quiet || soFar.cells().isEmpty()) {
       return;

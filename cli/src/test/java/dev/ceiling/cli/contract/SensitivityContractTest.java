@@ -5,8 +5,16 @@ import static dev.ceiling.cli.contract.Cli.assertUsageError;
 import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.SensitivityContrast;
+import dev.ceiling.experiment.SensitivityReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +39,8 @@ class SensitivityContractTest {
             "--margin",
             "--rate",
             "--identities",
-            "--contrast");
+            "--contrast",
+            "--resume");
   }
 
   @Test
@@ -112,5 +121,139 @@ class SensitivityContractTest {
         run("sensitivity", "--out", dir.resolve("fresh").toString(), "--param", "nope=1");
     assertUsageError(fresh, "--param");
     assertThat(fresh.err()).doesNotContain("--out");
+  }
+
+  @Test
+  void resumeNeedsADirectoryAndIsNotCombinedWithOut() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    assertUsageError(
+        run("sensitivity", "--resume", file.toString()),
+        "--resume: " + file + " is not a directory");
+    assertUsageError(
+        run("sensitivity", "--resume", dir.toString(), "--out", dir.resolve("o").toString()),
+        "--resume DIR continues the sweep in DIR; it cannot be combined with --out");
+    assertUsageError(
+        run("sensitivity", "--resume", dir.toString()),
+        "nothing to resume: " + dir.resolve("sensitivity.json") + " does not exist");
+  }
+
+  /**
+   * A stored sweep (the page tests' fixture: delays 2, 3, 4 ms x 2 repeats, seed 3, 80/s given,
+   * complete) resumed with options that declare another plan is refused before a relay starts,
+   * naming each difference, and the file is left as it was. The partner, the same options, gets
+   * past the plan check and is refused only because the sweep is complete.
+   */
+  @Test
+  void aResumeWhosePlanDiffersIsRefusedNamingWhatDiffersAndTouchesNothing() throws Exception {
+    Path stored = storedSweep();
+    String before = sha256(stored.resolve("sensitivity.json"));
+    assertUsageError(resume(stored, "--seed", "4"), "plan.seed sensitivity.json 3, now 4");
+    assertUsageError(
+        resume(stored, "--delays", "2,3,5"),
+        "plan.delays_ms sensitivity.json [2.0, 3.0, 4.0], now [2.0, 3.0, 5.0]");
+    assertUsageError(resume(stored, "--repeats", "3"), "plan.repeats sensitivity.json 2, now 3");
+    assertUsageError(
+        resume(stored, "--expect-round-trips", "6"),
+        "plan.expected_round_trips sensitivity.json null, now 6.0");
+    assertUsageError(
+        resume(stored, "--rate", "90"), "plan.offered_per_s sensitivity.json 80.0, now 90.0");
+    assertUsageError(resume(stored, "--identities", "4"), "measurement sensitivity.json");
+    Cli.Outcome two = resume(stored, "--seed", "4", "--margin", "0.7");
+    assertUsageError(two, "plan.seed");
+    assertThat(two.err()).contains("plan.margin sensitivity.json 0.5, now 0.7");
+    assertUsageError(
+        resume(stored, "--contrast", "audit_exchanges=5"), "contrast: none (no contrast.json)");
+    assertThat(sha256(stored.resolve("sensitivity.json"))).isEqualTo(before);
+    // Partner: the options it was started with (the stored rate may be left out, or given).
+    assertUsageError(
+        resume(stored),
+        "nothing to resume in " + stored + ": " + stored.resolve("sensitivity.json"));
+    assertUsageError(resume(stored, "--rate", "80"), "is complete (6 of 6 cells)");
+    assertThat(sha256(stored.resolve("sensitivity.json"))).isEqualTo(before);
+  }
+
+  @Test
+  void aCorruptStoredSweepIsRefusedNamingTheFile() throws Exception {
+    Path stored = storedSweep();
+    Path file = stored.resolve("sensitivity.json");
+    String text = Files.readString(file);
+    Files.writeString(file, text.substring(0, text.length() / 2));
+    Cli.Outcome torn = resume(stored);
+    assertUsageError(torn, "cannot resume: " + file + ": $: not valid JSON");
+    // A cell the plan does not have is not a cell of this sweep.
+    Files.writeString(file, text.replaceFirst("\"sequence\" : 0,", "\"sequence\" : 40,"));
+    assertUsageError(resume(stored), "cannot resume: " + file + ": ");
+    assertThat(Files.readString(file)).contains("\"sequence\" : 40,");
+  }
+
+  /**
+   * A contrast run resumes as a contrast run with the parameters its contrast.json declared, and a
+   * run without one as a run without one. The partner, the declared contrast, gets past the check
+   * and is refused only because both arms are complete.
+   */
+  @Test
+  void aContrastRunResumesOnlyWithItsOwnContrast() throws Exception {
+    Path stored = storedSweep();
+    SensitivityReport base = Json.read(stored.resolve("sensitivity.json"), SensitivityReport.class);
+    Json.write(
+        stored.resolve("contrast.json"),
+        SensitivityContrast.of(base.plan(), Map.of("audit_exchanges", "5"), base, null, null));
+    Files.createDirectories(stored.resolve("contrast"));
+    Files.copy(stored.resolve("sensitivity.json"), stored.resolve("contrast/sensitivity.json"));
+    assertUsageError(resume(stored), "contrast: {audit_exchanges=5}, now {}");
+    assertUsageError(
+        resume(stored, "--contrast", "audit_exchanges=4"),
+        "contrast: {audit_exchanges=5}, now {audit_exchanges=4}");
+    assertUsageError(
+        resume(stored, "--contrast", "audit_exchanges=5"),
+        "nothing to resume in "
+            + stored
+            + ": "
+            + stored.resolve("contrast").resolve("sensitivity.json")
+            + " is complete (6 of 6 cells)");
+  }
+
+  /** The page tests' fixture in a directory of its own, as a finished sweep left it. */
+  private Path storedSweep() throws Exception {
+    Path stored = Files.createDirectories(dir.resolve("stored"));
+    Files.copy(
+        Path.of("src", "test", "resources", "sensitivity", "three-delays.json"),
+        stored.resolve("sensitivity.json"));
+    return stored;
+  }
+
+  /** {@code sensitivity --resume DIR} with the fixture's options, then {@code changes}. */
+  private static Cli.Outcome resume(Path stored, String... changes) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "sensitivity",
+                "--resume",
+                stored.toString(),
+                "--delays",
+                "2,3,4",
+                "--repeats",
+                "2",
+                "--duration",
+                "1",
+                "--seed",
+                "3",
+                "--identities",
+                "3"));
+    args.addAll(List.of(changes));
+    // picocli refuses a single-valued option given twice: a change replaces the fixture's.
+    for (int i = 0; i < changes.length; i += 2) {
+      int first = args.indexOf(changes[i]);
+      if (first >= 0 && first < args.size() - changes.length) {
+        args.remove(first + 1);
+        args.remove(first);
+      }
+    }
+    return run(args.toArray(String[]::new));
+  }
+
+  private static String sha256(Path file) throws Exception {
+    return HexFormat.of()
+        .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
   }
 }

@@ -39,6 +39,8 @@ public final class AddedFields {
           new Added("source_addresses", List.of("warmup_s", "grace_s", "send_lag_bound_ms")),
           // A verdict (VerdictReport): null where the identity declared no margin.
           new Added("equivalence", List.of("control_marker", "failures", "comparable_rates")),
+          // A delay sweep's report (SensitivityReport): null is "one session, before resume".
+          new Added("sessions", List.of("plan", "fit_problem", "wire_turns_per_event")),
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")),
           // Null is "written before it was recorded"; 0 is "the OS chose".

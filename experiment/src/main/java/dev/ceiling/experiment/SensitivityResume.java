@@ -1,0 +1,291 @@
+package dev.ceiling.experiment;
+
+import com.google.common.base.CaseFormat;
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.rig.RelayProfile;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What a resumed delay sweep continues, checked before a relay starts: the stored {@code
+ * sensitivity.json} of each arm, readable, consistent with its own plan, not yet complete, and
+ * declaring the plan these options declare. Once the relay is up, {@link #relayDiffers} is the
+ * identity check an experiment's resume makes.
+ */
+final class SensitivityResume {
+  private SensitivityResume() {}
+
+  /**
+   * What the earlier sessions left.
+   *
+   * @param base the base arm's report
+   * @param contrast the contrast arm's report, or null when it has not measured yet (or there is no
+   *     contrast)
+   */
+  record Previous(SensitivityReport base, SensitivityReport contrast) {}
+
+  /**
+   * The stored reports a resume of {@code o.outDir()} continues.
+   *
+   * @throws ExperimentException naming the file when one is missing, unreadable or complete, or
+   *     every difference between the stored sweep and the one these options declare
+   */
+  static Previous read(DelaySweepOptions o) throws ExperimentException {
+    Path dir = o.outDir();
+    SensitivityReport base = stored(dir.resolve(DelaySweep.REPORT_FILE));
+    List<String> differ = differences(o, base);
+    differ.addAll(contrastDifferences(o, base));
+    if (!differ.isEmpty()) {
+      throw new ExperimentException(
+          "cannot resume "
+              + dir
+              + ": these options declare another sweep than its "
+              + DelaySweep.REPORT_FILE
+              + ": "
+              + String.join("; ", differ)
+              + "; pass the options the sweep was started with",
+          null);
+    }
+    Path contrastFile = dir.resolve(DelaySweepOptions.CONTRAST_DIR).resolve(DelaySweep.REPORT_FILE);
+    SensitivityReport contrast = null;
+    if (!o.contrast().isEmpty() && Files.exists(contrastFile)) {
+      contrast = stored(contrastFile);
+      if (!base.complete() || !contrast.plan().equals(base.plan())) {
+        throw new ExperimentException(
+            "cannot resume "
+                + dir
+                + ": "
+                + contrastFile
+                + (base.complete()
+                    ? " holds another plan than the base arm's"
+                    : " exists while the base arm is incomplete")
+                + ", which a contrast run never writes",
+            null);
+      }
+    }
+    SensitivityReport last = o.contrast().isEmpty() ? base : contrast;
+    if (base.complete() && (last != null && last.complete())) {
+      throw new ExperimentException(
+          "nothing to resume in "
+              + dir
+              + ": "
+              + (o.contrast().isEmpty() ? dir.resolve(DelaySweep.REPORT_FILE) : contrastFile)
+              + " is complete ("
+              + last.cells().size()
+              + " of "
+              + last.plan().cells().size()
+              + " cells)",
+          null);
+    }
+    return new Previous(base, contrast);
+  }
+
+  /** The report in {@code file}, readable and consistent with its own plan. */
+  static SensitivityReport stored(Path file) throws ExperimentException {
+    if (!Files.exists(file)) {
+      throw new ExperimentException(
+          "nothing to resume: "
+              + file
+              + " does not exist"
+              + (Files.isDirectory(file.getParent()) ? "" : " (nor does its directory)"),
+          null);
+    }
+    SensitivityReport r;
+    try {
+      r = Json.read(file, SensitivityReport.class);
+    } catch (ReportFormatException e) {
+      throw new ExperimentException("cannot resume: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw new ExperimentException("cannot resume: " + file + ": " + e.getMessage(), e);
+    }
+    List<String> problems = new ArrayList<>();
+    if (!SensitivityReport.SCHEMA.equals(r.schema())) {
+      problems.add("$.schema is " + r.schema() + ", not " + SensitivityReport.SCHEMA);
+    }
+    if (r.rig() == null || r.startedAt() == null) {
+      problems.add("$.rig and $.started_at are needed to check the resumed relay");
+    }
+    Set<Integer> seen = new HashSet<>();
+    for (SensitivityCell c : r.cells()) {
+      int seq = c.planned().sequence();
+      if (seq < 0 || seq >= r.plan().cells().size()) {
+        problems.add(
+            "a cell has sequence " + seq + ", outside the plan's " + r.plan().cells().size());
+      } else if (!r.plan().cells().get(seq).equals(c.planned())) {
+        problems.add(
+            "cell " + seq + " is " + c.planned() + ", not the plan's " + r.plan().cells().get(seq));
+      } else if (!seen.add(seq)) {
+        problems.add("cell " + seq + " is in the file twice");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ExperimentException(
+          "cannot resume: " + file + ": " + String.join("; ", problems), null);
+    }
+    return r;
+  }
+
+  /** Where the stored sweep and the one {@code o} declares differ, before a relay starts. */
+  static List<String> differences(DelaySweepOptions o, SensitivityReport stored) {
+    List<String> out = new ArrayList<>();
+    same(out, "profile", stored.profile(), o.profile().name());
+    same(out, "arm", stored.arm(), o.profile().treatmentArm());
+    SensitivityPlan s = stored.plan();
+    // The stored rate is the plan's: a rate calibrated afresh would be chosen after seeing cells.
+    SensitivityPlan declared = o.plan(o.rate() != null ? o.rate() : s.offeredPerS(), s.offerRule());
+    List<String> plan = new ArrayList<>();
+    for (RecordComponent c : SensitivityPlan.class.getRecordComponents()) {
+      if (!c.getName().equals("cells")) {
+        same(plan, "plan." + snake(c.getName()), read(c, s), read(c, declared));
+      }
+    }
+    if (plan.isEmpty() && !s.cells().equals(declared.cells())) {
+      plan.add("plan.cells: the stored order is not the one seed " + s.seed() + " declares");
+    }
+    out.addAll(plan);
+    MeasurementSettings m = o.sweepOptions().measurement();
+    same(out, "measurement", stored.measurement(), m);
+    return out;
+  }
+
+  /** A contrast run resumes as a contrast run, with the same parameters, and vice versa. */
+  private static List<String> contrastDifferences(DelaySweepOptions o, SensitivityReport base)
+      throws ExperimentException {
+    Path declared = o.outDir().resolve(SensitivityContrast.FILE);
+    Map<String, String> now = new TreeMap<>(o.contrast());
+    if (!Files.exists(declared)) {
+      return now.isEmpty()
+          ? List.of()
+          : List.of("contrast: none (no " + SensitivityContrast.FILE + "), now " + now);
+    }
+    SensitivityContrast c;
+    try {
+      c = Json.read(declared, SensitivityContrast.class);
+    } catch (ReportFormatException e) {
+      throw new ExperimentException("cannot resume: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw new ExperimentException("cannot resume: " + declared + ": " + e.getMessage(), e);
+    }
+    if (!c.plan().equals(base.plan())) {
+      throw new ExperimentException(
+          "cannot resume: " + declared + " declares another plan than " + DelaySweep.REPORT_FILE,
+          null);
+    }
+    Map<String, String> then = new TreeMap<>(c.contrastParameters());
+    return then.equals(now) ? List.of() : List.of("contrast: " + then + ", now " + now);
+  }
+
+  /**
+   * The identity check of a resumed arm, once its relay is up: what an experiment's resume compares
+   * (Ceiling's and the relay's builds, the relay's parameters, limiter, queue, communities), the
+   * stored relay's against this one's. Empty when they agree.
+   */
+  static List<String> relayDiffers(
+      DelaySweepOptions o, SensitivityReport stored, RigDescriptor redactedNow) {
+    ExperimentIdentity recorded =
+        judged(o.profile(), stored.rig(), stored.plan(), stored.measurement());
+    ExperimentIdentity now =
+        judged(o.profile(), redactedNow, stored.plan(), o.sweepOptions().measurement());
+    return IdentityCheck.differences(recorded, now, DelaySweep.REPORT_FILE, "this relay");
+  }
+
+  /** The sweep as the A/B's rules see it: the plan's one rate and duration, a repeat per cell. */
+  static ExperimentIdentity judged(
+      RelayProfile profile, RigDescriptor rig, SensitivityPlan plan, MeasurementSettings m) {
+    return Identities.of(
+        profile,
+        rig,
+        List.of(plan.offeredPerS()),
+        plan.durationS(),
+        plan.cells().size(),
+        plan.seed(),
+        m);
+  }
+
+  /** The stored cells as measured, for the rules to judge again with the new ones. */
+  static List<SensitivityAnalysis.Measured> measured(SensitivityReport stored) {
+    return stored.cells().stream()
+        .map(
+            c -> new SensitivityAnalysis.Measured(c.planned(), c.cell(), c.link(), c.auditEvents()))
+        .toList();
+  }
+
+  /** The stored sessions; a file written before sessions were recorded had one. */
+  static List<SensitivitySession> sessions(SensitivityReport stored) {
+    if (stored.sessions() != null) {
+      return stored.sessions();
+    }
+    return List.of(
+        new SensitivitySession(
+            1,
+            stored.startedAt(),
+            stored.finishedAt(),
+            stored.rig().rigId(),
+            stored.cells().stream().map(c -> c.planned().sequence()).toList()));
+  }
+
+  /**
+   * Moves aside the journal of each planned cell that is not in the file: the cell a killed session
+   * was measuring. Its cell is measured again; the partial journal is kept, renamed.
+   *
+   * @return one line per journal moved
+   * @throws IOException when one cannot be moved
+   */
+  static List<String> setAsideUnfinished(
+      Path journals, SensitivityPlan plan, Set<Integer> measured, int lastSession)
+      throws IOException {
+    List<String> out = new ArrayList<>();
+    for (SensitivityPlan.Cell c : plan.cells()) {
+      Path j = OneCellSweep.journal(journals, c.sequence());
+      if (measured.contains(c.sequence()) || !Files.exists(j)) {
+        continue;
+      }
+      Path aside =
+          journals.resolve(
+              String.format(
+                  Locale.ROOT, "cell-%03d.unfinished-session-%d.jsonl", c.sequence(), lastSession));
+      Files.move(j, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      out.add(
+          "cell "
+              + c.sequence()
+              + " was not finished in session "
+              + lastSession
+              + "; it is measured again, and its partial journal is kept as "
+              + aside);
+    }
+    return out;
+  }
+
+  private static Object read(RecordComponent c, Object record) {
+    try {
+      return c.getAccessor().invoke(record);
+    } catch (IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot read " + c.getName(), e);
+    }
+  }
+
+  private static String snake(String name) {
+    return CaseFormat.LOWER_CAMEL.to(CaseFormat.LOWER_UNDERSCORE, name);
+  }
+
+  private static void same(List<String> differ, String name, Object stored, Object now) {
+    if (!Objects.equals(stored, now)) {
+      differ.add(name + " " + DelaySweep.REPORT_FILE + " " + stored + ", now " + now);
+    }
+  }
+}
