@@ -13,7 +13,6 @@ import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -120,18 +119,9 @@ final class SensitivityResume {
     if (r.rig() == null || r.startedAt() == null) {
       problems.add("$.rig and $.started_at are needed to check the resumed relay");
     }
-    Set<Integer> seen = new HashSet<>();
-    for (SensitivityCell c : r.cells()) {
-      int seq = c.planned().sequence();
-      if (seq < 0 || seq >= r.plan().cells().size()) {
-        problems.add(
-            "a cell has sequence " + seq + ", outside the plan's " + r.plan().cells().size());
-      } else if (!r.plan().cells().get(seq).equals(c.planned())) {
-        problems.add(
-            "cell " + seq + " is " + c.planned() + ", not the plan's " + r.plan().cells().get(seq));
-      } else if (!seen.add(seq)) {
-        problems.add("cell " + seq + " is in the file twice");
-      }
+    if (problems.isEmpty()) {
+      // Resumed cells go after these in the plan's order, so the stored ones must be its prefix.
+      problems.addAll(SensitivityFile.problems(r));
     }
     if (!problems.isEmpty()) {
       throw new ExperimentException(

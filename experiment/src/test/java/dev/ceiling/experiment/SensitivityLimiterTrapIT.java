@@ -140,7 +140,11 @@ class SensitivityLimiterTrapIT {
             .toList();
     SensitivityAnalysis.Progress progress =
         new SensitivityAnalysis.Progress(
-            report.startedAt(), report.finishedAt(), report.complete(), report.incompleteReason());
+            report.startedAt(),
+            report.finishedAt(),
+            report.complete(),
+            report.incompleteReason(),
+            report.sessions());
     return SensitivityAnalysis.report(
         report.profile(), report.rig(), judged, plan, measured, progress, VerdictConfig.defaults());
   }
