@@ -34,6 +34,10 @@ import java.util.Locale;
  * (declared beside the plan before the first cell) compares the two arms' lines: the slopes must
  * agree, and the intercept difference is what the parameters cost per event.
  *
+ * <p>With {@link DelaySweepOptions.Builder#attach} it sweeps a relay that is already running (the
+ * one a JUnit test class's {@code @WithRelay} brought up, say) through its handle's proxy, and
+ * leaves it running for its owner to stop.
+ *
  * <pre>{@code
  * SensitivityResult r = DelaySweep.builder()
  *     .profile(RelayProfile.builtIn("reference-linked"))
@@ -160,6 +164,11 @@ public final class DelaySweep {
       throw new ExperimentException(
           file + " already exists: a delay sweep never overwrites a measured one; choose --out",
           null);
+    }
+    if (o.attached() != null) {
+      // Someone else's relay: its owner stops it and handles signals; interrupt() stops the sweep.
+      o.progress().rigUp(o.attached().descriptor().arm(), o.attached().descriptor());
+      return measure(o.attached(), file);
     }
     UpOptions up =
         UpOptions.of(o.profile(), o.profile().treatmentArm(), o.outDir().resolve("rig"))

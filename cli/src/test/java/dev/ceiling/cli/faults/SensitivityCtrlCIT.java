@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.SensitivityContrast;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -86,6 +87,88 @@ class SensitivityCtrlCIT {
             .filter(c -> c.contains(out.toString()))
             .toList();
     assertThat(left).as("processes of this run still alive").isEmpty();
+  }
+
+  /**
+   * Ctrl-C during the contrast arm ({@code --contrast audit_exchanges=5}), once that arm's first
+   * cell is in contrast/sensitivity.json: exit 130; the base arm's file complete and not touched
+   * again; the contrast arm's file keeps its measured cells and says it was interrupted;
+   * contrast.json holds both arms and makes no established comparison, naming the interrupted arm;
+   * and neither arm's relay is left. The signal reaches the contrast arm only through that arm's
+   * own hook: the base arm's is gone by then. The failing partner is a contrast arm without a hook
+   * of its own, the signal meeting only the base sweep's and the command's: the contrast arm then
+   * measured all four of its cells after the signal (the file read "complete": true) before the
+   * command exited 130.
+   */
+  @Test
+  void ctrlCDuringTheContrastArmKeepsTheBaseArmAndTheMeasuredCellsAndStopsBothRelays()
+      throws Exception {
+    Path out = dir.resolve("contrast-run");
+    child =
+        Child.start(
+            dir,
+            "contrast",
+            List.of(
+                "sensitivity",
+                "--delays",
+                "2,4",
+                "--repeats",
+                "2",
+                "--duration",
+                "1",
+                "--rate",
+                "45",
+                "--param",
+                "port=" + freePort(),
+                "--param",
+                "db_port=" + freePort(),
+                "--param",
+                "exchange_delay_ms=0",
+                "--param",
+                "queue_capacity=20",
+                "--param",
+                "calibration_runs=20",
+                "--contrast",
+                "audit_exchanges=5",
+                "--out",
+                out.toString()));
+    Path base = out.resolve("sensitivity.json");
+    Path arm = out.resolve("contrast").resolve("sensitivity.json");
+    assertThat(child.awaitCondition(() -> cells(arm) >= 1, Duration.ofMinutes(4)))
+        .as("the contrast arm's first cell was written\n%s", child)
+        .isTrue();
+    // The base arm wrote its last before the contrast arm's relay started.
+    byte[] baseBefore = Files.readAllBytes(base);
+    child.interrupt();
+    assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
+
+    assertThat(Files.readAllBytes(base)).as("the base arm's file, untouched").isEqualTo(baseBefore);
+    JsonNode baseTree = Json.mapper().readTree(baseBefore);
+    assertThat(baseTree.get("complete").asBoolean()).isTrue();
+    assertThat(baseTree.get("cells").size()).isEqualTo(4);
+    JsonNode armTree = Json.mapper().readTree(Files.readString(arm));
+    assertThat(armTree.get("complete").asBoolean()).as(child.toString()).isFalse();
+    assertThat(armTree.get("incomplete_reason").asText()).contains("interrupted");
+    assertThat(armTree.get("cells").size()).isBetween(1, 3);
+    assertThat(armTree.get("rig").get("relay_info").get("parameter.audit_exchanges").asText())
+        .isEqualTo("5");
+    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
+    assertThat(c.base()).isNotNull();
+    assertThat(c.contrast()).isNotNull();
+    assertThat(c.contrast().cells()).hasSize(armTree.get("cells").size());
+    System.out.println("SensitivityCtrlCIT: " + c.answer());
+    assertThat(c.established()).as(c.answer()).isFalse();
+    assertThat(c.answer()).contains("partial: the contrast arm stopped after", "interrupted");
+    assertThat(child.out())
+        .as(child.toString())
+        .contains("contrast: " + out.resolve("contrast.json"));
+    List<String> left =
+        ProcessHandle.allProcesses()
+            .filter(ProcessHandle::isAlive)
+            .map(p -> p.info().commandLine().orElse(""))
+            .filter(cmd -> cmd.contains(out.toString()))
+            .toList();
+    assertThat(left).as("relays of either arm still alive").isEmpty();
   }
 
   /** Cells in the file so far (it is replaced whole, atomically, after every cell). */
