@@ -70,6 +70,9 @@ public final class DelaySweep {
   /** The contrast arm while it runs, so that an interrupt reaches it. */
   private volatile DelaySweep runningArm;
 
+  /** This arm's relay while it is up, so that the hook's last resort can stop it. */
+  private volatile RigHandle relay;
+
   private DelaySweep(DelaySweepOptions o, SensitivityPlan fixedPlan) {
     this.o = o;
     this.fixedPlan = fixedPlan;
@@ -90,8 +93,25 @@ public final class DelaySweep {
    * @throws ExperimentException when the output directory cannot be made or already holds a report
    */
   public SensitivityResult run() throws ExperimentException {
-    SensitivityResult base = runArm();
-    return o.contrast().isEmpty() || base.report() == null ? base : contrast(base);
+    // Ctrl-C or SIGTERM, from before the first relay starts to after the last stops: stop after
+    // the running cell (in whichever arm runs), write what was measured and stop the relay (this
+    // process owns the proxy it talks through, so the relay must not outlive it); the hook's last
+    // resort stops the relays itself if the sweep has not returned within the grace. A running
+    // relay's owner handles signals itself.
+    ShutdownHook hook =
+        o.attached() != null
+            ? ShutdownHook.none()
+            : ShutdownHook.install(
+                "ceiling-sensitivity-interrupt",
+                this::interrupt,
+                INTERRUPT_GRACE,
+                this::stopRelays);
+    try {
+      SensitivityResult base = runArm();
+      return o.contrast().isEmpty() || base.report() == null ? base : contrast(base);
+    } finally {
+      hook.close();
+    }
   }
 
   /**
@@ -104,14 +124,17 @@ public final class DelaySweep {
     List<String> problems = new ArrayList<>(base.problems());
     SensitivityResult arm = null;
     String why = null;
+    // The arm is reachable by interrupt() before the check: a signal lands in one or the other.
+    DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
+    runningArm = contrastArm;
     if (!base.report().complete() || stopRequested.get()) {
-      why = "the base arm did not complete";
+      runningArm = null;
+      why = base.report().complete() ? INTERRUPTED : "the base arm did not complete";
     } else {
       o.progress().contrastArm(o.contrast());
-      DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
-      runningArm = contrastArm;
       try {
         arm = contrastArm.runArm();
+        why = arm.report() == null ? String.join("; ", arm.problems()) : null;
       } catch (ExperimentException e) {
         why = e.getMessage();
       } finally {
@@ -146,7 +169,7 @@ public final class DelaySweep {
         return r.outcome();
       }
     }
-    if (arm == null && why != null && base.report().complete()) {
+    if (arm == null && why != null && !why.startsWith(INTERRUPTED) && base.report().complete()) {
       return Outcome.INFRASTRUCTURE;
     }
     return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
@@ -175,26 +198,29 @@ public final class DelaySweep {
             .withReset(true)
             .withOverrides(o.relayOverrides())
             .withUpstreamMode(UpOptions.UpstreamMode.PROXIED);
-    RigHandle handle;
-    try {
-      handle = Rig.up(up);
-    } catch (RigException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
+    if (stopRequested.get()) {
+      return SensitivityResult.failed(Outcome.NOT_ESTABLISHED, INTERRUPTED + " before the relay");
     }
-    // Ctrl-C or SIGTERM: stop after the running cell, write what was measured and stop the relay
-    // (this process owns the proxy it talks through, so the relay must not outlive it); the
-    // hook's last resort stops the relay itself if the sweep has not returned within the grace.
-    ShutdownHook hook =
-        ShutdownHook.install(
-            "ceiling-sensitivity-interrupt",
-            () -> stopRequested.set(true),
-            INTERRUPT_GRACE,
-            handle::close);
-    try (handle) {
+    try (RigHandle handle = Rig.up(up)) {
+      relay = handle;
       o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
       return measure(handle, file);
+    } catch (RigException e) {
+      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
     } finally {
-      hook.close();
+      relay = null;
+    }
+  }
+
+  /** The hook's last resort: the relays still up, this arm's and the running contrast arm's. */
+  private void stopRelays() {
+    RigHandle h = relay;
+    if (h != null) {
+      h.close();
+    }
+    DelaySweep arm = runningArm;
+    if (arm != null) {
+      arm.stopRelays();
     }
   }
 
