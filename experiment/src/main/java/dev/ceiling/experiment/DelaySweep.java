@@ -38,6 +38,10 @@ import java.util.Locale;
  * ({@link SensitivityResume}): the stored plan, a relay started afresh and checked against the
  * stored one, only the cells not yet in the file, and the file keeps every stored cell.
  *
+ * <p>With {@link DelaySweepOptions.Builder#attach} it sweeps a relay that is already running (the
+ * one a JUnit test class's {@code @WithRelay} brought up, say) through its handle's proxy, and
+ * leaves it running for its owner to stop.
+ *
  * <pre>{@code
  * SensitivityResult r = DelaySweep.builder()
  *     .profile(RelayProfile.builtIn("reference-linked"))
@@ -70,6 +74,9 @@ public final class DelaySweep {
   /** The contrast arm while it runs, so that an interrupt reaches it. */
   private volatile DelaySweep runningArm;
 
+  /** This arm's relay while it is up, so that the hook's last resort can stop it. */
+  private volatile RigHandle relay;
+
   private DelaySweep(DelaySweepOptions o, SensitivityPlan fixedPlan) {
     this.o = o;
     this.fixedPlan = fixedPlan;
@@ -92,22 +99,41 @@ public final class DelaySweep {
    *     options that declare another sweep)
    */
   public SensitivityResult run() throws ExperimentException {
+    // Ctrl-C or SIGTERM, from before the first relay starts to after the last stops: stop after
+    // the running cell (in whichever arm runs), write what was measured and stop the relay (this
+    // process owns the proxy it talks through, so the relay must not outlive it); the hook's last
+    // resort stops the relays itself if the sweep has not returned within the grace. A running
+    // relay's owner handles signals itself.
     SensitivityResume.Previous before = o.resume() ? SensitivityResume.read(o) : null;
-    SensitivityResult base;
+    ShutdownHook hook =
+        o.attached() != null
+            ? ShutdownHook.none()
+            : ShutdownHook.install(
+                "ceiling-sensitivity-interrupt",
+                this::interrupt,
+                INTERRUPT_GRACE,
+                this::stopRelays);
+    try {
+      SensitivityResult base = baseArm(before);
+      return o.contrast().isEmpty() || base.report() == null
+          ? base
+          : contrast(base, before == null ? null : before.contrast());
+    } finally {
+      hook.close();
+    }
+  }
+
+  /** The base arm: measured, resumed, or (a contrast run's, complete) read from its file. */
+  private SensitivityResult baseArm(SensitivityResume.Previous before) throws ExperimentException {
     if (before != null && before.base().complete()) {
       // A contrast run whose base arm is complete: only the contrast arm is left to measure.
       Path file = o.outDir().resolve(REPORT_FILE);
       o.progress().warning("the base arm is complete in " + file + "; not measured again");
       SensitivityReport r = before.base();
-      base =
-          new SensitivityResult(
-              r, file, r.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED, List.of());
-    } else {
-      base = runArm(before == null ? null : before.base());
+      return new SensitivityResult(
+          r, file, r.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED, List.of());
     }
-    return o.contrast().isEmpty() || base.report() == null
-        ? base
-        : contrast(base, before == null ? null : before.contrast());
+    return runArm(before == null ? null : before.base());
   }
 
   /**
@@ -121,14 +147,17 @@ public final class DelaySweep {
     List<String> problems = new ArrayList<>(base.problems());
     SensitivityResult arm = null;
     String why = null;
+    // The arm is reachable by interrupt() before the check: a signal lands in one or the other.
+    DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
+    runningArm = contrastArm;
     if (!base.report().complete() || stopRequested.get()) {
-      why = "the base arm did not complete";
+      runningArm = null;
+      why = base.report().complete() ? INTERRUPTED : "the base arm did not complete";
     } else {
       o.progress().contrastArm(o.contrast());
-      DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
-      runningArm = contrastArm;
       try {
         arm = contrastArm.runArm(previous);
+        why = arm.report() == null ? String.join("; ", arm.problems()) : null;
       } catch (ExperimentException e) {
         why = e.getMessage();
       } finally {
@@ -163,7 +192,7 @@ public final class DelaySweep {
         return r.outcome();
       }
     }
-    if (arm == null && why != null && base.report().complete()) {
+    if (arm == null && why != null && !why.startsWith(INTERRUPTED) && base.report().complete()) {
       return Outcome.INFRASTRUCTURE;
     }
     return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
@@ -202,31 +231,39 @@ public final class DelaySweep {
             "the interrupted session's relay in " + rigDir + " is still there: " + left.message());
       }
     }
+    if (o.attached() != null) {
+      // Someone else's relay: its owner stops it and handles signals; interrupt() stops the sweep.
+      o.progress().rigUp(o.attached().descriptor().arm(), o.attached().descriptor());
+      return measure(o.attached(), file, previous);
+    }
     UpOptions up =
         UpOptions.of(o.profile(), o.profile().treatmentArm(), rigDir)
             .withReset(true)
             .withOverrides(o.relayOverrides())
             .withUpstreamMode(UpOptions.UpstreamMode.PROXIED);
-    RigHandle handle;
-    try {
-      handle = Rig.up(up);
-    } catch (RigException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
+    if (stopRequested.get()) {
+      return SensitivityResult.failed(Outcome.NOT_ESTABLISHED, INTERRUPTED + " before the relay");
     }
-    // Ctrl-C or SIGTERM: stop after the running cell, write what was measured and stop the relay
-    // (this process owns the proxy it talks through, so the relay must not outlive it); the
-    // hook's last resort stops the relay itself if the sweep has not returned within the grace.
-    ShutdownHook hook =
-        ShutdownHook.install(
-            "ceiling-sensitivity-interrupt",
-            () -> stopRequested.set(true),
-            INTERRUPT_GRACE,
-            handle::close);
-    try (handle) {
+    try (RigHandle handle = Rig.up(up)) {
+      relay = handle;
       o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
       return measure(handle, file, previous);
+    } catch (RigException e) {
+      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
     } finally {
-      hook.close();
+      relay = null;
+    }
+  }
+
+  /** The hook's last resort: the relays still up, this arm's and the running contrast arm's. */
+  private void stopRelays() {
+    RigHandle h = relay;
+    if (h != null) {
+      h.close();
+    }
+    DelaySweep arm = runningArm;
+    if (arm != null) {
+      arm.stopRelays();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.RigHandle;
 import dev.ceiling.verdict.VerdictConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,9 @@ import java.util.Objects;
  *     synchronous_commit=off}); empty for one arm
  * @param resume true to continue the sweep in {@code outDir} from its {@code sensitivity.json}
  *     instead of starting one (see {@link Builder#resume})
+ * @param attached a relay someone else brought up and will stop (a JUnit extension's), swept
+ *     through the delay proxy its handle opened; null (the default) for a relay the sweep starts
+ *     and stops itself
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -38,7 +42,8 @@ public record DelaySweepOptions(
     VerdictConfig verdictConfig,
     Path outDir,
     SensitivityProgress progress,
-    boolean resume) {
+    boolean resume,
+    RigHandle attached) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -83,7 +88,8 @@ public record DelaySweepOptions(
         verdictConfig,
         outDir.resolve(CONTRAST_DIR),
         progress,
-        resume);
+        resume,
+        null);
   }
 
   /**
@@ -137,6 +143,7 @@ public record DelaySweepOptions(
     private SensitivityProgress progress = SensitivityProgress.NONE;
     private Map<String, String> contrast = Map.of();
     private boolean resume;
+    private RigHandle attached;
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -216,6 +223,21 @@ public record DelaySweepOptions(
       return this;
     }
 
+    /**
+     * Sweeps a relay that is already running instead of starting one: the relay {@code running}
+     * brought up, with the delay proxies it opened (proxied upstreams, {@link
+     * dev.ceiling.rig.UpOptions}' default). The sweep sets the link's delay, reads its counters and
+     * sets the delay back to zero at the end; it never stops the relay, whose owner (the JUnit
+     * extension that started it, say) does, and installs no Ctrl-C hook: the owner's process
+     * handles signals, and {@link DelaySweep#interrupt()} stops the sweep after its running cell.
+     * The profile must be the one the relay was started from; relay overrides and a contrast are
+     * refused, since they apply to relays the sweep starts.
+     */
+    public Builder attach(RigHandle running) {
+      this.attached = Objects.requireNonNull(running, "running");
+      return this;
+    }
+
     public Builder progress(SensitivityProgress p) {
       this.progress = Objects.requireNonNull(p, "progress");
       return this;
@@ -270,6 +292,51 @@ public record DelaySweepOptions(
       }
       if (profile != null) {
         out.addAll(contrastProblems());
+      }
+      if (attached != null) {
+        out.addAll(attachedProblems());
+      }
+      return out;
+    }
+
+    /**
+     * A running relay is swept as it was started: from this profile, with the proxy on the link,
+     * and with no parameters of the sweep's own.
+     */
+    private List<String> attachedProblems() {
+      List<String> out = new ArrayList<>();
+      String started = attached.descriptor().profile();
+      if (profile != null && !profile.name().equals(started)) {
+        out.add(
+            "the running relay was started from profile '"
+                + started
+                + "', not '"
+                + profile.name()
+                + "'");
+      }
+      if (link != null && !attached.proxies().containsKey(link)) {
+        out.add(
+            "the running relay has no delay proxy on link '"
+                + link
+                + "' (it was started with "
+                + attached.proxies().keySet()
+                + "; upstreams linked directly have none)");
+      }
+      if (!relayOverrides.isEmpty()) {
+        out.add(
+            "relay overrides "
+                + new java.util.TreeMap<>(relayOverrides)
+                + " cannot apply to a running relay: start it with them");
+      }
+      if (!contrast.isEmpty()) {
+        out.add(
+            "a contrast needs a second relay the sweep starts itself; a sweep of a running relay"
+                + " measures one arm");
+      }
+      if (resume) {
+        out.add(
+            "resume starts a relay afresh for the missing cells; a sweep of a running relay"
+                + " cannot resume one");
       }
       return out;
     }
@@ -331,7 +398,8 @@ public record DelaySweepOptions(
           verdictConfig,
           outDir,
           progress,
-          resume);
+          resume,
+          attached);
     }
 
     /** Validates and runs. */

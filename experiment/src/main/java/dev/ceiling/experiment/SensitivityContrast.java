@@ -113,7 +113,8 @@ public record SensitivityContrast(
           + (base.fit() == null && contrast.fit() == null ? "; " : "")
           + (contrast.fit() == null
               ? "the contrast arm has no line (" + contrast.fitProblem() + ")"
-              : "");
+              : "")
+          + partial(base, contrast);
     }
     Tost slopes = cmp.slopeDifference();
     Estimate dc = cmp.interceptDifferenceMsPerEvent();
@@ -133,7 +134,14 @@ public record SensitivityContrast(
         dc.lower(),
         dc.upper(),
         Math.round(dc.level() * 100),
-        base.complete() && contrast.complete() ? "" : "; partial: an arm did not complete",
+        partial(base, contrast),
         cmp.message());
+  }
+
+  /** Which arm did not complete and why (an interrupt, say); "" when both did. */
+  private static String partial(SensitivityReport base, SensitivityReport contrast) {
+    return !base.complete()
+        ? "; partial: the base arm " + base.incompleteReason()
+        : !contrast.complete() ? "; partial: the contrast arm " + contrast.incompleteReason() : "";
   }
 }

@@ -3,6 +3,8 @@ package dev.ceiling.junit;
 import com.google.common.hash.Hashing;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.experiment.DelaySweep;
+import dev.ceiling.experiment.DelaySweepOptions;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -45,7 +47,12 @@ import org.junit.platform.commons.support.AnnotationSupport;
  *       {@code <stateRoot>/<SimpleClassName>-<8 hex of the class's unique id>}. {@code @Nested}
  *       classes reuse the enclosing class's relay.
  *   <li><b>Parameters.</b> Test methods, constructors and lifecycle methods may declare {@link
- *       RigDescriptor}, {@code List<Target>} (the descriptor's targets) and {@link RigHandle}.
+ *       RigDescriptor}, {@code List<Target>} (the descriptor's targets), {@link RigHandle} and a
+ *       {@link DelaySweepOptions.Builder}: a delay sweep of this relay ({@link
+ *       DelaySweep#builder()} with the profile and the running relay {@link
+ *       DelaySweepOptions.Builder#attach attached}), a new builder per parameter, to which the test
+ *       adds its link, grid, declared count and output directory before it runs. The sweep leaves
+ *       the relay running; this extension stops it as always.
  *   <li><b>After all</b>, also when tests or {@code beforeAll} failed: the relay is stopped (the
  *       rig verifies it is still ours first). The running relay is also kept in the class's {@link
  *       ExtensionContext.Store} as an {@link AutoCloseable}, so JUnit closes it even if an earlier
@@ -139,7 +146,7 @@ public final class RelayRig
           context.getRequiredTestClass().getName() + ": " + e.getMessage(), e);
     }
     RigHandle handle = Rig.up(options);
-    context.getStore(NAMESPACE).put(RELAY, new RunningRelay(handle));
+    context.getStore(NAMESPACE).put(RELAY, new RunningRelay(handle, profile));
   }
 
   @Override
@@ -153,7 +160,9 @@ public final class RelayRig
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    if (type == RigDescriptor.class || type == RigHandle.class) {
+    if (type == RigDescriptor.class
+        || type == RigHandle.class
+        || type == DelaySweepOptions.Builder.class) {
       return spec(context).isPresent();
     }
     if (type == List.class) {
@@ -181,6 +190,9 @@ public final class RelayRig
     }
     if (type == RigDescriptor.class) {
       return r.handle.descriptor();
+    }
+    if (type == DelaySweepOptions.Builder.class) {
+      return DelaySweep.builder().profile(r.profile).attach(r.handle);
     }
     return r.handle.descriptor().targets();
   }
@@ -218,9 +230,11 @@ public final class RelayRig
   /** The class's relay; closing stops it once, and fails when it is still alive afterwards. */
   private static final class RunningRelay implements AutoCloseable {
     private final RigHandle handle;
+    private final RelayProfile profile;
 
-    RunningRelay(RigHandle handle) {
+    RunningRelay(RigHandle handle, RelayProfile profile) {
       this.handle = handle;
+      this.profile = profile;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.SensitivityContrast;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -86,6 +87,131 @@ class SensitivityCtrlCIT {
             .filter(c -> c.contains(out.toString()))
             .toList();
     assertThat(left).as("processes of this run still alive").isEmpty();
+  }
+
+  /**
+   * Ctrl-C during the contrast arm ({@code --contrast audit_exchanges=5}), once that arm's first
+   * cell is in contrast/sensitivity.json: exit 130; the base arm's file complete and not touched
+   * again; the contrast arm's file keeps its measured cells and says it was interrupted;
+   * contrast.json holds both arms and makes no established comparison, naming the interrupted arm;
+   * and neither arm's relay is left. The sweep's one hook reaches the contrast arm by {@code
+   * DelaySweep.interrupt()}, which forwards to the running arm. The failing partner is that
+   * forwarding removed: the contrast arm then measured all four of its cells after the signal (the
+   * file read "complete": true) before the command exited 130.
+   */
+  @Test
+  void ctrlCDuringTheContrastArmKeepsTheBaseArmAndTheMeasuredCellsAndStopsBothRelays()
+      throws Exception {
+    Path out = dir.resolve("contrast-run");
+    child = contrastRun(out);
+    Path base = out.resolve("sensitivity.json");
+    Path arm = out.resolve("contrast").resolve("sensitivity.json");
+    assertThat(child.awaitCondition(() -> cells(arm) >= 1, Duration.ofMinutes(4)))
+        .as("the contrast arm's first cell was written\n%s", child)
+        .isTrue();
+    // The base arm wrote its last before the contrast arm's relay started.
+    byte[] baseBefore = Files.readAllBytes(base);
+    child.interrupt();
+    assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
+
+    assertThat(Files.readAllBytes(base)).as("the base arm's file, untouched").isEqualTo(baseBefore);
+    JsonNode baseTree = Json.mapper().readTree(baseBefore);
+    assertThat(baseTree.get("complete").asBoolean()).isTrue();
+    assertThat(baseTree.get("cells").size()).isEqualTo(4);
+    JsonNode armTree = Json.mapper().readTree(Files.readString(arm));
+    assertThat(armTree.get("complete").asBoolean()).as(child.toString()).isFalse();
+    assertThat(armTree.get("incomplete_reason").asText()).contains("interrupted");
+    assertThat(armTree.get("cells").size()).isBetween(1, 3);
+    assertThat(armTree.get("rig").get("relay_info").get("parameter.audit_exchanges").asText())
+        .isEqualTo("5");
+    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
+    assertThat(c.base()).isNotNull();
+    assertThat(c.contrast()).isNotNull();
+    assertThat(c.contrast().cells()).hasSize(armTree.get("cells").size());
+    System.out.println("SensitivityCtrlCIT: " + c.answer());
+    assertThat(c.established()).as(c.answer()).isFalse();
+    assertThat(c.answer()).contains("partial: the contrast arm stopped after", "interrupted");
+    assertThat(child.out())
+        .as(child.toString())
+        .contains("contrast: " + out.resolve("contrast.json"));
+    List<String> left =
+        ProcessHandle.allProcesses()
+            .filter(ProcessHandle::isAlive)
+            .map(p -> p.info().commandLine().orElse(""))
+            .filter(cmd -> cmd.contains(out.toString()))
+            .toList();
+    assertThat(left).as("relays of either arm still alive").isEmpty();
+  }
+
+  /**
+   * Ctrl-C while the contrast arm's relay starts (its journals directory is made just before): the
+   * relay comes up into a sweep that has been asked to stop, so it measures nothing, writes its
+   * file saying so and is stopped; exit 130. The failing partner is the sweep before this test,
+   * whose contrast arm installed its Ctrl-C hook only once its relay was up: in a JVM already
+   * shutting down that throws, the arm's relay was never stopped, and outlived the command.
+   */
+  @Test
+  void ctrlCWhileTheContrastArmsRelayStartsStopsThatRelay() throws Exception {
+    Path out = dir.resolve("contrast-start");
+    child = contrastRun(out);
+    Path base = out.resolve("sensitivity.json");
+    Path contrast = out.resolve("contrast");
+    assertThat(
+            child.awaitCondition(
+                () -> Files.isDirectory(contrast.resolve("journals")), Duration.ofMinutes(4)))
+        .as("the contrast arm began\n%s", child)
+        .isTrue();
+    child.interrupt();
+    assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
+    List<String> left =
+        ProcessHandle.allProcesses()
+            .filter(ProcessHandle::isAlive)
+            .map(p -> p.info().commandLine().orElse(""))
+            .filter(cmd -> cmd.contains(out.toString()))
+            .toList();
+    assertThat(left).as("relays of either arm still alive\n%s", child).isEmpty();
+
+    assertThat(Json.mapper().readTree(Files.readString(base)).get("complete").asBoolean()).isTrue();
+    JsonNode armTree =
+        Json.mapper().readTree(Files.readString(contrast.resolve("sensitivity.json")));
+    assertThat(armTree.get("complete").asBoolean()).as(child.toString()).isFalse();
+    assertThat(armTree.get("incomplete_reason").asText()).contains("interrupted");
+    // Asked to stop before its relay was ready: the arm measures no cell, or (on a machine fast
+    // enough to start the relay before the signal lands) stops after the running one.
+    assertThat(armTree.get("cells").size()).isLessThan(4);
+    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
+    assertThat(c.established()).as(c.answer()).isFalse();
+  }
+
+  /** {@code ceiling sensitivity --contrast audit_exchanges=5} on a short plan: 4 cells per arm. */
+  private Child contrastRun(Path out) throws IOException {
+    return Child.start(
+        dir,
+        out.getFileName().toString(),
+        List.of(
+            "sensitivity",
+            "--delays",
+            "2,4",
+            "--repeats",
+            "2",
+            "--duration",
+            "1",
+            "--rate",
+            "45",
+            "--param",
+            "port=" + freePort(),
+            "--param",
+            "db_port=" + freePort(),
+            "--param",
+            "exchange_delay_ms=0",
+            "--param",
+            "queue_capacity=20",
+            "--param",
+            "calibration_runs=20",
+            "--contrast",
+            "audit_exchanges=5",
+            "--out",
+            out.toString()));
   }
 
   /** Cells in the file so far (it is replaced whole, atomically, after every cell). */
