@@ -180,7 +180,7 @@ public record DelaySweepOptions(
     }
 
     /** The counts declared before a sweep per link, by link; links without one are absent. */
-    public Builder expectRoundTrips(Map<String, Double> byLink) {
+    public Builder expectRoundTripsByLink(Map<String, Double> byLink) {
       this.expectedByLink = Objects.requireNonNull(byLink, "byLink");
       return this;
     }

@@ -200,10 +200,13 @@ public final class LinkSweeps {
     List<String> parts = new ArrayList<>();
     for (LinkSweepsReport.Row r : rows) {
       Estimate k = r.roundTripsPerEvent();
+      Double turns =
+          r.wireTurnsPerEvent() != null ? r.wireTurnsPerEvent() : r.wireTurnsPerEventAllCells();
       String wire =
-          r.wireTurnsPerEvent() == null
+          turns == null
               ? "no wire count"
-              : String.format(Locale.ROOT, "wire %.2f", r.wireTurnsPerEvent());
+              : String.format(Locale.ROOT, "wire %.2f", turns)
+                  + (r.wireTurnsPerEvent() == null ? " over every cell" : "");
       parts.add(
           "'"
               + r.link()

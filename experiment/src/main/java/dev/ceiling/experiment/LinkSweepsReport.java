@@ -69,7 +69,9 @@ public record LinkSweepsReport(
    * @param outcome its sweep's outcome
    * @param roundTripsPerEvent k with its interval, or null when no line was fitted
    * @param lineHolds whether the line holds (k is a count), or null without a fit
-   * @param wireTurnsPerEvent the proxy's turns per audit entry over the used cells, or null
+   * @param wireTurnsPerEvent the proxy's turns per audit entry over the cells the fit used, or null
+   * @param wireTurnsPerEventAllCells the same over every cell measured, used or not: a count of
+   *     turns does not depend on the timing rules that exclude a cell; null without entries
    * @param expectedRoundTrips the declared count, or null
    * @param reading the test against the declared count, or null without one (or without a fit)
    * @param answer its sweep's answer in one line
@@ -81,6 +83,7 @@ public record LinkSweepsReport(
       Estimate roundTripsPerEvent,
       Boolean lineHolds,
       Double wireTurnsPerEvent,
+      Double wireTurnsPerEventAllCells,
       Double expectedRoundTrips,
       Tost.Reading reading,
       String answer) {
@@ -96,6 +99,7 @@ public record LinkSweepsReport(
             null,
             null,
             null,
+            null,
             expected,
             null,
             String.join("; ", r.problems()));
@@ -107,9 +111,23 @@ public record LinkSweepsReport(
           s.fit() == null ? null : s.fit().roundTripsPerEvent(),
           s.fit() == null ? null : s.fit().established(),
           s.wireTurnsPerEvent(),
+          allCells(s.cells()),
           expected,
           s.countCheck() == null ? null : s.countCheck().reading(),
           s.answer());
+    }
+
+    /** Turns over audit entries, each summed over every cell; null without entries. */
+    static Double allCells(List<SensitivityCell> cells) {
+      double events = 0;
+      long turns = 0;
+      for (SensitivityCell c : cells) {
+        if (c.auditEvents() != null) {
+          events += c.auditEvents();
+          turns += c.link().turns();
+        }
+      }
+      return events > 0 ? turns / events : null;
     }
 
     /** The row in one line: link, k [interval], wire count, declared and reading. */
@@ -117,13 +135,14 @@ public record LinkSweepsReport(
       Estimate k = roundTripsPerEvent;
       return String.format(
           Locale.ROOT,
-          "%-12s %-20s %-10s %-10s %s",
+          "%-12s %-20s %-10s %-10s %-10s %s",
           link,
           k == null
               ? "n/a"
               : String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", k.value(), k.lower(), k.upper())
                   + (Boolean.TRUE.equals(lineHolds) ? "" : " (no line)"),
-          wireTurnsPerEvent == null ? "n/a" : String.format(Locale.ROOT, "%.2f", wireTurnsPerEvent),
+          num(wireTurnsPerEvent),
+          num(wireTurnsPerEventAllCells),
           expectedRoundTrips == null ? "-" : String.format(Locale.ROOT, "%s", expectedRoundTrips),
           reading == null
               ? (outcome == Outcome.ESTABLISHED ? "" : outcome.name())
@@ -131,14 +150,19 @@ public record LinkSweepsReport(
     }
   }
 
+  private static String num(Double v) {
+    return v == null ? "n/a" : String.format(Locale.ROOT, "%.2f", v);
+  }
+
   /** The table's header, over {@link Row#line()}. */
   public static final String HEADER =
       String.format(
           Locale.ROOT,
-          "%-12s %-20s %-10s %-10s %s",
+          "%-12s %-20s %-10s %-10s %-10s %s",
           "link",
           "k [interval]",
-          "wire",
+          "wire_used",
+          "wire_all",
           "declared",
           "reading");
 

@@ -41,7 +41,7 @@ class LinkSweepsTest {
             DelaySweep.builder()
                 .profile(p)
                 .link("db")
-                .expectRoundTrips(Map.of("db", 6.0))
+                .expectRoundTripsByLink(Map.of("db", 6.0))
                 .problems())
         .contains("counts by link are for a sweep per link (links); one link takes one count");
     assertThatThrownBy(
@@ -62,18 +62,19 @@ class LinkSweepsTest {
             new Estimate(2.04, 0.07, 4, 1.9, 2.2, 0.95),
             true,
             2.0,
+            2.01,
             2.0,
             Tost.Reading.CONSISTENT,
             "");
     var b =
         new LinkSweepsReport.Row(
-            "b", "b", Outcome.NOT_ESTABLISHED, null, null, null, 3.0, null, "no line");
+            "b", "b", Outcome.NOT_ESTABLISHED, null, null, null, 2.98, 3.0, null, "no line");
     assertThat(LinkSweeps.answer(List.of(a, b), true))
         .isEqualTo(
             "sequential round trips per event by link: 'a' 2.0 [1.9, 2.2] (wire 2.00,"
-                + " CONSISTENT), 'b' no count (no wire count)");
+                + " CONSISTENT), 'b' no count (wire 2.98 over every cell)");
     assertThat(LinkSweeps.answer(List.of(a), false)).endsWith("(partial)");
-    assertThat(a.line()).contains("2.04 [1.90, 2.20]", "2.00", "CONSISTENT");
+    assertThat(a.line()).contains("2.04 [1.90, 2.20]", "2.00", "2.01", "CONSISTENT");
     assertThat(b.line()).contains("n/a", "NOT_ESTABLISHED");
   }
 }

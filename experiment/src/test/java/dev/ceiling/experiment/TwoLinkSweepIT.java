@@ -92,6 +92,9 @@ class TwoLinkSweepIT {
               link, turns, events, turns / events);
           assertThat(events).as("audit entries on link %s; %s", link, figures).isGreaterThan(20);
           assertThat(turns / events).as("link %s; %s", link, figures).isCloseTo(k, within(0.25));
+          LinkSweepsReport.Row row =
+              r.report().links().stream().filter(w -> w.link().equals(link)).findFirst().get();
+          assertThat(row.wireTurnsPerEventAllCells()).isCloseTo(turns / events, within(1e-9));
         });
   }
 
@@ -114,7 +117,7 @@ class TwoLinkSweepIT {
       Path out, int echoA, int echoB, int exchangesA, List<String> links) throws Exception {
     return builder(out, echoA, echoB, exchangesA)
         .links(links)
-        .expectRoundTrips(links.size() == 2 ? Map.of("a", 2.0, "b", 3.0) : Map.of())
+        .expectRoundTripsByLink(links.size() == 2 ? Map.of("a", 2.0, "b", 3.0) : Map.of())
         .delaysMs(List.of(1.0, 2.0))
         .repeats(2)
         .duration(Duration.ofSeconds(1))

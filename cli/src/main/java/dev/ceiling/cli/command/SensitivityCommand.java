@@ -217,7 +217,7 @@ public final class SensitivityCommand implements Callable<Integer> {
       r =
           options(p, dir, err)
               .links(p.upstreams().stream().map(u -> u.name()).toList())
-              .expectRoundTrips(counts.byLink())
+              .expectRoundTripsByLink(counts.byLink())
               .runLinks();
     } catch (ExperimentException e) {
       CommandLines.error(err, e.getMessage());
