@@ -47,8 +47,9 @@ import picocli.CommandLine.Spec;
           + " delay d (in shuffled order, every A/B exclusion rule applied) and fits"
           + " 1/C = k d + c: k is the round trips per event, checked against the lack-of-fit test"
           + " and the proxy's own wire count, and against --expect-round-trips when given.",
-      "On a profile with several upstreams and no --link, sweeps each link in turn (the others"
-          + " at zero added delay) on the same grid, each in its own directory named after it,"
+      "On a profile with several upstreams and no --link, sweeps each link in turn on a relay"
+          + " started for it (the other links at zero added delay), on the same grid, each in its"
+          + " own directory named after the link,"
           + " and writes links.json: the plan of every link before the first cell, then the"
           + " table of round trips per event on each link next to its wire count.",
       "Writes sensitivity.json after every cell and sensitivity.html (the answer, the line and"
