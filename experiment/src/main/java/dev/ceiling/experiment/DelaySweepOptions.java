@@ -92,6 +92,28 @@ public record DelaySweepOptions(
         null);
   }
 
+  /** One link's sweep of a sweep per link: that link, its declared count, its own directory. */
+  DelaySweepOptions forLink(String name, Double expected) {
+    return new DelaySweepOptions(
+        profile,
+        name,
+        delaysMs,
+        repeats,
+        duration,
+        rate,
+        expected,
+        margin,
+        seed,
+        relayOverrides,
+        contrast,
+        sweepOptions,
+        verdictConfig,
+        outDir.resolve(name),
+        progress,
+        resume,
+        attached);
+  }
+
   /**
    * The plan for the relay that came up: the given rate, or {@link DelaySweep#OFFER_MULTIPLE} x its
    * predicted hot ceiling at zero added delay.
@@ -144,6 +166,8 @@ public record DelaySweepOptions(
     private Map<String, String> contrast = Map.of();
     private boolean resume;
     private RigHandle attached;
+    private List<String> links;
+    private Map<String, Double> expectedByLink = Map.of();
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -160,6 +184,21 @@ public record DelaySweepOptions(
     /** The upstream whose delay is swept (required). */
     public Builder link(String name) {
       this.link = name;
+      return this;
+    }
+
+    /**
+     * Sweeps each of these upstreams in turn instead of one {@link #link}: see {@link LinkSweeps},
+     * which {@link #runLinks()} runs.
+     */
+    public Builder links(List<String> names) {
+      this.links = names == null ? null : List.copyOf(names);
+      return this;
+    }
+
+    /** The counts declared before a sweep per link, by link; links without one are absent. */
+    public Builder expectRoundTripsByLink(Map<String, Double> byLink) {
+      this.expectedByLink = Objects.requireNonNull(byLink, "byLink");
       return this;
     }
 
@@ -253,18 +292,25 @@ public record DelaySweepOptions(
       if (profile == null) {
         out.add("profile is required");
       } else {
-        List<String> links = profile.upstreams().stream().map(u -> u.name()).toList();
-        if (links.isEmpty()) {
+        List<String> declared = profile.upstreams().stream().map(u -> u.name()).toList();
+        if (declared.isEmpty()) {
           out.add(
               "profile '" + profile.name() + "' declares no upstreams, so no link can be swept");
-        } else if (link == null || !links.contains(link)) {
+        } else if (links != null) {
+          if (link != null || expectedRoundTrips != null) {
+            out.add("a sweep per link takes links and counts by link, not one link or count");
+          }
+          out.addAll(LinkSweeps.problems(links, declared, expectedByLink, !contrast.isEmpty()));
+        } else if (!expectedByLink.isEmpty()) {
+          out.add("counts by link are for a sweep per link (links); one link takes one count");
+        } else if (link == null || !declared.contains(link)) {
           out.add(
               "link '"
                   + link
                   + "' is not an upstream of profile '"
                   + profile.name()
                   + "', which declares "
-                  + links);
+                  + declared);
         }
       }
       if (delaysMs == null || delaysMs.stream().anyMatch(Objects::isNull)) {
@@ -375,6 +421,13 @@ public record DelaySweepOptions(
      * @throws ExperimentException naming every problem, "; "-separated
      */
     public DelaySweepOptions build() throws ExperimentException {
+      if (links != null) {
+        throw new ExperimentException("a sweep per link is built by buildLinks()", null);
+      }
+      return validated(link);
+    }
+
+    private DelaySweepOptions validated(String name) throws ExperimentException {
       List<String> problems = new ArrayList<>(problems());
       if (outDir == null) {
         problems.add("outDir is required");
@@ -384,7 +437,7 @@ public record DelaySweepOptions(
       }
       return new DelaySweepOptions(
           profile,
-          link,
+          name,
           delaysMs,
           repeats,
           duration,
@@ -405,6 +458,28 @@ public record DelaySweepOptions(
     /** Validates and runs. */
     public SensitivityResult run() throws ExperimentException {
       return DelaySweep.of(build()).run();
+    }
+
+    /**
+     * Validates a sweep per link ({@link #links}) and fixes its plan.
+     *
+     * @throws ExperimentException naming every problem, "; "-separated
+     */
+    public LinkSweeps buildLinks() throws ExperimentException {
+      if (links == null) {
+        throw new ExperimentException("a sweep per link needs links", null);
+      }
+      if (resume || attached != null) {
+        throw new ExperimentException(
+            "a sweep per link starts a relay for each link: resume or attach one link's sweep",
+            null);
+      }
+      return LinkSweeps.of(validated(links.get(0)), links, expectedByLink);
+    }
+
+    /** Validates and runs a sweep per link. */
+    public LinkSweepsResult runLinks() throws ExperimentException {
+      return buildLinks().run();
     }
   }
 }

@@ -19,6 +19,12 @@ public interface SensitivityProgress extends ExperimentProgress {
   /** A cell was measured; {@code soFar} is the report as written after it. */
   default void measured(SensitivityReport soFar) {}
 
+  /** A sweep per link: its plan of every link is fixed and written. */
+  default void linksPlanned(LinkSweepsReport.Plan plan) {}
+
+  /** A sweep per link: the sweep of {@code link}, the {@code index}-th of {@code of}, starts. */
+  default void link(String link, int index, int of) {}
+
   /** The base arm is done; the contrast arm's relay starts with these parameters on top. */
   default void contrastArm(java.util.Map<String, String> parameters) {}
 }

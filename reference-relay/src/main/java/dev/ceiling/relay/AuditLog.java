@@ -31,12 +31,57 @@ final class AuditLog implements AutoCloseable {
     }
   }
 
-  private final AuditDatabase db;
+  /**
+   * What a worker does with one entry, on a connection of its own: {@link AuditWriter}'s exchanges
+   * with the relay's database ({@link #databaseWriters}). A seam for test relays that reuse this
+   * path's queue, workers and metrics with other exchanges (the two-link test relay); nothing on
+   * the command line selects another writer.
+   */
+  interface EntryWriter extends AutoCloseable {
+    /**
+     * Writes {@code entry} under {@code chain}'s lease; when {@code fail}, fails after its
+     * exchanges (the injected write error).
+     *
+     * @throws SQLException on any error on the connection (counted as a write error; the worker
+     *     opens a new writer for the next entry)
+     */
+    AuditWriter.LeaseTimes write(AuditLocks.Chain chain, AuditEntry entry, boolean fail)
+        throws SQLException;
+
+    @Override
+    void close();
+  }
+
+  /** Opens worker {@code worker}'s writer. */
+  @FunctionalInterface
+  interface Writers {
+    EntryWriter open(int worker) throws SQLException;
+  }
+
+  /** The relay's own writers: {@code --audit-exchanges} exchanges with its database each. */
+  static Writers databaseWriters(AuditDatabase db, ReferenceRelayConfig config) {
+    long delayNanos = Math.round(config.auditExchangeDelayMillis() * 1_000_000);
+    LeaseBoard board = new LeaseBoard();
+    return worker -> {
+      AuditWriter w = new AuditWriter(db, "audit-worker-" + worker, config.auditExchanges(), board);
+      return new EntryWriter() {
+        @Override
+        public AuditWriter.LeaseTimes write(AuditLocks.Chain chain, AuditEntry e, boolean fail)
+            throws SQLException {
+          return w.write(chain, e, delayNanos, null, fail);
+        }
+
+        @Override
+        public void close() {
+          w.close();
+        }
+      };
+    };
+  }
+
+  private final Writers writerSource;
   private final ArrayBlockingQueue<AuditEntry> queue;
-  private final long delayNanos;
-  private final int exchanges;
   private final AuditLocks locks;
-  private final LeaseBoard board = new LeaseBoard();
   private final RelayMetrics metrics;
   private final double writeErrorProbability;
   private final long dieAfterEntries;
@@ -49,41 +94,35 @@ final class AuditLog implements AutoCloseable {
   private final AtomicLong enqueued = new AtomicLong();
   private volatile boolean running = true;
 
-  AuditLog(AuditDatabase db, ReferenceRelayConfig config, AuditLocks locks, RelayMetrics metrics)
+  AuditLog(Writers writers, ReferenceRelayConfig config, AuditLocks locks, RelayMetrics metrics)
       throws SQLException {
-    this.db = db;
+    this.writerSource = writers;
     this.queue = new ArrayBlockingQueue<>(config.auditQueueCapacity());
-    this.delayNanos = Math.round(config.auditExchangeDelayMillis() * 1_000_000);
-    this.exchanges = config.auditExchanges();
     this.locks = locks;
     this.metrics = metrics;
     this.writeErrorProbability = config.faults().auditWriteErrorProbability();
     this.dieAfterEntries = config.faults().workerDiesAfterEntries();
     this.faultRandom = new Random(config.faults().seed());
-    List<AuditWriter> writers = new ArrayList<>();
+    List<EntryWriter> opened = new ArrayList<>();
     try {
       // Every connection is opened before any worker starts, so a database that refuses the
       // N-th connection fails the start instead of leaving fewer workers than asked for.
       for (int i = 0; i < locks.workers(); i++) {
-        writers.add(newWriter(i));
+        opened.add(writers.open(i));
       }
     } catch (SQLException e) {
-      writers.forEach(AuditWriter::close);
+      opened.forEach(EntryWriter::close);
       throw e;
     }
-    for (int i = 0; i < writers.size(); i++) {
+    for (int i = 0; i < opened.size(); i++) {
       int index = i;
-      AuditWriter w = writers.get(i);
+      EntryWriter w = opened.get(i);
       Thread t = new Thread(() -> drain(index, w), "refrelay-audit-worker-" + i);
       t.setDaemon(true);
       workers.add(t);
     }
     workersAlive.set(workers.size());
     workers.forEach(Thread::start);
-  }
-
-  private AuditWriter newWriter(int worker) throws SQLException {
-    return new AuditWriter(db, "audit-worker-" + worker, exchanges, board);
   }
 
   /** Entries waiting now. */
@@ -127,8 +166,8 @@ final class AuditLog implements AutoCloseable {
     }
   }
 
-  private void drain(int index, AuditWriter initial) {
-    AuditWriter writer = initial;
+  private void drain(int index, EntryWriter initial) {
+    EntryWriter writer = initial;
     try {
       while (running) {
         AuditEntry e;
@@ -159,16 +198,15 @@ final class AuditLog implements AutoCloseable {
   }
 
   /** Writes one entry; returns the writer for the next (null when the connection was dropped). */
-  private AuditWriter writeOne(int index, AuditWriter writer, AuditEntry e) {
+  private EntryWriter writeOne(int index, EntryWriter writer, AuditEntry e) {
     boolean fail = writeErrorProbability > 0 && faultRandom.nextDouble() < writeErrorProbability;
     long t0 = System.nanoTime();
     long contendedNanos = 0;
     try {
       if (writer == null) {
-        writer = newWriter(index);
+        writer = writerSource.open(index);
       }
-      AuditWriter.LeaseTimes lease =
-          writer.write(locks.chainFor(index, e.community()), e, delayNanos, null, fail);
+      AuditWriter.LeaseTimes lease = writer.write(locks.chainFor(index, e.community()), e, fail);
       contendedNanos = lease.contendedNanos();
       metrics.leaseWaitSeconds.labelValues(e.community()).observe(lease.waitNanos() / 1e9);
       metrics.leaseHeldSeconds.labelValues(e.community()).observe(lease.heldNanos() / 1e9);

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
@@ -85,6 +86,16 @@ public final class ReferenceRelay implements AutoCloseable {
    * @throws IOException when a port cannot be bound or the database cannot start
    */
   public static ReferenceRelay start(ReferenceRelayConfig config) throws IOException {
+    return start(config, db -> AuditLog.databaseWriters(db, config));
+  }
+
+  /**
+   * Starts the relay with {@code writers} as its audit path's exchanges (the seam test relays use;
+   * {@link #start(ReferenceRelayConfig)} passes the database's).
+   */
+  static ReferenceRelay start(
+      ReferenceRelayConfig config, Function<AuditDatabase, AuditLog.Writers> writers)
+      throws IOException {
     AuditDatabase db = null;
     AuditLog audit = null;
     ExecutorService handlers = null;
@@ -117,7 +128,7 @@ public final class ReferenceRelay implements AutoCloseable {
               () -> holder.relay == null ? Double.NaN : holder.relay.auditRows());
       metrics.calibrated(cal);
       if (config.auditOn()) {
-        audit = new AuditLog(db, config, locks, metrics);
+        audit = new AuditLog(writers.apply(db), config, locks, metrics);
         holder.audit = audit;
       }
       RelayCore core =

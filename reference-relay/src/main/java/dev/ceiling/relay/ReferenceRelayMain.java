@@ -2,6 +2,7 @@ package dev.ceiling.relay;
 
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 
 /**
  * Runs the reference relay as its own JVM. Prints exactly one line on stdout when ready (see {@link
@@ -15,6 +16,14 @@ public final class ReferenceRelayMain {
   private ReferenceRelayMain() {}
 
   public static void main(String[] args) {
+    run(args, null);
+  }
+
+  /**
+   * Runs the relay with {@code writers} as its audit path's exchanges, or the database's when null
+   * (the seam a test relay's own main uses).
+   */
+  static void run(String[] args, Function<AuditDatabase, AuditLog.Writers> writers) {
     // java.util.logging writes to stderr by default; stdout carries only the ready line.
     ReferenceRelayConfig config;
     try {
@@ -35,7 +44,8 @@ public final class ReferenceRelayMain {
     System.err.println("refrelay: " + config.describe());
     ReferenceRelay relay;
     try {
-      relay = ReferenceRelay.start(config);
+      relay =
+          writers == null ? ReferenceRelay.start(config) : ReferenceRelay.start(config, writers);
     } catch (IOException | RuntimeException e) {
       System.err.println("refrelay: failed to start: " + e);
       e.printStackTrace(System.err);

@@ -5,8 +5,11 @@ import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.report.SensitivityHtml;
 import dev.ceiling.experiment.DelaySweep;
+import dev.ceiling.experiment.DelaySweepOptions;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
+import dev.ceiling.experiment.LinkSweeps;
+import dev.ceiling.experiment.LinkSweepsResult;
 import dev.ceiling.experiment.SensitivityPlan;
 import dev.ceiling.experiment.SensitivityReport;
 import dev.ceiling.experiment.SensitivityResult;
@@ -30,23 +33,31 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code ceiling sensitivity}: the delay sweep on one TCP link of the relay. */
+/**
+ * {@code ceiling sensitivity}: the delay sweep on one TCP link of the relay, or on each of its
+ * links in turn.
+ */
 @Command(
     name = "sensitivity",
     mixinStandardHelpOptions = true,
-    header = "Round trips per event on one link, by a delay sweep.",
+    header = "Round trips per event on each link, by a delay sweep.",
     description = {
       "Brings the relay up once with a delay proxy on each upstream its profile declares, fixes"
           + " and writes the plan, then measures the worker's ceiling C at each added round-trip"
           + " delay d (in shuffled order, every A/B exclusion rule applied) and fits"
           + " 1/C = k d + c: k is the round trips per event, checked against the lack-of-fit test"
           + " and the proxy's own wire count, and against --expect-round-trips when given.",
+      "On a profile with several upstreams and no --link, sweeps each link in turn on a relay"
+          + " started for it (the other links at zero added delay), on the same grid, each in its"
+          + " own directory named after the link,"
+          + " and writes links.json: the plan of every link before the first cell, then the"
+          + " table of round trips per event on each link next to its wire count.",
       "Writes sensitivity.json after every cell and sensitivity.html (the answer, the line and"
           + " every cell) at the end; with --contrast, the second arm's in contrast/ and both"
           + " compared in contrast.json. Exit codes: 0 established (the line holds and k is"
           + " consistent with the declared count; with --contrast, in both arms, and their slopes"
-          + " agree), 1 not established, 2 bad usage, 3 infrastructure failure. --resume DIR"
-          + " continues an interrupted sweep.",
+          + " agree; with several links, on every link), 1 not established, 2 bad usage, 3"
+          + " infrastructure failure. --resume DIR continues an interrupted sweep.",
       ""
     })
 public final class SensitivityCommand implements Callable<Integer> {
@@ -61,7 +72,9 @@ public final class SensitivityCommand implements Callable<Integer> {
   @Option(
       names = "--link",
       paramLabel = "NAME",
-      description = "The upstream to sweep (default: the profile's only upstream).")
+      description =
+          "The upstream to sweep (default: the profile's only upstream; with several, each in"
+              + " turn).")
   String link;
 
   @Option(
@@ -97,11 +110,12 @@ public final class SensitivityCommand implements Callable<Integer> {
   Double rate;
 
   @Option(
-      names = "--expect-round-trips",
-      paramLabel = "K",
-      converter = CommandLines.FiniteDouble.class,
-      description = "The count declared before the run, tested with TOST within --margin.")
-  Double expectRoundTrips;
+      names = DeclaredCounts.OPTION,
+      paramLabel = "K|NAME=K[,NAME=K...]",
+      description =
+          "The count declared before the run, tested with TOST within --margin: one count for"
+              + " one link, or one per link for a sweep per link, e.g. a=2,b=3.")
+  String expectRoundTrips;
 
   @Option(
       names = "--margin",
@@ -165,7 +179,8 @@ public final class SensitivityCommand implements Callable<Integer> {
     if (link == null && p.upstreams().size() == 1) {
       link = p.upstreams().get(0).name();
     }
-    check(p);
+    DeclaredCounts counts = DeclaredCounts.parse(expectRoundTrips);
+    check(p, counts);
     Logging.verbose(false);
     Path dir;
     try {
@@ -186,37 +201,17 @@ public final class SensitivityCommand implements Callable<Integer> {
             ExperimentCommand.PRINT_GRACE,
             () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
     try {
-      return sweep(p, dir, err);
+      return link == null ? sweepLinks(p, counts, dir, err) : sweep(p, counts, dir, err);
     } finally {
       holdExit.close();
     }
   }
 
   /** Runs the sweep and prints its answer; the exit code. */
-  private int sweep(RelayProfile p, Path dir, PrintWriter err) {
+  private int sweep(RelayProfile p, DeclaredCounts counts, Path dir, PrintWriter err) {
     SensitivityResult r;
     try {
-      r =
-          DelaySweep.builder()
-              .profile(p)
-              .link(link)
-              .delaysMs(delaysMs)
-              .repeats(repeats)
-              .duration(Duration.ofNanos(Math.round(durationS * 1e9)))
-              .margin(margin)
-              .seed(seed)
-              .relayOverrides(params)
-              .contrast(contrast)
-              .sweepOptions(
-                  SweepOptions.defaults(dir.resolve("journal.jsonl"))
-                      .withWarmup(Duration.ofSeconds(1))
-                      .withIdentities(identities.value()))
-              .outDir(dir)
-              .progress(new SensitivityLines(err, quiet))
-              .rate(rate)
-              .expectRoundTrips(expectRoundTrips)
-              .resume(resume != null)
-              .run();
+      r = options(p, dir, err).link(link).expectRoundTrips(counts.forLink(link)).run();
     } catch (ExperimentException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
@@ -229,6 +224,50 @@ public final class SensitivityCommand implements Callable<Integer> {
           err);
     }
     return SensitivityLines.finish(spec.commandLine().getOut(), err, r, html, quiet);
+  }
+
+  /** Sweeps each link in turn, then prints the table; the exit code. */
+  private int sweepLinks(RelayProfile p, DeclaredCounts counts, Path dir, PrintWriter err) {
+    LinkSweepsResult r;
+    try {
+      r =
+          options(p, dir, err)
+              .links(p.upstreams().stream().map(u -> u.name()).toList())
+              .expectRoundTripsByLink(counts.byLink())
+              .runLinks();
+    } catch (ExperimentException e) {
+      CommandLines.error(err, e.getMessage());
+      return ExitCode.USAGE;
+    }
+    r.sweeps()
+        .forEach(
+            (name, s) -> {
+              if (s.report() != null) {
+                writeHtml(s.report(), dir.resolve(name), err);
+              }
+            });
+    return SensitivityLines.finishLinks(spec.commandLine().getOut(), err, r, quiet);
+  }
+
+  /** Everything but the link and the declared count. */
+  private DelaySweepOptions.Builder options(RelayProfile p, Path dir, PrintWriter err) {
+    return DelaySweep.builder()
+        .profile(p)
+        .delaysMs(delaysMs)
+        .repeats(repeats)
+        .duration(Duration.ofNanos(Math.round(durationS * 1e9)))
+        .margin(margin)
+        .seed(seed)
+        .relayOverrides(params)
+        .contrast(contrast)
+        .sweepOptions(
+            SweepOptions.defaults(dir.resolve("journal.jsonl"))
+                .withWarmup(Duration.ofSeconds(1))
+                .withIdentities(identities.value()))
+        .outDir(dir)
+        .progress(new SensitivityLines(err, quiet))
+        .rate(rate)
+        .resume(resume != null);
   }
 
   /**
@@ -266,7 +305,7 @@ public final class SensitivityCommand implements Callable<Integer> {
   }
 
   /** Every bad argument at once, before anything starts: one usage line naming each. */
-  private void check(RelayProfile p) {
+  private void check(RelayProfile p, DeclaredCounts counts) {
     OptionChecks checks =
         new OptionChecks()
             .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
@@ -274,17 +313,20 @@ public final class SensitivityCommand implements Callable<Integer> {
     if (rate != null) {
       checks.positive("--rate", rate, OptionChecks.MAX_RATE_PER_S, "events/s");
     }
-    if (expectRoundTrips != null) {
-      checks.between("--expect-round-trips", expectRoundTrips, 0, 1_000_000, "round trips");
-    }
     checks.positive("--margin", margin, 1_000_000, "round trips");
     identities.check(checks);
     List<String> links = p.upstreams().stream().map(u -> u.name()).toList();
-    if (link == null) {
+    if (links.isEmpty()) {
       checks.add("--link is required: profile '" + p.name() + "' declares upstreams " + links);
-    } else if (!links.contains(link)) {
+    } else if (link != null && !links.contains(link)) {
       checks.add(
           "--link '" + link + "' is not an upstream of profile '" + p.name() + "': " + links);
+    } else {
+      counts.problemsFor(link == null ? links : List.of(link), links).forEach(checks::add);
+    }
+    if (link == null && links.size() > 1 && !contrast.isEmpty()) {
+      checks.add(
+          "--contrast sweeps one link: give --link with it (the profile declares " + links + ")");
     }
     SensitivityPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
     if (resume != null && out != null) {
@@ -292,13 +334,23 @@ public final class SensitivityCommand implements Callable<Integer> {
     } else if (resume != null && !Files.isDirectory(resume)) {
       checks.add("--resume: " + resume + " is not a directory");
     }
-    if (out != null && Files.exists(out.resolve("sensitivity.json"))) {
+    if (resume != null && link == null && links.size() > 1) {
+      checks.add(
+          "--resume continues one link's sweep: give --link with it (the profile declares "
+              + links
+              + ")");
+    }
+    if (out != null && Files.exists(out.resolve(DelaySweep.REPORT_FILE))) {
       checks.add(
           "--out "
               + out
               + " already holds a sensitivity.json; choose a new directory, or continue it with"
               + " --resume "
               + out);
+    }
+    if (out != null && Files.exists(out.resolve(LinkSweeps.FILE))) {
+      checks.add(
+          "--out " + out + " already holds a " + LinkSweeps.FILE + "; choose a new directory");
     }
     try {
       UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(params);

@@ -4,6 +4,9 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.SensitivityHtml;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.experiment.LinkSweeps;
+import dev.ceiling.experiment.LinkSweepsReport;
+import dev.ceiling.experiment.LinkSweepsResult;
 import dev.ceiling.experiment.SensitivityCell;
 import dev.ceiling.experiment.SensitivityPlan;
 import dev.ceiling.experiment.SensitivityPoint;
@@ -103,6 +106,28 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   @Override
+  public void linksPlanned(LinkSweepsReport.Plan plan) {
+    if (!quiet) {
+      err.println(
+          "plan: each of links "
+              + plan.links()
+              + " in turn, the others at zero added delay"
+              + (plan.expectedRoundTrips().isEmpty()
+                  ? ""
+                  : ", declared " + new java.util.TreeMap<>(plan.expectedRoundTrips()))
+              + "; written to "
+              + LinkSweeps.FILE);
+    }
+  }
+
+  @Override
+  public void link(String link, int index, int of) {
+    if (!quiet) {
+      err.println("link '" + link + "' (" + index + " of " + of + "), in " + link + "/");
+    }
+  }
+
+  @Override
   public void contrastArm(java.util.Map<String, String> parameters) {
     if (!quiet) {
       err.println("contrast arm: the same plan on a relay started with " + parameters);
@@ -156,6 +181,23 @@ final class SensitivityLines implements SensitivityProgress {
         out.println("contrast arm: " + r.contrast().contrast().answer());
       }
       out.println("contrast: " + r.contrastFile());
+    }
+    return ExitCode.of(r.outcome());
+  }
+
+  /** Prints a sweep per link's outcome: the answer, the table, the files; the exit code. */
+  static int finishLinks(PrintWriter out, PrintWriter err, LinkSweepsResult r, boolean quiet) {
+    for (String p : r.problems()) {
+      CommandLines.error(err, p);
+    }
+    out.println(r.report().answer());
+    r.report().table().forEach(out::println);
+    if (!quiet) {
+      for (LinkSweepsReport.Row row : r.report().links()) {
+        out.println("link '" + row.link() + "': " + row.answer());
+      }
+      out.println("what a pass cannot say: " + SensitivityHtml.CANNOT_SAY);
+      out.println("file: " + r.file());
     }
     return ExitCode.of(r.outcome());
   }

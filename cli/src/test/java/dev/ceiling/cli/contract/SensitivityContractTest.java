@@ -40,7 +40,77 @@ class SensitivityContractTest {
             "--rate",
             "--identities",
             "--contrast",
-            "--resume");
+            "--resume",
+            "each in",
+            "links.json",
+            "a=2,b=3");
+  }
+
+  /** The built-in linked profile with a second upstream, 'cache', beside 'db'. */
+  private Path twoLinks() throws Exception {
+    String json;
+    try (var in =
+        getClass().getResourceAsStream("/dev/ceiling/rig/profiles/reference-linked.json")) {
+      json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    String one = "\"upstreams\": [{\"name\": \"db\", \"target\": \"127.0.0.1:${db_port}\"}]";
+    assertThat(json).contains(one);
+    return Files.writeString(
+        dir.resolve("two-links.json"),
+        json.replace(
+            one,
+            "\"upstreams\": [{\"name\": \"db\", \"target\": \"127.0.0.1:${db_port}\"},"
+                + " {\"name\": \"cache\", \"target\": \"127.0.0.1:${db_port}\"}]"));
+  }
+
+  @Test
+  void countsPerLinkMustNameSweptLinks() throws Exception {
+    String profile = twoLinks().toString();
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--expect-round-trips", "2"),
+        "--expect-round-trips: links [db, cache] are each swept; declare a count per link");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--expect-round-trips", "db=2,redis=3"),
+        "--expect-round-trips: link 'redis' is not an upstream of the profile: [db, cache]");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--link", "db", "--expect-round-trips", "cache=3"),
+        "--expect-round-trips: link 'cache' is not swept (--link db)");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--expect-round-trips", "db=x"),
+        "--expect-round-trips db must be a count of round trips");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--expect-round-trips", "db=2,db=3"),
+        "--expect-round-trips: link 'db' is given twice");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--expect-round-trips", "=2"),
+        "--expect-round-trips: expected NAME=K");
+    assertUsageError(run("sensitivity", "--profile", profile, "--link", "redis"), "--link 'redis'");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--contrast", "audit_exchanges=5"),
+        "--contrast sweeps one link: give --link with it");
+    // Partner: a count for each link, or one count with --link, gets past the checks (and then
+    // stops at a bad --param, still before anything starts).
+    for (List<String> good :
+        List.of(
+            List.of("--expect-round-trips", "db=6,cache=0"),
+            List.of("--expect-round-trips", "6", "--link", "db"),
+            List.of("--expect-round-trips", "cache=0", "--link", "cache"))) {
+      List<String> args = new java.util.ArrayList<>(List.of("sensitivity", "--profile", profile));
+      args.addAll(good);
+      args.addAll(List.of("--param", "nope=1"));
+      Cli.Outcome o = run(args.toArray(String[]::new));
+      assertUsageError(o, "--param");
+      assertThat(o.err()).as(good.toString()).doesNotContain("--expect-round-trips", "--link");
+    }
+  }
+
+  @Test
+  void anOutputDirectoryWithALinksTableIsRefused() throws Exception {
+    Path used = Files.createDirectories(dir.resolve("used-links"));
+    Files.writeString(used.resolve("links.json"), "{}");
+    assertUsageError(
+        run("sensitivity", "--profile", twoLinks().toString(), "--out", used.toString()),
+        "--out " + used + " already holds a links.json");
   }
 
   @Test

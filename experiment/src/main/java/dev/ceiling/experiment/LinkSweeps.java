@@ -1,0 +1,226 @@
+package dev.ceiling.experiment;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.verdict.Estimate;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * A delay sweep per link ({@code ceiling sensitivity} on a profile with several upstreams): which
+ * link the path waits on, and how many times per event. Each link is swept in turn by its own
+ * {@link DelaySweep}, in its own directory named after it, the other links' proxies at zero added
+ * delay, every link on the same grid, repeats, cell duration, rate and seed, and against the count
+ * declared for it. The plan of every link is written to {@code links.json} before the first cell of
+ * the first link; each row of the table (k with its interval next to the proxy's wire count) is
+ * added as its link finishes.
+ *
+ * <p>Built by {@link DelaySweepOptions.Builder#links}; runs once; not thread-safe.
+ */
+public final class LinkSweeps {
+  /** The file of the plan and the table, in the output directory. */
+  public static final String FILE = "links.json";
+
+  private final String profile;
+  private final LinkSweepsReport.Plan plan;
+  private final List<DelaySweepOptions> sweeps;
+  private final Path outDir;
+  private final SensitivityProgress progress;
+  private volatile boolean stopRequested;
+  private volatile DelaySweep running;
+
+  LinkSweeps(
+      String profile,
+      LinkSweepsReport.Plan plan,
+      List<DelaySweepOptions> sweeps,
+      Path out,
+      SensitivityProgress progress) {
+    this.progress = progress;
+    this.profile = profile;
+    this.plan = plan;
+    this.sweeps = List.copyOf(sweeps);
+    this.outDir = out;
+  }
+
+  /** The sweeps of {@code links}, each as {@code base} but for its link and its declared count. */
+  static LinkSweeps of(DelaySweepOptions base, List<String> links, Map<String, Double> expected) {
+    List<DelaySweepOptions> each = new ArrayList<>();
+    links.forEach(l -> each.add(base.forLink(l, expected.get(l))));
+    LinkSweepsReport.Plan plan =
+        new LinkSweepsReport.Plan(
+            links,
+            base.delaysMs(),
+            base.repeats(),
+            base.duration().toNanos() / 1e9,
+            base.rate(),
+            base.seed(),
+            base.margin(),
+            expected);
+    return new LinkSweeps(base.profile().name(), plan, each, base.outDir(), base.progress());
+  }
+
+  /**
+   * What is wrong with sweeping {@code links} of a profile declaring {@code declared}, with counts
+   * declared for {@code expected}: all at once, each naming the link.
+   */
+  static List<String> problems(
+      List<String> links, List<String> declared, Map<String, Double> expected, boolean contrast) {
+    List<String> out = new ArrayList<>();
+    if (links.isEmpty()) {
+      out.add("links must name at least one upstream; the profile declares " + declared);
+    }
+    for (String l : links) {
+      if (!declared.contains(l)) {
+        out.add("link '" + l + "' is not an upstream of the profile, which declares " + declared);
+      }
+    }
+    if (new TreeSet<>(links).size() != links.size()) {
+      out.add("links must not repeat a link, got " + links);
+    }
+    for (Map.Entry<String, Double> e : new java.util.TreeMap<>(expected).entrySet()) {
+      if (!links.contains(e.getKey())) {
+        out.add(
+            "expected round trips for link '"
+                + e.getKey()
+                + "', which is not swept (links "
+                + links
+                + ")");
+      } else if (e.getValue() == null || !(e.getValue() >= 0 && Double.isFinite(e.getValue()))) {
+        out.add(
+            "expected round trips for link '"
+                + e.getKey()
+                + "' must be a finite number >= 0, got "
+                + e.getValue());
+      }
+    }
+    if (contrast) {
+      out.add("a contrast sweeps one link: give one link with it, not several");
+    }
+    return out;
+  }
+
+  /**
+   * Sweeps every link in turn. Once the plan is written nothing throws: a link whose sweep failed
+   * is a row with its outcome, and the next link is still swept (an interrupt stops them all).
+   *
+   * @throws ExperimentException when the output directory cannot be made or already holds a plan
+   */
+  public LinkSweepsResult run() throws ExperimentException {
+    Path file = outDir.resolve(FILE);
+    try {
+      Files.createDirectories(outDir);
+    } catch (IOException e) {
+      throw new ExperimentException("cannot create output directory " + outDir + ": " + e, e);
+    }
+    if (Files.exists(file)) {
+      throw new ExperimentException(
+          file + " already exists: a sweep per link never overwrites a measured one; choose --out",
+          null);
+    }
+    Map<String, SensitivityResult> results = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
+    LinkSweepsReport report = report(results);
+    try {
+      Json.write(file, report);
+      progress.linksPlanned(plan);
+      for (DelaySweepOptions o : sweeps) {
+        if (stopRequested) {
+          break;
+        }
+        progress.link(o.link(), results.size() + 1, sweeps.size());
+        SensitivityResult r = sweep(o);
+        results.put(o.link(), r);
+        r.problems().forEach(p -> problems.add("link '" + o.link() + "': " + p));
+        stopRequested |= r.problems().contains(DelaySweep.INTERRUPTED);
+        report = report(results);
+        Json.write(file, report);
+      }
+    } catch (IOException e) {
+      problems.add("cannot write " + file + ": " + e);
+      return new LinkSweepsResult(report, file, Outcome.INFRASTRUCTURE, problems, results);
+    }
+    return new LinkSweepsResult(report, file, outcome(results), problems, results);
+  }
+
+  /** One link's sweep; a sweep that cannot start (its directory) is its row's failure. */
+  private SensitivityResult sweep(DelaySweepOptions o) {
+    DelaySweep s = DelaySweep.of(o);
+    running = s;
+    try {
+      return s.run();
+    } catch (ExperimentException e) {
+      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, e.getMessage());
+    } finally {
+      running = null;
+    }
+  }
+
+  /** Asks the running link's sweep to stop after its running cell, and no further link to start. */
+  public void interrupt() {
+    stopRequested = true;
+    DelaySweep s = running;
+    if (s != null) {
+      s.interrupt();
+    }
+  }
+
+  /** ESTABLISHED only when every planned link is; otherwise the worst link's. */
+  private Outcome outcome(Map<String, SensitivityResult> results) {
+    if (results.size() < plan.links().size()) {
+      return Outcome.NOT_ESTABLISHED;
+    }
+    List<Outcome> worstFirst =
+        List.of(Outcome.INFRASTRUCTURE, Outcome.BAD_INPUT, Outcome.NOT_ESTABLISHED);
+    for (Outcome o : worstFirst) {
+      if (results.values().stream().anyMatch(r -> r.outcome() == o)) {
+        return o;
+      }
+    }
+    return Outcome.ESTABLISHED;
+  }
+
+  private LinkSweepsReport report(Map<String, SensitivityResult> results) {
+    List<LinkSweepsReport.Row> rows = new ArrayList<>();
+    results.forEach(
+        (link, r) ->
+            rows.add(LinkSweepsReport.Row.of(link, plan.expectedRoundTrips().get(link), r)));
+    boolean complete = rows.size() == plan.links().size();
+    return new LinkSweepsReport(
+        LinkSweepsReport.SCHEMA, profile, plan, rows, complete, answer(rows, complete));
+  }
+
+  /** "Round trips per event: 'a' 2.0 [1.8, 2.2] (wire 2.00), 'b' ...", or what is missing. */
+  static String answer(List<LinkSweepsReport.Row> rows, boolean complete) {
+    List<String> parts = new ArrayList<>();
+    for (LinkSweepsReport.Row r : rows) {
+      Estimate k = r.roundTripsPerEvent();
+      Double turns =
+          r.wireTurnsPerEvent() != null ? r.wireTurnsPerEvent() : r.wireTurnsPerEventAllCells();
+      String wire =
+          turns == null
+              ? "no wire count"
+              : String.format(Locale.ROOT, "wire %.2f", turns)
+                  + (r.wireTurnsPerEvent() == null ? " over every cell" : "");
+      parts.add(
+          "'"
+              + r.link()
+              + "' "
+              + (k == null || !Boolean.TRUE.equals(r.lineHolds())
+                  ? "no count"
+                  : String.format(
+                      Locale.ROOT, "%.1f [%.1f, %.1f]", k.value(), k.lower(), k.upper()))
+              + " ("
+              + wire
+              + (r.reading() == null ? "" : ", " + r.reading())
+              + ")");
+    }
+    String table = parts.isEmpty() ? "no link swept yet" : String.join(", ", parts);
+    return "sequential round trips per event by link: " + table + (complete ? "" : " (partial)");
+  }
+}
