@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The delay sweep ({@code ceiling sensitivity}): how many sequential round trips a relay's path
@@ -173,7 +172,7 @@ public final class DelaySweep {
         SensitivityContrast.of(
             plan, o.contrast(), base.report(), arm == null ? null : arm.report(), why);
     Path file = o.outDir().resolve(SensitivityContrast.FILE);
-    Outcome outcome = contrastOutcome(base, arm, why, contrast);
+    Outcome outcome = SensitivityContrast.outcome(base, arm, why, contrast);
     try {
       Json.write(file, contrast);
     } catch (IOException e) {
@@ -181,21 +180,6 @@ public final class DelaySweep {
       outcome = Outcome.INFRASTRUCTURE;
     }
     return new SensitivityResult(base.report(), base.file(), outcome, problems, contrast, file);
-  }
-
-  /** The worse arm's failure first; otherwise whether the contrast is established. */
-  private static Outcome contrastOutcome(
-      SensitivityResult base, SensitivityResult arm, String why, SensitivityContrast contrast) {
-    for (SensitivityResult r : java.util.Arrays.asList(base, arm)) {
-      if (r != null
-          && (r.outcome() == Outcome.INFRASTRUCTURE || r.outcome() == Outcome.BAD_INPUT)) {
-        return r.outcome();
-      }
-    }
-    if (arm == null && why != null && !why.startsWith(INTERRUPTED) && base.report().complete()) {
-      return Outcome.INFRASTRUCTURE;
-    }
-    return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
   }
 
   /**
@@ -303,21 +287,19 @@ public final class DelaySweep {
       }
     }
     if (previous != null) {
-      List<String> differ = SensitivityResume.relayDiffers(o, previous, rig);
-      if (!differ.isEmpty()) {
-        return SensitivityResult.failed(
-            Outcome.BAD_INPUT,
-            "cannot resume "
-                + o.outDir()
-                + ": the relay now differs from the one in its "
-                + REPORT_FILE
-                + ": "
-                + String.join("; ", differ));
+      String refused = SensitivityResume.refusal(o, previous, rig);
+      if (refused != null) {
+        return SensitivityResult.failed(Outcome.BAD_INPUT, refused);
       }
       o.progress().resuming(previous);
     }
     int toRun = plan.cells().size() - (previous == null ? 0 : previous.cells().size());
-    o.progress().planned(plan, estimate(plan, toRun));
+    // A contrast arm that follows runs the whole plan again.
+    Duration takes = o.estimate(toRun);
+    if (fixedPlan == null && !o.contrast().isEmpty()) {
+      takes = takes.plus(o.estimate(plan.cells().size()));
+    }
+    o.progress().planned(plan, takes);
     if (fixedPlan == null && previous == null && !o.contrast().isEmpty()) {
       // The contrast is declared beside the plan before the first cell, like the plan itself.
       Path declared = o.outDir().resolve(SensitivityContrast.FILE);
@@ -409,30 +391,5 @@ public final class DelaySweep {
             SensitivityResume.judged(o.profile(), previous.rig(), plan, previous.measurement()),
             o.verdictConfig(),
             rig.rigId());
-  }
-
-  /** How long cells take: each cell's warm-up, window, grace and a drain's allowance. */
-  static Duration estimate(int cells, SweepOptions options, Duration duration) {
-    Duration perCell =
-        options.warmup().plus(duration).plus(options.grace()).plus(Duration.ofSeconds(2));
-    return perCell.multipliedBy(cells);
-  }
-
-  /**
-   * The run's: this arm's {@code toRun} cells, and the whole plan's when a contrast arm follows.
-   */
-  private Duration estimate(SensitivityPlan plan, int toRun) {
-    Duration one = estimate(toRun, o.sweepOptions(), o.duration());
-    return fixedPlan == null && !o.contrast().isEmpty()
-        ? one.plus(estimate(plan.cells().size(), o.sweepOptions(), o.duration()))
-        : one;
-  }
-
-  /** Words for a duration: "about 3 min 20 s". */
-  static String words(Duration d) {
-    long s = Math.max(1, d.toSeconds());
-    return s < 60
-        ? "about " + s + " s"
-        : String.format(Locale.ROOT, "about %d min %d s", s / 60, s % 60);
   }
 }

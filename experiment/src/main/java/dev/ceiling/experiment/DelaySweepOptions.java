@@ -72,31 +72,25 @@ public record DelaySweepOptions(
   DelaySweepOptions forContrast() {
     Map<String, String> merged = new java.util.TreeMap<>(relayOverrides);
     merged.putAll(contrast);
-    return new DelaySweepOptions(
-        profile,
-        link,
-        delaysMs,
-        repeats,
-        duration,
-        rate,
-        expectedRoundTrips,
-        margin,
-        seed,
-        merged,
-        Map.of(),
-        sweepOptions,
-        verdictConfig,
-        outDir.resolve(CONTRAST_DIR),
-        progress,
-        resume,
-        null);
+    return derived(link, expectedRoundTrips, merged, Map.of(), outDir.resolve(CONTRAST_DIR), null);
   }
 
   /** One link's sweep of a sweep per link: that link, its declared count, its own directory. */
   DelaySweepOptions forLink(String name, Double expected) {
+    return derived(name, expected, relayOverrides, contrast, outDir.resolve(name), attached);
+  }
+
+  /** These options with what a derived sweep (a contrast arm, one link's sweep) changes. */
+  private DelaySweepOptions derived(
+      String sweptLink,
+      Double expected,
+      Map<String, String> overrides,
+      Map<String, String> contrastParameters,
+      Path dir,
+      RigHandle running) {
     return new DelaySweepOptions(
         profile,
-        name,
+        sweptLink,
         delaysMs,
         repeats,
         duration,
@@ -104,14 +98,14 @@ public record DelaySweepOptions(
         expected,
         margin,
         seed,
-        relayOverrides,
-        contrast,
+        overrides,
+        contrastParameters,
         sweepOptions,
         verdictConfig,
-        outDir.resolve(name),
+        dir,
         progress,
         resume,
-        attached);
+        running);
   }
 
   /**
@@ -154,20 +148,32 @@ public record DelaySweepOptions(
         SensitivityPlan.shuffledCells(delaysMs, repeats, seed));
   }
 
+  /**
+   * How long {@code cells} cells take: each one's warm-up, window, grace and a drain's allowance.
+   */
+  Duration estimate(int cells) {
+    return sweepOptions
+        .warmup()
+        .plus(duration)
+        .plus(sweepOptions.grace())
+        .plus(Duration.ofSeconds(2))
+        .multipliedBy(cells);
+  }
+
   /** Fluent configuration; {@link #run()} validates every option at once and runs. */
   public static final class Builder extends MeasurementBuilder<Builder> {
-    private String link;
-    private List<Double> delaysMs = DEFAULT_DELAYS_MS;
-    private Double rate;
-    private Double expectedRoundTrips;
-    private double margin = DEFAULT_MARGIN;
-    private long seed = 1;
-    private SensitivityProgress progress = SensitivityProgress.NONE;
-    private Map<String, String> contrast = Map.of();
-    private boolean resume;
-    private RigHandle attached;
-    private List<String> links;
-    private Map<String, Double> expectedByLink = Map.of();
+    String link;
+    List<Double> delaysMs = DEFAULT_DELAYS_MS;
+    Double rate;
+    Double expectedRoundTrips;
+    double margin = DEFAULT_MARGIN;
+    long seed = 1;
+    SensitivityProgress progress = SensitivityProgress.NONE;
+    Map<String, String> contrast = Map.of();
+    boolean resume;
+    RigHandle attached;
+    List<String> links;
+    Map<String, Double> expectedByLink = Map.of();
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -288,131 +294,7 @@ public record DelaySweepOptions(
      * the ones it does.
      */
     public List<String> problems() {
-      List<String> out = new ArrayList<>();
-      if (profile == null) {
-        out.add("profile is required");
-      } else {
-        List<String> declared = profile.upstreams().stream().map(u -> u.name()).toList();
-        if (declared.isEmpty()) {
-          out.add(
-              "profile '" + profile.name() + "' declares no upstreams, so no link can be swept");
-        } else if (links != null) {
-          if (link != null || expectedRoundTrips != null) {
-            out.add("a sweep per link takes links and counts by link, not one link or count");
-          }
-          out.addAll(LinkSweeps.problems(links, declared, expectedByLink, !contrast.isEmpty()));
-        } else if (!expectedByLink.isEmpty()) {
-          out.add("counts by link are for a sweep per link (links); one link takes one count");
-        } else if (link == null || !declared.contains(link)) {
-          out.add(
-              "link '"
-                  + link
-                  + "' is not an upstream of profile '"
-                  + profile.name()
-                  + "', which declares "
-                  + declared);
-        }
-      }
-      if (delaysMs == null || delaysMs.stream().anyMatch(Objects::isNull)) {
-        out.add("delays must be a list of numbers, got " + delaysMs);
-      } else {
-        out.addAll(SensitivityPlan.problemsOfGrid(delaysMs));
-      }
-      if (repeats < 2) {
-        out.add(
-            "repeats must be >= 2 (the lack-of-fit test needs the scatter of repeats), got "
-                + repeats);
-      }
-      if (duration == null || duration.isZero() || duration.isNegative()) {
-        out.add("duration must be > 0, got " + duration);
-      }
-      if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
-        out.add("rate must be a finite number > 0 events/s, got " + rate);
-      }
-      if (expectedRoundTrips != null
-          && !(expectedRoundTrips >= 0 && Double.isFinite(expectedRoundTrips))) {
-        out.add("expected round trips must be a finite number >= 0, got " + expectedRoundTrips);
-      }
-      if (!(margin > 0 && Double.isFinite(margin))) {
-        out.add("margin must be a finite number > 0 round trips per event, got " + margin);
-      }
-      if (profile != null) {
-        out.addAll(contrastProblems());
-      }
-      if (attached != null) {
-        out.addAll(attachedProblems());
-      }
-      return out;
-    }
-
-    /**
-     * A running relay is swept as it was started: from this profile, with the proxy on the link,
-     * and with no parameters of the sweep's own.
-     */
-    private List<String> attachedProblems() {
-      List<String> out = new ArrayList<>();
-      String started = attached.descriptor().profile();
-      if (profile != null && !profile.name().equals(started)) {
-        out.add(
-            "the running relay was started from profile '"
-                + started
-                + "', not '"
-                + profile.name()
-                + "'");
-      }
-      if (link != null && !attached.proxies().containsKey(link)) {
-        out.add(
-            "the running relay has no delay proxy on link '"
-                + link
-                + "' (it was started with "
-                + attached.proxies().keySet()
-                + "; upstreams linked directly have none)");
-      }
-      if (!relayOverrides.isEmpty()) {
-        out.add(
-            "relay overrides "
-                + new java.util.TreeMap<>(relayOverrides)
-                + " cannot apply to a running relay: start it with them");
-      }
-      if (!contrast.isEmpty()) {
-        out.add(
-            "a contrast needs a second relay the sweep starts itself; a sweep of a running relay"
-                + " measures one arm");
-      }
-      if (resume) {
-        out.add(
-            "resume starts a relay afresh for the missing cells; a sweep of a running relay"
-                + " cannot resume one");
-      }
-      return out;
-    }
-
-    /**
-     * A contrast parameter must be one the profile declares, and must change what the base arm
-     * runs: a contrast equal to the base measures nothing.
-     */
-    private List<String> contrastProblems() {
-      List<String> out = new ArrayList<>();
-      for (Map.Entry<String, String> e : new java.util.TreeMap<>(contrast).entrySet()) {
-        String base = relayOverrides.getOrDefault(e.getKey(), profile.parameters().get(e.getKey()));
-        if (!profile.parameters().containsKey(e.getKey())) {
-          out.add(
-              "contrast "
-                  + e.getKey()
-                  + " is not a parameter of profile '"
-                  + profile.name()
-                  + "', which declares "
-                  + new java.util.TreeSet<>(profile.parameters().keySet()));
-        } else if (e.getValue().equals(base)) {
-          out.add(
-              "contrast "
-                  + e.getKey()
-                  + "="
-                  + e.getValue()
-                  + " is what the base arm runs already: the arms would not differ");
-        }
-      }
-      return out;
+      return DelaySweepChecks.problems(this);
     }
 
     /**

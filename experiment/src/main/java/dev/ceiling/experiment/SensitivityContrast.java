@@ -144,4 +144,22 @@ public record SensitivityContrast(
         ? "; partial: the base arm " + base.incompleteReason()
         : !contrast.complete() ? "; partial: the contrast arm " + contrast.incompleteReason() : "";
   }
+
+  /** The worse arm's failure first; otherwise whether the contrast is established. */
+  static Outcome outcome(
+      SensitivityResult base, SensitivityResult arm, String why, SensitivityContrast contrast) {
+    for (SensitivityResult r : java.util.Arrays.asList(base, arm)) {
+      if (r != null
+          && (r.outcome() == Outcome.INFRASTRUCTURE || r.outcome() == Outcome.BAD_INPUT)) {
+        return r.outcome();
+      }
+    }
+    if (arm == null
+        && why != null
+        && !why.startsWith(DelaySweep.INTERRUPTED)
+        && base.report().complete()) {
+      return Outcome.INFRASTRUCTURE;
+    }
+    return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
+  }
 }

@@ -278,4 +278,17 @@ final class SensitivityResume {
       differ.add(name + " " + DelaySweep.REPORT_FILE + " " + stored + ", now " + now);
     }
   }
+
+  /** Why the relay now up cannot continue {@code previous}, in words; null when it can. */
+  static String refusal(DelaySweepOptions o, SensitivityReport previous, RigDescriptor now) {
+    List<String> differ = relayDiffers(o, previous, now);
+    return differ.isEmpty()
+        ? null
+        : "cannot resume "
+            + o.outDir()
+            + ": the relay now differs from the one in its "
+            + DelaySweep.REPORT_FILE
+            + ": "
+            + String.join("; ", differ);
+  }
 }
