@@ -111,23 +111,10 @@ public record LinkSweepsReport(
           s.fit() == null ? null : s.fit().roundTripsPerEvent(),
           s.fit() == null ? null : s.fit().established(),
           s.wireTurnsPerEvent(),
-          allCells(s.cells()),
+          SensitivityAnalysis.turnsPerEvent(s.cells()),
           expected,
           s.countCheck() == null ? null : s.countCheck().reading(),
           s.answer());
-    }
-
-    /** Turns over audit entries, each summed over every cell; null without entries. */
-    static Double allCells(List<SensitivityCell> cells) {
-      double events = 0;
-      long turns = 0;
-      for (SensitivityCell c : cells) {
-        if (c.auditEvents() != null) {
-          events += c.auditEvents();
-          turns += c.link().turns();
-        }
-      }
-      return events > 0 ? turns / events : null;
     }
 
     /** The row in one line: link, k [interval], wire count, declared and reading. */

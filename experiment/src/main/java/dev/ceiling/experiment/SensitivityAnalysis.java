@@ -239,7 +239,7 @@ final class SensitivityAnalysis {
   }
 
   /** Turns over entries, each summed over {@code cells}; null without entries. */
-  private static Double turnsPerEvent(List<SensitivityCell> cells) {
+  static Double turnsPerEvent(List<SensitivityCell> cells) {
     double events = 0;
     long turns = 0;
     for (SensitivityCell c : cells) {

@@ -80,12 +80,7 @@ class SensitivityCtrlCIT {
     // Stopped after the running cell: at least the first, never all six.
     assertThat(tree.get("cells").size()).isBetween(1, 5);
     assertThat(child.out()).as(child.toString()).contains("file: ");
-    List<String> left =
-        ProcessHandle.allProcesses()
-            .filter(ProcessHandle::isAlive)
-            .map(p -> p.info().commandLine().orElse(""))
-            .filter(c -> c.contains(out.toString()))
-            .toList();
+    List<String> left = alive(out);
     assertThat(left).as("processes of this run still alive").isEmpty();
   }
 
@@ -134,12 +129,7 @@ class SensitivityCtrlCIT {
     assertThat(child.out())
         .as(child.toString())
         .contains("contrast: " + out.resolve("contrast.json"));
-    List<String> left =
-        ProcessHandle.allProcesses()
-            .filter(ProcessHandle::isAlive)
-            .map(p -> p.info().commandLine().orElse(""))
-            .filter(cmd -> cmd.contains(out.toString()))
-            .toList();
+    List<String> left = alive(out);
     assertThat(left).as("relays of either arm still alive").isEmpty();
   }
 
@@ -163,12 +153,7 @@ class SensitivityCtrlCIT {
         .isTrue();
     child.interrupt();
     assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
-    List<String> left =
-        ProcessHandle.allProcesses()
-            .filter(ProcessHandle::isAlive)
-            .map(p -> p.info().commandLine().orElse(""))
-            .filter(cmd -> cmd.contains(out.toString()))
-            .toList();
+    List<String> left = alive(out);
     assertThat(left).as("relays of either arm still alive\n%s", child).isEmpty();
 
     assertThat(Json.mapper().readTree(Files.readString(base)).get("complete").asBoolean()).isTrue();
@@ -231,5 +216,14 @@ class SensitivityCtrlCIT {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
+  }
+
+  /** The live processes whose command line names {@code dir}: a relay or proxy this run left. */
+  private static List<String> alive(Path dir) {
+    return ProcessHandle.allProcesses()
+        .filter(ProcessHandle::isAlive)
+        .map(p -> p.info().commandLine().orElse(""))
+        .filter(c -> c.contains(dir.toString()))
+        .toList();
   }
 }
