@@ -118,11 +118,12 @@ class DelaySweepIT {
         .repeats(3)
         .duration(Duration.ofSeconds(2))
         // Above every point's ceiling by enough that the 2 s warm-up fills the queue of 40 before
-        // the window even where the ceiling is highest (30 to 45/s at d = 2 ms, by the machine's
-        // load; at 55/s one run lost all three 2 ms cells as not steady); not far above the
-        // ceiling at 5 ms (17 to 20/s) either, since every event offered beyond it waits in the
-        // relay and must drain before the next cell. Far below the generator's limits.
-        .rate(65.0)
+        // the window even where the ceiling is highest: 30 to 45/s at d = 2 ms on a loaded
+        // machine, 51 to 53/s on a quiet one, where 65/s (1.25x) left the queue still filling in
+        // all three 2 ms cells (not steady) and the line without its third delay. 80/s is 1.5x the
+        // quiet ceiling; the excess over the ceiling at 5 ms (about 22/s) drains before the next
+        // cell. Far below the generator's limits.
+        .rate(80.0)
         .seed(7)
         .relayOverrides(
             Map.of(
@@ -145,7 +146,7 @@ class DelaySweepIT {
                 // the offer keeps its queue full (1.2x its ceiling and more); on a machine at a
                 // load of 10 the default 10 ms bound excluded half the cells.
                 .withSendLagBound(Duration.ofMillis(100))
-                .withDrainTimeout(Duration.ofSeconds(20)))
+                .withDrainTimeout(Duration.ofSeconds(40)))
         .outDir(out)
         .run();
   }
