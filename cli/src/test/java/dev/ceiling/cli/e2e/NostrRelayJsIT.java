@@ -61,6 +61,9 @@ class NostrRelayJsIT {
     } catch (IOException e) {
       why = "Node is not installed (" + e.getMessage() + ")";
     }
+    if (why == null) {
+      why = npmCiFailure();
+    }
     if (why == null && !Files.isDirectory(PROFILE_DIR.resolve("node_modules/@nostr-relay/core"))) {
       why = "the npm packages are not installed: run `npm ci` in " + PROFILE_DIR.toAbsolutePath();
     }
@@ -71,6 +74,31 @@ class NostrRelayJsIT {
               + ". The A/B on a third-party relay did NOT run. ***\n");
       Assumptions.abort(why);
     }
+  }
+
+  /**
+   * Where {@code .ci/run} runs {@code npm ci} beside the build, it names a status file in {@code
+   * CEILING_NPM_CI_STATUS} that appears, whole, holding npm's exit code when it ends: wait for it
+   * (the native compile takes about two minutes, and this class runs well after that), then say why
+   * the packages are missing if npm failed. Null when npm succeeded or nothing runs it.
+   */
+  private static String npmCiFailure() throws InterruptedException, IOException {
+    String name = System.getenv("CEILING_NPM_CI_STATUS");
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    Path status = Path.of(name);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
+    while (!Files.exists(status)) {
+      if (System.nanoTime() > deadline) {
+        return "`npm ci` (run by .ci/run) wrote no exit code to " + status + " within 20 minutes";
+      }
+      Thread.sleep(1000);
+    }
+    String code = Files.readString(status, StandardCharsets.UTF_8).strip();
+    return code.equals("0")
+        ? null
+        : "`npm ci` (run by .ci/run) exited " + code + "; .ci/run prints its log";
   }
 
   @Test
