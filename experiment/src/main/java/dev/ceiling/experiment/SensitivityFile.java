@@ -1,7 +1,10 @@
 package dev.ceiling.experiment;
 
+import com.google.common.base.CaseFormat;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +63,7 @@ public final class SensitivityFile {
   public static SensitivityReport read(Path file, SensitivityPlan given)
       throws ExperimentException {
     SensitivityReport report = read(file);
-    List<String> differences = planDifferences(report.plan(), given);
+    List<String> differences = planDifferences(report.plan(), given, "", "stored", "given");
     if (!differences.isEmpty()) {
       throw new ExperimentException(
           file + ": the stored plan differs from the one given: " + String.join("; ", differences),
@@ -148,30 +151,42 @@ public final class SensitivityFile {
   }
 
   /**
-   * Every field of the plan where {@code stored} and {@code given} differ, as "field: stored X,
-   * given Y"; the cell order is compared through what gives it (delays, repeats, seed). Empty when
-   * they agree.
+   * Every field of the plan where {@code stored} and {@code given} differ, each as "field STORED X,
+   * GIVEN Y" with the two labels given (e.g. "seed sensitivity.json 3, now 4"); read from the
+   * record's components, so a field added to the plan is compared without a change here. The cell
+   * order is compared last, and only when every field that gives it agrees. Empty when they agree.
+   *
+   * @param prefix put before each field's name (e.g. "plan."), or ""
    */
-  public static List<String> planDifferences(SensitivityPlan stored, SensitivityPlan given) {
+  public static List<String> planDifferences(
+      SensitivityPlan stored,
+      SensitivityPlan given,
+      String prefix,
+      String storedLabel,
+      String givenLabel) {
     Objects.requireNonNull(stored, "stored");
     Objects.requireNonNull(given, "given");
     List<String> out = new ArrayList<>();
-    differ(out, "link", stored.link(), given.link());
-    differ(out, "delays_ms", stored.delaysMs(), given.delaysMs());
-    differ(out, "repeats", stored.repeats(), given.repeats());
-    differ(out, "offered_per_s", stored.offeredPerS(), given.offeredPerS());
-    differ(out, "duration_s", stored.durationS(), given.durationS());
-    differ(out, "seed", stored.seed(), given.seed());
-    differ(out, "level", stored.level(), given.level());
-    differ(out, "lack_of_fit_alpha", stored.lackOfFitAlpha(), given.lackOfFitAlpha());
-    differ(out, "expected_round_trips", stored.expectedRoundTrips(), given.expectedRoundTrips());
-    differ(out, "margin", stored.margin(), given.margin());
+    for (RecordComponent c : SensitivityPlan.class.getRecordComponents()) {
+      Object a = component(c, stored);
+      Object b = component(c, given);
+      if (!c.getName().equals("cells") && !Objects.equals(a, b)) {
+        String field = CaseFormat.LOWER_CAMEL.to(CaseFormat.LOWER_UNDERSCORE, c.getName());
+        out.add(prefix + field + " " + storedLabel + " " + a + ", " + givenLabel + " " + b);
+      }
+    }
+    if (out.isEmpty() && !stored.cells().equals(given.cells())) {
+      out.add(
+          prefix + "cells: the stored order is not the one seed " + stored.seed() + " declares");
+    }
     return out;
   }
 
-  private static void differ(List<String> out, String field, Object stored, Object given) {
-    if (!Objects.equals(stored, given)) {
-      out.add(field + ": stored " + stored + ", given " + given);
+  private static Object component(RecordComponent c, SensitivityPlan plan) {
+    try {
+      return c.getAccessor().invoke(plan);
+    } catch (IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot read the plan's " + c.getName(), e);
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.ceiling.experiment;
 
-import com.google.common.base.CaseFormat;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
@@ -8,8 +7,6 @@ import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.RelayProfile;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,15 +135,8 @@ final class SensitivityResume {
     SensitivityPlan s = stored.plan();
     // The stored rate is the plan's: a rate calibrated afresh would be chosen after seeing cells.
     SensitivityPlan declared = o.plan(o.rate() != null ? o.rate() : s.offeredPerS(), s.offerRule());
-    List<String> plan = new ArrayList<>();
-    for (RecordComponent c : SensitivityPlan.class.getRecordComponents()) {
-      if (!c.getName().equals("cells")) {
-        same(plan, "plan." + snake(c.getName()), read(c, s), read(c, declared));
-      }
-    }
-    if (plan.isEmpty() && !s.cells().equals(declared.cells())) {
-      plan.add("plan.cells: the stored order is not the one seed " + s.seed() + " declares");
-    }
+    List<String> plan =
+        SensitivityFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);
     MeasurementSettings m = o.sweepOptions().measurement();
     same(out, "measurement", stored.measurement(), m);
@@ -259,18 +249,6 @@ final class SensitivityResume {
               + aside);
     }
     return out;
-  }
-
-  private static Object read(RecordComponent c, Object record) {
-    try {
-      return c.getAccessor().invoke(record);
-    } catch (IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("cannot read " + c.getName(), e);
-    }
-  }
-
-  private static String snake(String name) {
-    return CaseFormat.LOWER_CAMEL.to(CaseFormat.LOWER_UNDERSCORE, name);
   }
 
   private static void same(List<String> differ, String name, Object stored, Object now) {

@@ -97,8 +97,27 @@ class SensitivityFileTest {
         .isInstanceOf(ExperimentException.class)
         .hasMessage(
             file
-                + ": the stored plan differs from the one given: expected_round_trips: stored"
+                + ": the stored plan differs from the one given: expected_round_trips stored"
                 + " 8.0, given null");
+  }
+
+  /**
+   * Every field of the plan is compared, not a list of them: the offer's rule (where the rate came
+   * from) was once left out of such a list, so a file whose rate was said to come from elsewhere
+   * passed. The same file against itself is the partner.
+   */
+  @Test
+  void anOfferRuleEditedAfterTheRunIsRefusedAgainstThePlanGiven() throws Exception {
+    SensitivityPlan given = SensitivityFile.read(write("given.json", root -> {})).plan();
+    Path file =
+        write(
+            "rule-edited.json",
+            root -> ((ObjectNode) root.get("plan")).put("offer_rule", "chosen after the cells"));
+    assertThatThrownBy(() -> SensitivityFile.read(file, given))
+        .isInstanceOf(ExperimentException.class)
+        .hasMessageContaining(
+            "offer_rule stored chosen after the cells, given " + given.offerRule());
+    assertThat(SensitivityFile.read(write("same.json", root -> {}), given).plan()).isEqualTo(given);
   }
 
   @Test
