@@ -5,6 +5,7 @@ import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.IdentitiesRoundReport;
 import dev.ceiling.verdict.IdentitiesReport;
@@ -65,9 +66,9 @@ class DefaultsRoundIT {
             "--profile",
             "reference-defaults",
             "--param",
-            "port=" + LauncherIT.freePort(),
+            "port=" + FreePorts.one(),
             "--param",
-            "db_port=" + LauncherIT.freePort(),
+            "db_port=" + FreePorts.one(),
             "--param",
             "exchange_delay_ms=4",
             "--identities",

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.generator.GeneratorReport;
 import java.io.File;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,9 +102,9 @@ class LauncherIT {
             "--state-dir",
             state.toString(),
             "--param",
-            "port=" + freePort(),
+            "port=" + FreePorts.one(),
             "--param",
-            "db_port=" + freePort(),
+            "db_port=" + FreePorts.one(),
             "--ready-timeout",
             "120");
     try {
@@ -153,12 +151,6 @@ class LauncherIT {
     }
     Run after = ceiling("rig", "status", "--state-dir", state.toString());
     assertThat(after.out()).doesNotContain("RUNNING_OURS");
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   static {

@@ -2,9 +2,8 @@ package dev.ceiling.cli.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ceiling.core.testing.FreePorts;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,9 +40,9 @@ class RigUpRedactionIT {
             "--state-dir",
             state.toString(),
             "--param",
-            "port=" + freePort(),
+            "port=" + FreePorts.one(),
             "--param",
-            "db_port=" + freePort(),
+            "db_port=" + FreePorts.one(),
             "--ready-timeout",
             "120");
     try {
@@ -54,12 +53,6 @@ class RigUpRedactionIT {
     } finally {
       Cli.Outcome down = Cli.run("rig", "down", "--state-dir", state.toString());
       assertThat(down.code()).as(down.toString()).isZero();
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 }

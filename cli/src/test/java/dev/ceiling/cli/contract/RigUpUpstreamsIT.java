@@ -2,9 +2,7 @@ package dev.ceiling.cli.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.ceiling.core.testing.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -41,16 +39,10 @@ class RigUpUpstreamsIT {
         .formatted(python, port, target);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   @Test
   void upLinksTheUpstreamDirectlyAndSaysSo() throws Exception {
-    int port = freePort();
-    int db = freePort();
+    int port = FreePorts.one();
+    int db = FreePorts.one();
     Path file = Files.writeString(dir.resolve("linked.json"), profile(port, "127.0.0.1:" + db));
     Path state = dir.resolve("state");
     Cli.Outcome up =
@@ -76,7 +68,8 @@ class RigUpUpstreamsIT {
   @Test
   void aRemoteUpstreamIsAUsageErrorNamingItsField() throws Exception {
     Path file =
-        Files.writeString(dir.resolve("remote.json"), profile(freePort(), "db.example.com:5432"));
+        Files.writeString(
+            dir.resolve("remote.json"), profile(FreePorts.one(), "db.example.com:5432"));
     Cli.Outcome up =
         Cli.run(
             "rig", "up", "--profile", file.toString(), "--state-dir", dir.resolve("s").toString());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.SensitivityHtmlTest;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.SensitivityReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,31 +27,18 @@ class SensitivityCommandIT {
     Path out = dir.resolve("out");
     Cli.Outcome o =
         run(
-            "sensitivity",
-            "--delays",
-            "2,4",
-            "--repeats",
-            "2",
-            "--duration",
-            "1",
-            "--rate",
-            "45",
-            "--seed",
-            "3",
-            "--identities",
-            "3",
-            "--param",
-            "port=" + LauncherIT.freePort(),
-            "--param",
-            "db_port=" + LauncherIT.freePort(),
-            "--param",
-            "exchange_delay_ms=0",
-            "--param",
-            "queue_capacity=20",
-            "--param",
-            "calibration_runs=20",
-            "--out",
-            out.toString());
+            ShortSweep.args(
+                    2,
+                    FreePorts.one(),
+                    FreePorts.one(),
+                    20,
+                    "--seed",
+                    "3",
+                    "--identities",
+                    "3",
+                    "--out",
+                    out.toString())
+                .toArray(String[]::new));
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
     String first = o.out().lines().findFirst().orElse("");
     assertThat(first).as(o.toString()).contains("link 'db'");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.google.common.base.Splitter;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.SensitivityCell;
 import dev.ceiling.experiment.SensitivityContrast;
@@ -170,7 +171,7 @@ class SensitivityContrastIT {
     args.addAll(
         List.of(
             "--param",
-            "port=" + LauncherIT.freePort(),
+            "port=" + FreePorts.one(),
             "--param",
             "exchange_delay_ms=0",
             "--param",
@@ -188,7 +189,7 @@ class SensitivityContrastIT {
   private static SensitivityResult fiveExchanges(Path out, SensitivityReport base)
       throws Exception {
     Map<String, String> params = new TreeMap<>(postgresParameters());
-    params.put("port", Integer.toString(LauncherIT.freePort()));
+    params.put("port", Integer.toString(FreePorts.one()));
     params.put("exchange_delay_ms", "0");
     params.put("queue_capacity", "20");
     params.put("calibration_runs", "20");

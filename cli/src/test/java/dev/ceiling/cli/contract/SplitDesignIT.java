@@ -5,6 +5,7 @@ import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.SplitRoundReport;
 import dev.ceiling.verdict.SplitReport;
 import java.nio.file.Files;
@@ -54,9 +55,9 @@ class SplitDesignIT {
             "--design",
             "split",
             "--param",
-            "port=" + LauncherIT.freePort(),
+            "port=" + FreePorts.one(),
             "--param",
-            "db_port=" + LauncherIT.freePort(),
+            "db_port=" + FreePorts.one(),
             "--param",
             "audit_workers=1",
             "--param",

@@ -3,6 +3,7 @@ package dev.ceiling.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.Main;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.verdict.Verdict;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -46,7 +47,7 @@ class NostrRelayJsAutoRatesIT {
             "--profile",
             profile.toString(),
             "--param",
-            "port=" + Relays.freePort(),
+            "port=" + FreePorts.one(),
             "--duration",
             "0.5",
             "--warmup",

@@ -6,6 +6,7 @@ import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentProgress;
 import dev.ceiling.experiment.ExperimentResult;
@@ -118,7 +119,7 @@ class NostrRelayJsIT {
     ExperimentResult r =
         Experiment.builder()
             .profile(profile)
-            .relayOverrides(Map.of("port", Integer.toString(Relays.freePort())))
+            .relayOverrides(Map.of("port", Integer.toString(FreePorts.one())))
             .rates(low, high)
             .duration(Duration.ofMillis(2000))
             // Four, not three: on a loaded machine a cell or two per arm may be excluded as

@@ -1,11 +1,10 @@
 package dev.ceiling.cli.e2e;
 
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,15 +31,9 @@ final class Relays {
   /** Overrides putting the relay on free ports, plus the given parameters. */
   static Map<String, String> freePorts(Map<String, String> params) throws IOException {
     Map<String, String> m = new HashMap<>(params);
-    m.put("port", Integer.toString(freePort()));
-    m.put("db_port", Integer.toString(freePort()));
+    m.put("port", Integer.toString(FreePorts.one()));
+    m.put("db_port", Integer.toString(FreePorts.one()));
     return m;
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   /**

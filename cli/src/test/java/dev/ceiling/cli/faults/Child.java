@@ -108,6 +108,20 @@ final class Child {
     }
   }
 
+  /**
+   * After a test: kills {@code child} if it still runs (null when none started), then every process
+   * whose command line names {@code dir}, the test's own temporary directory, so that no relay the
+   * test's child started outlives the test whatever happened. Only processes of this test match.
+   */
+  static void endAll(Child child, Path dir) throws InterruptedException {
+    if (child != null) {
+      child.killIfAlive();
+    }
+    ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains(dir.toString()))
+        .forEach(ProcessHandle::destroyForcibly);
+  }
+
   @Override
   public String toString() {
     try {

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.Journal;
 import dev.ceiling.verdict.ExperimentReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -39,19 +38,13 @@ class CtrlCIT {
   final int dbPort;
 
   CtrlCIT() throws IOException {
-    port = freePort();
-    dbPort = freePort();
+    port = FreePorts.one();
+    dbPort = FreePorts.one();
   }
 
   @AfterEach
   void cleanUp() throws Exception {
-    if (child != null) {
-      child.killIfAlive();
-    }
-    // Whatever happened, leave no relay of this test running.
-    ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().orElse("").contains(dir.toString()))
-        .forEach(ProcessHandle::destroyForcibly);
+    Child.endAll(child, dir);
   }
 
   private Path out() {
@@ -271,12 +264,6 @@ class CtrlCIT {
           .count();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 }

@@ -3,12 +3,12 @@ package dev.ceiling.cli.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ceiling.cli.contract.ShortSweep;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.SensitivityContrast;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +30,7 @@ class SensitivityCtrlCIT {
 
   @AfterEach
   void cleanUp() throws Exception {
-    if (child != null) {
-      child.killIfAlive();
-    }
-    ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().orElse("").contains(dir.toString()))
-        .forEach(ProcessHandle::destroyForcibly);
+    Child.endAll(child, dir);
   }
 
   @Test
@@ -45,28 +40,7 @@ class SensitivityCtrlCIT {
         Child.start(
             dir,
             "sensitivity",
-            List.of(
-                "sensitivity",
-                "--delays",
-                "2,4",
-                "--repeats",
-                "3",
-                "--duration",
-                "1",
-                "--rate",
-                "45",
-                "--param",
-                "port=" + freePort(),
-                "--param",
-                "db_port=" + freePort(),
-                "--param",
-                "exchange_delay_ms=0",
-                "--param",
-                "queue_capacity=20",
-                "--param",
-                "calibration_runs=20",
-                "--out",
-                out.toString()));
+            ShortSweep.args(3, FreePorts.one(), FreePorts.one(), 20, "--out", out.toString()));
     Path file = out.resolve("sensitivity.json");
     assertThat(child.awaitCondition(() -> cells(file) >= 1, Duration.ofMinutes(3)))
         .as("a first cell was written\n%s", child)
@@ -173,26 +147,11 @@ class SensitivityCtrlCIT {
     return Child.start(
         dir,
         out.getFileName().toString(),
-        List.of(
-            "sensitivity",
-            "--delays",
-            "2,4",
-            "--repeats",
-            "2",
-            "--duration",
-            "1",
-            "--rate",
-            "45",
-            "--param",
-            "port=" + freePort(),
-            "--param",
-            "db_port=" + freePort(),
-            "--param",
-            "exchange_delay_ms=0",
-            "--param",
-            "queue_capacity=20",
-            "--param",
-            "calibration_runs=20",
+        ShortSweep.args(
+            2,
+            FreePorts.one(),
+            FreePorts.one(),
+            20,
             "--contrast",
             "audit_exchanges=5",
             "--out",
@@ -209,12 +168,6 @@ class SensitivityCtrlCIT {
       return cells == null ? 0 : cells.size();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 

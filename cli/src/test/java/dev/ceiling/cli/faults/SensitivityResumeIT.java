@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Main;
+import dev.ceiling.cli.contract.ShortSweep;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,20 +44,15 @@ class SensitivityResumeIT {
 
   @AfterEach
   void cleanUp() throws Exception {
-    if (child != null) {
-      child.killIfAlive();
-    }
-    ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().orElse("").contains(dir.toString()))
-        .forEach(ProcessHandle::destroyForcibly);
+    Child.endAll(child, dir);
   }
 
   @Test
   void aKilledSweepResumedTwiceHoldsEveryPlannedCellOnceAndKeepsTheOldOnes() throws Exception {
     Path out = dir.resolve("out");
     Path file = out.resolve("sensitivity.json");
-    int port = freePort();
-    int dbPort = freePort();
+    int port = FreePorts.one();
+    int dbPort = FreePorts.one();
     List<String> options = options(port, dbPort, 20);
 
     child = Child.start(dir, "first", concat(options, "--out", out.toString()));
@@ -121,28 +116,7 @@ class SensitivityResumeIT {
    * the identity compares the hosts.
    */
   private static List<String> options(int port, int dbPort, int queueCapacity) {
-    return List.of(
-        "sensitivity",
-        "--delays",
-        "2,4",
-        "--repeats",
-        "2",
-        "--duration",
-        "1",
-        "--rate",
-        "45",
-        "--seed",
-        "5",
-        "--param",
-        "port=" + port,
-        "--param",
-        "db_port=" + dbPort,
-        "--param",
-        "exchange_delay_ms=0",
-        "--param",
-        "queue_capacity=" + queueCapacity,
-        "--param",
-        "calibration_runs=20");
+    return ShortSweep.args(2, port, dbPort, queueCapacity, "--seed", "5");
   }
 
   /** Waits until the child's file holds more than {@code cells} cells, then SIGKILLs it. */
@@ -211,11 +185,5 @@ class SensitivityResumeIT {
     List<String> out = new ArrayList<>(options);
     out.addAll(Arrays.asList(more));
     return out;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }
