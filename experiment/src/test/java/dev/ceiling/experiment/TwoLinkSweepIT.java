@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.rig.ReferenceRelayJar;
 import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.proxy.EchoServer;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,9 +155,9 @@ class TwoLinkSweepIT {
   }
 
   static LinkSweepsResult withEchoes(Sweep s) throws Exception {
-    try (EchoService a = new EchoService();
-        EchoService b = new EchoService()) {
-      return s.run(a.port(), b.port());
+    try (EchoServer a = new EchoServer();
+        EchoServer b = new EchoServer()) {
+      return s.run(a.address().getPort(), b.address().getPort());
     }
   }
 
