@@ -3,6 +3,7 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
+import dev.ceiling.cli.report.LinksHtml;
 import dev.ceiling.cli.report.SensitivityHtml;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepOptions;
@@ -246,7 +247,8 @@ public final class SensitivityCommand implements Callable<Integer> {
                 writeHtml(s.report(), dir.resolve(name), err);
               }
             });
-    return SensitivityLines.finishLinks(spec.commandLine().getOut(), err, r, quiet);
+    Path html = r.report() == null ? null : writeLinksHtml(r, err);
+    return SensitivityLines.finishLinks(spec.commandLine().getOut(), err, r, html, quiet);
   }
 
   /** Everything but the link and the declared count. */
@@ -283,6 +285,19 @@ public final class SensitivityCommand implements Callable<Integer> {
       CommandLines.error(
           err,
           "cannot write " + html + " (" + e + "); " + DelaySweep.REPORT_FILE + " holds every cell");
+      return null;
+    }
+  }
+
+  /** Writes links.html beside links.json, like {@link #writeHtml}; its path, or null. */
+  private static Path writeLinksHtml(LinkSweepsResult r, PrintWriter err) {
+    Path html = r.file().resolveSibling(LinksHtml.FILE);
+    try {
+      Files.writeString(html, LinksHtml.render(r.report()));
+      return html;
+    } catch (IOException | RuntimeException e) {
+      CommandLines.error(
+          err, "cannot write " + html + " (" + e + "); " + r.file() + " holds every link's row");
       return null;
     }
   }

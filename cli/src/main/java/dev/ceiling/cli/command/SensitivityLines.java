@@ -186,7 +186,8 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   /** Prints a sweep per link's outcome: the answer, the table, the files; the exit code. */
-  static int finishLinks(PrintWriter out, PrintWriter err, LinkSweepsResult r, boolean quiet) {
+  static int finishLinks(
+      PrintWriter out, PrintWriter err, LinkSweepsResult r, Path html, boolean quiet) {
     for (String p : r.problems()) {
       CommandLines.error(err, p);
     }
@@ -198,6 +199,9 @@ final class SensitivityLines implements SensitivityProgress {
       }
       out.println("what a pass cannot say: " + SensitivityHtml.CANNOT_SAY);
       out.println("file: " + r.file());
+      if (html != null) {
+        out.println("html: " + html);
+      }
     }
     return ExitCode.of(r.outcome());
   }

@@ -1,0 +1,118 @@
+package dev.ceiling.cli.report;
+
+import static dev.ceiling.cli.report.HtmlReport.esc;
+import static dev.ceiling.cli.report.HtmlTables.f;
+import static dev.ceiling.cli.report.HtmlTables.opt;
+import static dev.ceiling.cli.report.HtmlTables.row;
+
+import dev.ceiling.experiment.LinkSweepsReport;
+import dev.ceiling.verdict.Estimate;
+
+/**
+ * {@code links.html}: a sweep per link's answer first, then the table an operator reads it for,
+ * round trips per event on each link by the timing fit next to the proxy's wire count and the
+ * declared count, each link linking to its own sweep's page, then the plan every link shared, fixed
+ * before the first cell. Self-contained like {@link HtmlReport}.
+ */
+public final class LinksHtml {
+  /** The page's file name, beside {@code links.json}. */
+  public static final String FILE = "links.html";
+
+  private LinksHtml() {}
+
+  public static String render(LinkSweepsReport r) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        .append("<title>Ceiling: round trips per link: ")
+        .append(esc(r.profile()))
+        .append("</title><style>")
+        .append(HtmlReport.STYLE)
+        .append("</style></head><body>\n<h1>Ceiling: round trips per event on each link</h1>\n")
+        .append("<p class=\"answer\">")
+        .append(esc(r.answer()))
+        .append("</p>\n");
+    if (!r.complete()) {
+      h.append("<p class=\"fail\">Incomplete: ")
+          .append(r.links().size())
+          .append(" of ")
+          .append(r.plan().links().size())
+          .append(" links swept.</p>\n");
+    }
+    h.append("<p>What a pass cannot say: ")
+        .append(esc(SensitivityHtml.CANNOT_SAY))
+        .append("</p>\n");
+    h.append("<h2>Links</h2>\n").append(linkTable(r));
+    h.append("<h2>Plan</h2>\n").append(planTable(r.plan()));
+    return h.append("</body></html>\n").toString();
+  }
+
+  private static String linkTable(LinkSweepsReport r) {
+    StringBuilder t = new StringBuilder("<table>\n<tr><th>link</th>");
+    t.append("<th>round trips per event (timing fit, interval)</th>")
+        .append("<th>wire turns per entry, cells used</th><th>wire turns, all cells</th>")
+        .append("<th>declared</th><th>reading</th><th>outcome</th></tr>\n");
+    for (LinkSweepsReport.Row row : r.links()) {
+      t.append("<tr><td><a href=\"")
+          .append(esc(row.dir()))
+          .append('/')
+          .append(SensitivityHtml.FILE)
+          .append("\">")
+          .append(esc(row.link()))
+          .append("</a></td><td>")
+          .append(esc(k(row)))
+          .append("</td><td>")
+          .append(opt(row.wireTurnsPerEvent(), 2))
+          .append("</td><td>")
+          .append(opt(row.wireTurnsPerEventAllCells(), 2))
+          .append("</td><td>")
+          .append(opt(row.expectedRoundTrips(), 1))
+          .append("</td><td>")
+          .append(row.reading() == null ? "-" : row.reading().name())
+          .append("</td><td>")
+          .append(row.outcome().name())
+          .append("</td></tr>\n");
+    }
+    return t.append("</table>\n").toString();
+  }
+
+  /** k with its interval, and "no line" when the lack-of-fit test rejected the line. */
+  private static String k(LinkSweepsReport.Row row) {
+    Estimate k = row.roundTripsPerEvent();
+    if (k == null) {
+      return "n/a";
+    }
+    return f(k.value(), 2)
+        + " ["
+        + f(k.lower(), 2)
+        + ", "
+        + f(k.upper(), 2)
+        + "]"
+        + (Boolean.TRUE.equals(row.lineHolds()) ? "" : " (the line does not hold)");
+  }
+
+  private static String planTable(LinkSweepsReport.Plan p) {
+    StringBuilder t = new StringBuilder("<table>\n");
+    row(
+        t,
+        "links, in order (each swept with the others at zero added delay)",
+        p.links().toString());
+    row(t, "delays, ms (fixed before the first cell)", p.delaysMs().toString());
+    row(t, "repeats per delay", Integer.toString(p.repeats()));
+    row(t, "window per cell, s", HtmlTables.num(p.durationS()));
+    row(
+        t,
+        "offered rate, events/s",
+        p.ratePerS() == null
+            ? "each link's own (a multiple of the relay's predicted ceiling)"
+            : f(p.ratePerS(), 1));
+    row(t, "seed of the cell order", Long.toString(p.seed()));
+    row(
+        t,
+        "declared round trips",
+        p.expectedRoundTrips().isEmpty()
+            ? "none"
+            : p.expectedRoundTrips() + " +- " + HtmlTables.num(p.margin()));
+    return t.append("</table>\n").toString();
+  }
+}
