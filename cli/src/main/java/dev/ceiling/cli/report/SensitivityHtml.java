@@ -9,6 +9,7 @@ import dev.ceiling.experiment.SensitivityCell;
 import dev.ceiling.experiment.SensitivityPlan;
 import dev.ceiling.experiment.SensitivityPoint;
 import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.SensitivitySession;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.SensitivityFit;
 import java.util.ArrayList;
@@ -54,6 +55,9 @@ public final class SensitivityHtml {
     h.append("<h2>1 / C against the added delay</h2>\n").append(chart(r));
     h.append("<h2>Points</h2>\n").append(pointTable(r.points()));
     h.append("<h2>Cells</h2>\n").append(cellTable(r.cells()));
+    if (r.sessions() != null && r.sessions().size() > 1) {
+      h.append("<h2>Sessions</h2>\n").append(sessionTable(r.sessions()));
+    }
     h.append("<details><summary>Plan and fit</summary>\n")
         .append(planTable(r))
         .append("</details>");
@@ -171,6 +175,30 @@ public final class SensitivityHtml {
 
   private static String problem(CellProblem p) {
     return p.kind() + (p.excludesEvidence() ? "" : " (noted)") + ": " + p.message();
+  }
+
+  /**
+   * A resumed sweep's sessions, each on its own relay: which cells ran on which, so a reader can
+   * tell whether a point's cells span relays (one session is the plain case, and has no table).
+   */
+  private static String sessionTable(List<SensitivitySession> sessions) {
+    StringBuilder t = new StringBuilder("<table>\n<tr><th>session</th><th>relay (rig id)</th>");
+    t.append("<th>started</th><th>finished</th><th>cells (planned sequence, in run order)</th>")
+        .append("</tr>\n");
+    for (SensitivitySession s : sessions) {
+      t.append("<tr><td>")
+          .append(s.number())
+          .append("</td><td>")
+          .append(esc(s.rigId()))
+          .append("</td><td>")
+          .append(s.startedAt())
+          .append("</td><td>")
+          .append(s.finishedAt() == null ? "did not finish" : s.finishedAt().toString())
+          .append("</td><td>")
+          .append(s.cells().isEmpty() ? "none" : esc(s.cells().toString()))
+          .append("</td></tr>\n");
+    }
+    return t.append("</table>\n").toString();
   }
 
   private static String planTable(SensitivityReport r) {

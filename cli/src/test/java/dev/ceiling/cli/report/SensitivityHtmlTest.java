@@ -2,6 +2,8 @@ package dev.ceiling.cli.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.html.HtmlEscapers;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.experiment.SensitivityCell;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sensitivity.html} from two real sweeps of the reference relay (recorded as
@@ -99,6 +102,58 @@ public class SensitivityHtmlTest {
   }
 
   /** The partners: pages that drop a cell, a reason, the answer or the line are caught. */
+  /**
+   * A resumed sweep's page names its sessions, each with its relay and the cells it ran, so a point
+   * whose cells span two relays shows it; a sweep of one session (the fixtures') has no such table.
+   */
+  @Test
+  void aResumedSweepListsItsSessionsAndASingleSessionHasNoTable(@TempDir Path dir)
+      throws Exception {
+    ObjectNode root =
+        (ObjectNode) Json.mapper().readTree(FIXTURES.resolve("three-delays.json").toFile());
+    ArrayNode sessions = root.putArray("sessions");
+    sessions
+        .addObject()
+        .put("number", 1)
+        .put("started_at", "2026-12-02T10:00:00Z")
+        .putNull("finished_at")
+        .put("rig_id", "rig-first")
+        .putArray("cells")
+        .add(0)
+        .add(1);
+    sessions
+        .addObject()
+        .put("number", 2)
+        .put("started_at", "2026-12-02T10:05:00Z")
+        .put("finished_at", "2026-12-02T10:06:00Z")
+        .put("rig_id", "rig-<second>")
+        .putArray("cells")
+        .add(2);
+    String html = SensitivityHtml.render(read(root, dir.resolve("two.json")));
+    assertThat(html)
+        .contains("<h2>Sessions</h2>")
+        .contains(
+            "<td>1</td><td>rig-first</td><td>2026-12-02T10:00:00Z</td><td>did not finish</td>")
+        .contains("<td>rig-&lt;second&gt;</td>")
+        .contains("<td>[2]</td>");
+    // Partner: one session, no table.
+    root.putArray("sessions")
+        .addObject()
+        .put("number", 1)
+        .put("started_at", "2026-12-02T10:00:00Z")
+        .putNull("finished_at")
+        .put("rig_id", "r")
+        .putArray("cells");
+    assertThat(SensitivityHtml.render(read(root, dir.resolve("one.json"))))
+        .doesNotContain("<h2>Sessions</h2>");
+  }
+
+  /** The report as a reader gets it from a file: through {@code Json.read}, as the command does. */
+  private static SensitivityReport read(ObjectNode root, Path file) throws Exception {
+    Json.mapper().writeValue(file.toFile(), root);
+    return Json.read(file, SensitivityReport.class);
+  }
+
   @Test
   void pagesMissingACellAReasonTheAnswerOrTheLineAreCaught() throws Exception {
     SensitivityReport withFit = fixture("three-delays.json");
