@@ -126,6 +126,12 @@ public final class LinkSweeps {
     Map<String, SensitivityResult> results = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     LinkSweepsReport report = report(results);
+    // Ctrl-C between two links, when no link's own hook is installed, must still stop the run and
+    // let it write links.json: this hook holds the exit until the run returns. The running link's
+    // sweep has its own hook, which stops its relay.
+    ShutdownHook hook =
+        ShutdownHook.install(
+            "ceiling-links-interrupt", this::interrupt, DelaySweep.INTERRUPT_GRACE, () -> {});
     try {
       Json.write(file, report);
       progress.linksPlanned(plan);
@@ -137,13 +143,15 @@ public final class LinkSweeps {
         SensitivityResult r = sweep(o);
         results.put(o.link(), r);
         r.problems().forEach(p -> problems.add("link '" + o.link() + "': " + p));
-        stopRequested |= r.problems().contains(DelaySweep.INTERRUPTED);
+        stopRequested |= interrupted(r);
         report = report(results);
         Json.write(file, report);
       }
     } catch (IOException e) {
       problems.add("cannot write " + file + ": " + e);
       return new LinkSweepsResult(report, file, Outcome.INFRASTRUCTURE, problems, results);
+    } finally {
+      hook.close();
     }
     return new LinkSweepsResult(report, file, outcome(results), problems, results);
   }
@@ -151,7 +159,12 @@ public final class LinkSweeps {
   /** One link's sweep; a sweep that cannot start (its directory) is its row's failure. */
   private SensitivityResult sweep(DelaySweepOptions o) {
     DelaySweep s = DelaySweep.of(o);
+    // Set before reading the flag: either this sees a stop requested since the loop's check, or
+    // interrupt() sees this sweep. Without it a Ctrl-C as a link started swept that whole link.
     running = s;
+    if (stopRequested) {
+      s.interrupt();
+    }
     try {
       return s.run();
     } catch (ExperimentException e) {
@@ -159,6 +172,11 @@ public final class LinkSweeps {
     } finally {
       running = null;
     }
+  }
+
+  /** Whether a signal stopped this link's sweep, before its relay or after some cells. */
+  private static boolean interrupted(SensitivityResult r) {
+    return r.problems().stream().anyMatch(p -> p.startsWith(DelaySweep.INTERRUPTED));
   }
 
   /** Asks the running link's sweep to stop after its running cell, and no further link to start. */
@@ -190,7 +208,10 @@ public final class LinkSweeps {
     results.forEach(
         (link, r) ->
             rows.add(LinkSweepsReport.Row.of(link, plan.expectedRoundTrips().get(link), r)));
-    boolean complete = rows.size() == plan.links().size();
+    // A link stopped by an interrupt has a row (what it measured) but was not swept to its end.
+    boolean complete =
+        rows.size() == plan.links().size()
+            && results.values().stream().noneMatch(LinkSweeps::interrupted);
     return new LinkSweepsReport(
         LinkSweepsReport.SCHEMA, profile, plan, rows, complete, answer(rows, complete));
   }

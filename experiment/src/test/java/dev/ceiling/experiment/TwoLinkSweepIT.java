@@ -72,6 +72,56 @@ class TwoLinkSweepIT {
   }
 
   /**
+   * Ctrl-C as a link starts (after the run's check for a stop, before that link's sweep exists):
+   * the link's sweep stops before its relay, no further link starts, and links.json says the run is
+   * incomplete. Once, a stop in that window was missed and the whole link was swept. The partner, a
+   * stop as the second link starts, keeps the first link's whole sweep and still stops there.
+   */
+  @Test
+  void aStopAsALinkStartsSweepsNothingMoreAndTheFileSaysItIsIncomplete() throws Exception {
+    LinkSweepsResult first = stopAtLink(dir.resolve("stop-at-a"), 1);
+    String figures = figures(first);
+    assertThat(first.sweeps().keySet()).as(figures).containsExactly("a");
+    assertThat(first.sweeps().get("a").report()).as(figures).isNull();
+    assertThat(first.sweeps().get("a").problems())
+        .as(figures)
+        .contains("interrupted before the relay");
+    assertThat(first.report().complete()).as(figures).isFalse();
+    LinkSweepsReport onDisk = Json.read(first.file(), LinkSweepsReport.class);
+    assertThat(onDisk.complete()).isFalse();
+    assertThat(onDisk.plan().links()).containsExactly("a", "b");
+    // Partner: a stop as link b starts keeps link a's whole sweep.
+    LinkSweepsResult second = stopAtLink(dir.resolve("stop-at-b"), 2);
+    String figures2 = figures(second);
+    assertThat(second.sweeps().keySet()).as(figures2).containsExactly("a", "b");
+    assertThat(second.sweeps().get("a").report().cells()).as(figures2).hasSize(4);
+    assertThat(second.sweeps().get("b").report()).as(figures2).isNull();
+    assertThat(second.report().complete()).as(figures2).isFalse();
+  }
+
+  /** The cheap two-link sweep, stopped from its progress as link number {@code index} starts. */
+  private static LinkSweepsResult stopAtLink(Path out, int index) throws Exception {
+    java.util.concurrent.atomic.AtomicReference<LinkSweeps> run =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    return withEchoes(
+        (a, b) -> {
+          run.set(
+              cheapSweep(out, a, b, 2, List.of("a", "b"))
+                  .progress(
+                      new SensitivityProgress() {
+                        @Override
+                        public void link(String link, int i, int of) {
+                          if (i == index) {
+                            run.get().interrupt();
+                          }
+                        }
+                      })
+                  .buildLinks());
+          return run.get().run();
+        });
+  }
+
+  /**
    * Each link's wire count over every cell of its sweep, used or not (a count of turns is right in
    * a cell the timing rules exclude), within 0.25 of {@code expected}.
    */
