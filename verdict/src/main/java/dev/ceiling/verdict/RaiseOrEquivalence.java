@@ -6,23 +6,26 @@ import dev.ceiling.verdict.internal.Sample;
 import dev.ceiling.verdict.internal.Welch;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Two predeclared questions at every rate of a grid, with Holm's correction across rates: does the
  * candidate raise the value (one-sided Welch separation test, as in the A/B verdict), and is the
  * difference within +-delta (TOST)? Each rate reads RAISES, EQUIVALENT_WITHIN_DELTA or
- * INCONCLUSIVE; never "equal" from overlapping intervals. For the split design the baseline is the
- * one-community arm and the candidate the split arm; for an A/B equivalence margin, control and
- * treatment. Pure; thread-safe.
+ * INCONCLUSIVE; never "equal" from overlapping intervals. Equivalence takes precedence: delta is
+ * declared as the smallest difference that matters, so a raise shown to lie within +-delta is not a
+ * raise that matters and reads EQUIVALENT_WITHIN_DELTA, with a note giving the raise. For the split
+ * design the baseline is the one-community arm and the candidate the split arm. Pure; thread-safe.
  */
 public final class RaiseOrEquivalence {
   private RaiseOrEquivalence() {}
 
   /**
    * Judges every rate. A rate with fewer than 2 values in either arm is not comparable (reading
-   * INCONCLUSIVE, not in the correction). Each question is its own family at {@code alpha}: a rate
-   * whose raise is shown reads RAISES even when its TOST also passes (a raise smaller than delta;
-   * the equivalence figures say so).
+   * INCONCLUSIVE, not in the correction). Each question is its own family at {@code alpha}. A rate
+   * whose adjusted TOST p is at most alpha reads EQUIVALENT_WITHIN_DELTA whether or not its raise
+   * is also shown (then the note gives the raise and says it lies within +-delta); a rate reads
+   * RAISES only when its raise is shown and its equivalence is not.
    *
    * @param rates distinct rates, at least one
    * @param delta the equivalence margin, &gt; 0, in the values' unit (e.g. 0.05 of
@@ -80,13 +83,13 @@ public final class RaiseOrEquivalence {
       RateSamples r, double pRaise, double raiseAdj, Tost tost, double eqAdj, double alpha) {
     RateReading.Reading reading;
     String note = tost.untestableReason();
-    if (raiseAdj <= alpha) {
-      reading = RateReading.Reading.RAISES;
-      if (eqAdj <= alpha) {
-        note = "the raise is shown and is also within +-" + Fmt.num(tost.margin());
-      }
-    } else if (eqAdj <= alpha) {
+    if (eqAdj <= alpha) {
       reading = RateReading.Reading.EQUIVALENT_WITHIN_DELTA;
+      if (raiseAdj <= alpha) {
+        note = smallRaise(tost);
+      }
+    } else if (raiseAdj <= alpha) {
+      reading = RateReading.Reading.RAISES;
     } else {
       reading = RateReading.Reading.INCONCLUSIVE;
     }
@@ -101,6 +104,22 @@ public final class RaiseOrEquivalence {
         eqAdj,
         reading,
         note);
+  }
+
+  /**
+   * "a raise of +0.025 [+0.010, +0.039] is shown, but it lies within +-0.05, the smallest
+   * difference declared to matter": the interval is the TOST's 1 - 2 alpha interval, which lies
+   * inside.
+   */
+  private static String smallRaise(Tost tost) {
+    return String.format(
+        Locale.ROOT,
+        "a raise of %+.3f [%+.3f, %+.3f] is shown, but it lies within +-%s, the smallest"
+            + " difference declared to matter",
+        tost.estimate(),
+        tost.lower(),
+        tost.upper(),
+        Fmt.num(tost.margin()));
   }
 
   private static RateReading notComparable(RateSamples r) {

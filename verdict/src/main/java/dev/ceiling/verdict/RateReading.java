@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param equivalence the TOST within +-delta (unadjusted), or null when not comparable
  * @param pEquivalenceAdjusted the TOST p (the larger one-sided p) Holm-adjusted, or null when not
  *     comparable (an untestable TOST takes part as p = 1)
- * @param reading RAISES when pRaiseAdjusted &lt;= alpha; else EQUIVALENT_WITHIN_DELTA when
- *     pEquivalenceAdjusted &lt;= alpha; else INCONCLUSIVE
- * @param note why a rate is not comparable, or a remark on the reading; null when none
+ * @param reading EQUIVALENT_WITHIN_DELTA when pEquivalenceAdjusted &lt;= alpha (a raise shown as
+ *     well lies within delta, the smallest difference declared to matter); else RAISES when
+ *     pRaiseAdjusted &lt;= alpha; else INCONCLUSIVE
+ * @param note why a rate is not comparable, why its TOST could not run, or, at an equivalent rate
+ *     whose raise is also shown, that raise with its interval; null when none
  */
 public record RateReading(
     double offeredPerS,
@@ -35,9 +37,15 @@ public record RateReading(
 
   /** One rate's reading. */
   public enum Reading {
-    /** The candidate raises the value (the split raises the ceiling), family-wise at alpha. */
+    /**
+     * The candidate raises the value (the split raises the ceiling), family-wise at alpha, and the
+     * difference is not shown to lie within +-delta.
+     */
     RAISES,
-    /** |difference| &lt; delta shown by TOST, family-wise at alpha, and no raise shown. */
+    /**
+     * |difference| &lt; delta shown by TOST, family-wise at alpha, whether or not a (smaller than
+     * delta) raise is also shown.
+     */
     EQUIVALENT_WITHIN_DELTA,
     /** Neither shown: never read as "equal". */
     INCONCLUSIVE

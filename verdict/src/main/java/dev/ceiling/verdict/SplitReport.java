@@ -36,9 +36,15 @@ public record SplitReport(
 
   /** The run's answer. */
   public enum Answer {
-    /** At least one rate shows the split arm accepting more: a per-community limit binds. */
+    /**
+     * At least one rate reads RAISES: the split arm accepts more, by an amount not shown to lie
+     * within +-delta. A per-community limit binds.
+     */
     SPLIT_RAISES_THE_CEILING,
-    /** No rate shows a raise, and at least one shows the difference within +-delta. */
+    /**
+     * No rate reads RAISES, and at least one shows the difference within +-delta (a raise smaller
+     * than delta may be shown there too; the words say so).
+     */
     EQUIVALENT_WITHIN_DELTA,
     /** Neither shown at any rate that could speak: never read as "no difference". */
     INCONCLUSIVE,

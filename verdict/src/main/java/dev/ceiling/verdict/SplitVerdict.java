@@ -254,7 +254,10 @@ public final class SplitVerdict {
     return m.isPresent() ? m.getAsDouble() : null;
   }
 
-  /** Fatal first; then a raise anywhere; then equivalence anywhere; masked everywhere last. */
+  /**
+   * Fatal first; masked everywhere next; then a rate reading RAISES anywhere (a raise not shown to
+   * lie within delta); then equivalence anywhere.
+   */
   private static SplitReport.Answer answer(List<SplitRate> rates, List<FatalProblem> fatal) {
     if (!fatal.isEmpty()) {
       return SplitReport.Answer.RUN_INVALID;

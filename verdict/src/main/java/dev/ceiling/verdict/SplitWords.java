@@ -85,16 +85,23 @@ final class SplitWords {
         t.lower() == null
             ? ""
             : String.format(Locale.ROOT, " [%+.3f, %+.3f]", t.lower(), t.upper());
+    // At an equivalent rate a note is the raise that was shown as well, within delta: say so, so
+    // the small Holm p beside it is not read as a raise that matters.
+    String smallRaise =
+        x.reading() == RateReading.Reading.EQUIVALENT_WITHIN_DELTA && x.note() != null
+            ? "; " + x.note()
+            : "";
     return String.format(
         Locale.ROOT,
         "at %s/s the split arm accepted %s/s against %s/s for one community (accepted/offered"
-            + " %+.3f%s, Holm p of a raise %s)",
+            + " %+.3f%s, Holm p of a raise %s%s)",
         Fmt.num(r.offeredPerS()),
         perS(r.splitAcceptedPerS()),
         perS(r.oneAcceptedPerS()),
         x.difference(),
         interval,
-        Fmt.p(x.pRaiseAdjusted()));
+        Fmt.p(x.pRaiseAdjusted()),
+        smallRaise);
   }
 
   /** The rates read otherwise than the answer, named so no one reads them as agreeing. */

@@ -9,6 +9,7 @@ import dev.ceiling.verdict.internal.Sample;
 import dev.ceiling.verdict.internal.Welch;
 import java.util.List;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -149,14 +150,57 @@ class EquivalenceTest {
         .isEqualTo("not comparable: needs 2 values per arm, has 5 baseline and 1 candidate");
   }
 
+  /** A raise of +0.010, shown, inside +-0.05: the old precedence would read it RAISES. */
+  private static final double[] FLAT = {0.800, 0.801, 0.799, 0.800, 0.800};
+
+  private static final double[] A_LITTLE_HIGHER = {0.810, 0.811, 0.809, 0.810, 0.810};
+
+  /** A raise of +0.100, shown, and wholly outside +-0.05. */
+  private static final double[] MUCH_HIGHER = {0.900, 0.901, 0.899, 0.900, 0.900};
+
+  /**
+   * A raise smaller than delta, the smallest difference declared to matter, reads equivalent with a
+   * note; a raise larger than delta still reads RAISES. {@code rule} maps a judged rate's figures
+   * to its reading.
+   */
+  private static void aRaiseWithinDeltaIsEquivalent(
+      Function<RateReading, RateReading.Reading> rule) {
+    RateReading small =
+        RaiseOrEquivalence.judge(List.of(at(100, FLAT, A_LITTLE_HIGHER)), 0.05, 0.05).get(0);
+    // The case distinguishes the precedences: both questions are answered yes.
+    assertThat(small.pRaiseAdjusted()).isLessThanOrEqualTo(0.05);
+    assertThat(small.pEquivalenceAdjusted()).isLessThanOrEqualTo(0.05);
+    assertThat(rule.apply(small)).isEqualTo(RateReading.Reading.EQUIVALENT_WITHIN_DELTA);
+    // Partner: a raise beyond delta is a raise that matters.
+    RateReading large =
+        RaiseOrEquivalence.judge(List.of(at(100, FLAT, MUCH_HIGHER)), 0.05, 0.05).get(0);
+    assertThat(rule.apply(large)).isEqualTo(RateReading.Reading.RAISES);
+  }
+
   @Test
-  void aSmallShownRaiseReadsRaisesAndSaysItIsWithinDelta() {
-    double[] b = {0.800, 0.801, 0.799, 0.800, 0.800};
-    double[] c = {0.810, 0.811, 0.809, 0.810, 0.810};
-    RateReading r = RaiseOrEquivalence.judge(List.of(at(100, b, c)), 0.05, 0.05).get(0);
-    assertThat(r.reading()).isEqualTo(RateReading.Reading.RAISES);
+  void aSmallShownRaiseWithinDeltaReadsEquivalentAndSaysItIsARaise() {
+    aRaiseWithinDeltaIsEquivalent(RateReading::reading);
+    RateReading r =
+        RaiseOrEquivalence.judge(List.of(at(100, FLAT, A_LITTLE_HIGHER)), 0.05, 0.05).get(0);
     assertThat(r.equivalence().reading()).isEqualTo(Tost.Reading.CONSISTENT);
-    assertThat(r.note()).isEqualTo("the raise is shown and is also within +-0.05");
+    assertThat(r.note())
+        .isEqualTo(
+            "a raise of +0.010 [+0.009, +0.011] is shown, but it lies within +-0.05, the smallest"
+                + " difference declared to matter");
+    assertThat(
+            RaiseOrEquivalence.judge(List.of(at(100, FLAT, MUCH_HIGHER)), 0.05, 0.05).get(0).note())
+        .isNull();
+
+    // Mutant: the old precedence, a shown raise reads RAISES whatever the TOST says.
+    Function<RateReading, RateReading.Reading> raiseFirst =
+        x ->
+            x.pRaiseAdjusted() <= 0.05
+                ? RateReading.Reading.RAISES
+                : x.pEquivalenceAdjusted() <= 0.05
+                    ? RateReading.Reading.EQUIVALENT_WITHIN_DELTA
+                    : RateReading.Reading.INCONCLUSIVE;
+    assertThatThrownBy(() -> aRaiseWithinDeltaIsEquivalent(raiseFirst))
+        .isInstanceOf(AssertionError.class);
   }
 
   @Test

@@ -137,6 +137,45 @@ class SplitVerdictTest {
     assertThat(r.words()).contains("by less than +-0.05").contains("not per community");
   }
 
+  /** Five pairs whose split arm accepts {@code raise} more of the offer than the one arm. */
+  private static List<Pair> raisedBy(double raise) {
+    double[] one = {0.325, 0.330, 0.322, 0.328, 0.326};
+    double[] jitter = {0.002, -0.003, 0.001, 0.000, -0.001};
+    List<Pair> pairs = new ArrayList<>();
+    for (int i = 0; i < one.length; i++) {
+      pairs.add(new Pair(one[i], one[i] + raise + jitter[i], 0.25, 0.25));
+    }
+    return pairs;
+  }
+
+  /**
+   * A global lock under load (CI run 35): the split arm accepted +0.025 of the offer more, a raise
+   * the data show, but inside +-0.05, the smallest difference declared to matter. The answer is
+   * equivalence, and the words give the raise; a per-community lock's +0.3 is not.
+   */
+  @Test
+  void aShownRaiseWithinDeltaAnswersEquivalentAndTheWordsGiveTheRaise() {
+    SplitReport r = judge(raisedBy(0.025));
+
+    RateReading at = r.rate(RATE).reading();
+    // The case distinguishes: a raise-first rule would answer SPLIT RAISES THE CEILING here.
+    assertThat(at.pRaiseAdjusted()).isLessThanOrEqualTo(CFG.familyAlpha());
+    assertThat(at.pEquivalenceAdjusted()).isLessThanOrEqualTo(CFG.familyAlpha());
+    assertThat(r.answer()).isEqualTo(SplitReport.Answer.EQUIVALENT_WITHIN_DELTA);
+    assertThat(at.reading()).isEqualTo(RateReading.Reading.EQUIVALENT_WITHIN_DELTA);
+    assertThat(r.words())
+        .contains("by less than +-0.05")
+        .contains(
+            "at 120/s the split arm accepted 42.1/s against 39.1/s for one community"
+                + " (accepted/offered +0.025 [+0.022, +0.028], Holm p of a raise 1.44e-06; a raise"
+                + " of +0.025 [+0.022, +0.028] is shown, but it lies within +-0.05, the smallest"
+                + " difference declared to matter)");
+    // Partner: the same arms with a raise of +0.3 answer a raise, with no such note.
+    SplitReport large = judge(raisedBy(0.3));
+    assertThat(large.answer()).isEqualTo(SplitReport.Answer.SPLIT_RAISES_THE_CEILING);
+    assertThat(large.words()).doesNotContain("is shown, but");
+  }
+
   /**
    * The mutant the design note forbids: "equivalent" read from overlapping intervals. On this
    * crafted case with wide intervals the two arms' 95% intervals overlap, so that rule would call
