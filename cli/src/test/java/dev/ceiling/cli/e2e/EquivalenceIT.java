@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.verdict.EquivalenceReport;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.RateEquivalence;

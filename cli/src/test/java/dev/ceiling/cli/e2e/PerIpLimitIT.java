@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.cli.Main;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;

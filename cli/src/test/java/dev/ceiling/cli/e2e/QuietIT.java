@@ -8,6 +8,7 @@ import dev.ceiling.cli.Main;
 import dev.ceiling.cli.report.Answer;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;

@@ -9,6 +9,7 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.testing.ChildClasspath;
 import dev.ceiling.experiment.Journal;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;

@@ -11,6 +11,7 @@ import dev.ceiling.experiment.Identities;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.experiment.SweepProgress;
 import dev.ceiling.experiment.SweepRunner;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;

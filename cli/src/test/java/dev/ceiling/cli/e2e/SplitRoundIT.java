@@ -8,6 +8,7 @@ import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.RoundResult;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SplitRoundReport;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.verdict.RateReading;
 import dev.ceiling.verdict.SplitRate;
 import dev.ceiling.verdict.SplitReport;

@@ -8,6 +8,7 @@ import dev.ceiling.experiment.ExperimentProgress;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.experiment.testing.Relays;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.ceiling.cli.e2e;
+package dev.ceiling.experiment.testing;
 
 import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.SweepOptions;
@@ -12,8 +12,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Helpers for end-to-end tests against the real reference relay on free loopback ports. */
-final class Relays {
+/**
+ * Helpers for end-to-end tests against the real reference relay on free loopback ports, shared by
+ * the CLI's tests and the end-to-end module's (this module's test-jar).
+ */
+public final class Relays {
   private Relays() {}
 
   /**
@@ -21,15 +24,15 @@ final class Relays {
    * far faster than the rates these tests offer, and a queue that never fills, so the audit path
    * never binds where a test looks at something else.
    */
-  static final Map<String, String> UNDELAYED =
+  public static final Map<String, String> UNDELAYED =
       Map.of("exchange_delay_ms", "0", "queue_capacity", "1000");
 
-  static RelayProfile reference() throws Exception {
+  public static RelayProfile reference() throws Exception {
     return RelayProfile.builtIn("reference");
   }
 
   /** Overrides putting the relay on free ports, plus the given parameters. */
-  static Map<String, String> freePorts(Map<String, String> params) throws IOException {
+  public static Map<String, String> freePorts(Map<String, String> params) throws IOException {
     Map<String, String> m = new HashMap<>(params);
     m.put("port", Integer.toString(FreePorts.one()));
     m.put("db_port", Integer.toString(FreePorts.one()));
@@ -40,7 +43,7 @@ final class Relays {
    * The built-in reference profile with its admission limiter left at the relay's defaults (10
    * events/s per identity over a 5 s window) instead of raised: the seed's trap.
    */
-  static RelayProfile referenceWithDefaultLimits(Path dir) throws Exception {
+  public static RelayProfile referenceWithDefaultLimits(Path dir) throws Exception {
     String json;
     try (InputStream in =
         RelayProfile.class.getResourceAsStream("/dev/ceiling/rig/profiles/reference.json")) {
@@ -65,7 +68,8 @@ final class Relays {
    * {@code defaultLimits} its limiter is also left at the relay's defaults (the seed's trap), as in
    * {@link #referenceWithDefaultLimits(Path)}.
    */
-  static RelayProfile referenceWithoutMetrics(Path dir, boolean defaultLimits) throws Exception {
+  public static RelayProfile referenceWithoutMetrics(Path dir, boolean defaultLimits)
+      throws Exception {
     String source = "/dev/ceiling/rig/profiles/reference.json";
     com.fasterxml.jackson.databind.node.ObjectNode root;
     try (InputStream in = RelayProfile.class.getResourceAsStream(source)) {
@@ -105,7 +109,7 @@ final class Relays {
    * late send moves an event by at most the bound; the warm-up runs on the same unbroken schedule,
    * so lateness shifts as many answers into the window as out of it.
    */
-  static SweepOptions quickSweep(Path dir) {
+  public static SweepOptions quickSweep(Path dir) {
     return SweepOptions.defaults(dir.resolve("journal.jsonl"))
         .withWarmup(Duration.ofMillis(1500))
         .withGrace(Duration.ofSeconds(1))

@@ -1,4 +1,4 @@
-package dev.ceiling.cli.e2e;
+package dev.ceiling.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.Outcome;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.verdict.ProblemKind;
 import java.nio.file.Path;
 import java.time.Duration;

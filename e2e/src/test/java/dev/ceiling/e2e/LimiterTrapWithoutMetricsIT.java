@@ -1,4 +1,4 @@
-package dev.ceiling.cli.e2e;
+package dev.ceiling.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.FailureKind;
 import dev.ceiling.verdict.ProblemKind;
