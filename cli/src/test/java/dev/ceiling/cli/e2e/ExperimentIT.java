@@ -57,21 +57,31 @@ class ExperimentIT {
       new WorkerRateKnownAnswer(5, 10.0, 0.5, 0.15);
 
   /**
-   * Known answer: with an injected exchange delay d, the worker rate lies within 15% of the range 1
-   * / (6 (c + d)) that the relay's own calibration loops predict (not the sweep): c timed with the
-   * delay between exchanges (cold: the database's thread asleep between them) and back to back
-   * (hot). A worker in a sweep pays a cost between the two, set by what else keeps the machine's
-   * CPUs awake; see docs/REFERENCE_RELAY.md. The arms must also separate at the saturated rates.
+   * Known answer: with an injected exchange delay d and w audit workers sharing no lock, the
+   * workers' rate lies within 15% of the range w / (6 (c + d)) that the relay's own calibration
+   * loops predict (not the sweep): c timed with the delay between exchanges (cold: the database's
+   * thread asleep between them) and back to back (hot). A worker in a sweep pays a cost between the
+   * two, set by what else keeps the machine's CPUs awake; see docs/REFERENCE_RELAY.md. The arms
+   * must also separate at the saturated rates.
    */
   @Test
   void workerRateMatchesTheIndependentPredictionAndTheArmsSeparate() throws Exception {
     // A delay large next to the exchange cost, so the calibration's cold-start error in c, and a
     // busy machine's late wake-ups, move the prediction and the worker by a few percent, not by
-    // the tolerance. A late wake-up of w ms costs each exchange w / (c + d) of its time, so
-    // doubling d halves what the machine does to a cell: at 4 ms, on a CI machine whose own
-    // suite ran 4.4 runnable tasks per CPU, two of nine cells fell 20% and 30% below the rest
-    // and the interval's half-width was 51% of the bound's (the evidence step fails above 50%).
-    double delayMs = 8.0;
+    // the tolerance. A late wake-up of w ms costs each exchange w / (c + d) of its time, so the
+    // larger d, the less the machine does to a cell. At 8 ms and one worker, beside two busy
+    // loops and the suite's own load (5.9 runnable tasks per CPU), one cell's worker ran at 10.7/s
+    // against 19.7 for the rest (about 7 ms late per exchange) and that cell alone made the
+    // interval's half-width 77% of the bound's. At 32 ms the same lateness costs about a fifth of
+    // an exchange's time, not almost half; four workers keep the relay's ceiling (about 20/s) and
+    // so the events per window, the queue's fill time and the generator's load where they were.
+    // Measured beside three or four busy loops at the test's nice, four runs at 32 ms and four
+    // workers (3.0 to 6.7 runnable tasks per CPU before a cell) kept 9 or 10 evidence cells each,
+    // their worker rates 1.4-5.6% apart (standard deviation), half-widths 5-22% of the bound's.
+    // The 8 ms plan beside four loops (4.5 per CPU) starved one cell again (a/o 0.214 against
+    // 0.32-0.37 at the same rate): cells 13% apart, half-width 42% of the bound's.
+    double delayMs = 32.0;
+    int workers = 4;
     ExperimentResult r =
         Experiment.builder()
             .profile(Relays.reference())
@@ -80,6 +90,8 @@ class ExperimentIT {
                     Map.of(
                         "exchange_delay_ms",
                         Double.toString(delayMs),
+                        "audit_workers",
+                        Integer.toString(workers),
                         "queue_capacity",
                         "15",
                         "calibration_runs",
@@ -90,8 +102,10 @@ class ExperimentIT {
             // filling in the window (not steady, so no worker-rate evidence); at 2x the offer is
             // still 1.5x the worker's rate and fills the queue within the warm-up. Enough events
             // per window that saturated counts are not identical integers in every repeat: two
-            // exactly constant arms are degenerate and never separate (by design).
-            .ratesFromCalibration(2.0, 2.8)
+            // exactly constant arms are degenerate and never separate (by design). The relay's
+            // predicted ceiling, which places these rates, is one worker's, so the multiples are of
+            // the pool's ceiling, workers times that.
+            .ratesFromCalibration(2.0 * workers, 2.8 * workers)
             .duration(Duration.ofSeconds(3))
             // Five: each rate can separate alone, so both must be exactly constant in every
             // repeat (a clock-like worker) to leave the arms unseparated; and ten treatment cells
@@ -109,11 +123,15 @@ class ExperimentIT {
     ExperimentReport report = r.report();
     farAboveTheCeilingNoRateReadsEquivalent(report);
     Map<String, String> info = report.treatment().rig().relayInfo();
+    assertThat(info.get("audit_workers"))
+        .as("plan: the relay's audit workers")
+        .isEqualTo(Integer.toString(workers));
     double coldCostMs = Double.parseDouble(info.get("exchange_cost_ms"));
     double hotCostMs = Double.parseDouble(info.get("exchange_cost_hot_ms"));
     // Usually the cold end is the lower; on a quiet, warm machine it was sometimes the higher.
-    double cold = 1000.0 / (6 * (coldCostMs + delayMs));
-    double hot = 1000.0 / (6 * (hotCostMs + delayMs));
+    // The workers share no lock, so the pool's ceiling is workers times one worker's.
+    double cold = workers * 1000.0 / (6 * (coldCostMs + delayMs));
+    double hot = workers * 1000.0 / (6 * (hotCostMs + delayMs));
     assertKnownAnswer(report, Math.min(cold, hot), Math.max(cold, hot));
     assertThat(report.verdict().established())
         .as(
