@@ -49,17 +49,24 @@ public final class HtmlReport {
           + "@media (max-width:700px){body{margin:1em auto}"
           + "table{font-size:10px}td,th{padding:2px 3px}}";
 
-  public static String render(ExperimentReport report) {
-    VerdictReport v = report.verdict();
-    StringBuilder h = new StringBuilder();
-    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        // Without it a phone lays the page out 980 px wide and shrinks it to unreadable.
+  /**
+   * A page's start, up to and including {@code <body>}: the document type, the character set, a
+   * viewport (without it a phone lays the page out 980 px wide and shrinks it to unreadable), the
+   * escaped title and {@link #STYLE}. Every page Ceiling writes starts here.
+   */
+  static StringBuilder page(String title) {
+    return new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        .append("<title>Ceiling report: ")
-        .append(esc(report.identity().profile()))
+        .append("<title>")
+        .append(esc(title))
         .append("</title><style>")
         .append(STYLE)
         .append("</style></head><body>\n");
+  }
+
+  public static String render(ExperimentReport report) {
+    VerdictReport v = report.verdict();
+    StringBuilder h = page("Ceiling report: " + report.identity().profile());
     h.append("<h1>Ceiling: does '")
         .append(esc(report.identity().treatmentArm()))
         .append("' limit ingest?</h1>\n");

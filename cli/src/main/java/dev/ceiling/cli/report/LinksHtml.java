@@ -21,14 +21,8 @@ public final class LinksHtml {
   private LinksHtml() {}
 
   public static String render(LinkSweepsReport r) {
-    StringBuilder h = new StringBuilder();
-    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        .append("<title>Ceiling: round trips per link: ")
-        .append(esc(r.profile()))
-        .append("</title><style>")
-        .append(HtmlReport.STYLE)
-        .append("</style></head><body>\n<h1>Ceiling: round trips per event on each link</h1>\n")
+    StringBuilder h = HtmlReport.page("Ceiling: round trips per link: " + r.profile());
+    h.append("<h1>Ceiling: round trips per event on each link</h1>\n")
         .append("<p class=\"answer\">")
         .append(esc(r.answer()))
         .append("</p>\n");

@@ -34,14 +34,8 @@ public final class SensitivityHtml {
   private SensitivityHtml() {}
 
   public static String render(SensitivityReport r) {
-    StringBuilder h = new StringBuilder();
-    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        .append("<title>Ceiling sensitivity: ")
-        .append(esc(r.profile()))
-        .append("</title><style>")
-        .append(HtmlReport.STYLE)
-        .append("</style></head><body>\n<h1>Ceiling: round trips per event on link '")
+    StringBuilder h = HtmlReport.page("Ceiling sensitivity: " + r.profile());
+    h.append("<h1>Ceiling: round trips per event on link '")
         .append(esc(r.plan().link()))
         .append("'</h1>\n<p class=\"answer\">")
         .append(esc(r.answer()))
