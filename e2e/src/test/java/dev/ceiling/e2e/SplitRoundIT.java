@@ -1,4 +1,4 @@
-package dev.ceiling.cli.e2e;
+package dev.ceiling.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
