@@ -19,10 +19,21 @@ if ((${#bad[@]} > 0)); then
   printf '  %s\n' "${bad[@]}" >&2
   exit 1
 fi
+# A loop, not `printf | grep -q`: under pipefail, grep -q leaving at the first match can end
+# printf with SIGPIPE, and the pipeline then fails although the jar is there.
+has_jar() {
+  local jar
+  for jar in "${jars[@]}"; do
+    [[ "${jar##*/}" == "$1"*.jar ]] && return 0
+  done
+  return 1
+}
+missing=()
 for needed in ceiling-junit5- ceiling-experiment-; do
-  if ! printf '%s\n' "${jars[@]}" | grep -q "/${needed}[^/]*\.jar$"; then
-    echo "consumer classpath check: ${needed}*.jar is not on the example's test classpath" >&2
-    exit 1
-  fi
+  has_jar "$needed" || missing+=("${needed}*.jar")
 done
+if ((${#missing[@]} > 0)); then
+  echo "consumer classpath check: not on the example's test classpath: ${missing[*]} (it holds ${#jars[@]} jars, from $file)" >&2
+  exit 1
+fi
 echo "consumer classpath check: ${#jars[@]} jars, no picocli, JFreeChart, H2 or PostgreSQL driver"
