@@ -35,6 +35,12 @@ public record IdentitiesRow(
     RELAY_CEILING,
     /** No limiter refusal and the offer accepted (within the steady tolerance): nothing binds. */
     NOTHING,
+    /**
+     * No limiter refusal and the offer accepted, but the audit backlog grew over a window by more
+     * than the steady tolerance: the relay accepted into a queue still filling, so the window
+     * cannot say whether anything past the limiter binds.
+     */
+    QUEUE_FILLING,
     /** No used cell: the row cannot say. */
     NOT_MEASURED
   }

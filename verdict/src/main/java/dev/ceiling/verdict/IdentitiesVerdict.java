@@ -116,13 +116,28 @@ public final class IdentitiesVerdict {
     } else if (refused >= LIMITER_BINDS_FRACTION) {
       reading = IdentitiesRow.Reading.LIMITER;
     } else if (ratio >= 1 - cfg.steadyTolerance()) {
-      reading = IdentitiesRow.Reading.NOTHING;
+      reading =
+          used.stream().anyMatch(m -> filling(m, cfg))
+              ? IdentitiesRow.Reading.QUEUE_FILLING
+              : IdentitiesRow.Reading.NOTHING;
     } else if (busy != null && busy >= cfg.busyThreshold()) {
       reading = IdentitiesRow.Reading.WORKERS;
     } else {
       reading = IdentitiesRow.Reading.RELAY_CEILING;
     }
     return new IdentitiesRow(n, cells.size(), used.size(), ratio, perS, refused, busy, reading);
+  }
+
+  /**
+   * Whether the cell's audit backlog grew over its window by more than the steady tolerance of the
+   * queue: accepted events went into the queue faster than the workers took them out.
+   */
+  private static boolean filling(Measured m, VerdictConfig cfg) {
+    Long grew = m.cell().outstandingDelta();
+    return grew != null
+        && grew > 0
+        && m.identity().queueCapacity() != null
+        && Boolean.FALSE.equals(CellProblems.steady(m.cell(), m.identity(), cfg));
   }
 
   /**
@@ -208,6 +223,19 @@ public final class IdentitiesVerdict {
                 ceiling,
                 Fmt.num(budget),
                 ceiling / budget);
-    return at + ", " + verdict + predicted + ". " + each + ".";
+    List<String> filling =
+        rows.stream()
+            .filter(r -> r.reading() == IdentitiesRow.Reading.QUEUE_FILLING)
+            .map(r -> Integer.toString(r.identities()))
+            .toList();
+    String caveat =
+        filling.isEmpty()
+            ? ""
+            : " At N = "
+                + String.join(", ", filling)
+                + " the audit queue was still filling through the window: the offer was accepted"
+                + " into the queue, which does not show that nothing binds (a longer warm-up or a"
+                + " smaller queue lets the window see the workers).";
+    return at + ", " + verdict + predicted + ". " + each + "." + caveat;
   }
 }

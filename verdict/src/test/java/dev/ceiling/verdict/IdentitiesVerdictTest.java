@@ -100,6 +100,32 @@ class IdentitiesVerdictTest {
     assertThat(r.row(80).reading()).isEqualTo(IdentitiesRow.Reading.RELAY_CEILING);
   }
 
+  /**
+   * An offer accepted whole into a queue still filling (the backlog grew by half the queue over the
+   * window, the workers busy) reads QUEUE_FILLING and the words say so; its partner, the same cell
+   * with the backlog level, reads NOTHING. The limiter did not bind there either way.
+   */
+  @Test
+  void anOfferAcceptedIntoAQueueStillFillingIsNotReadAsNothingBinds() {
+    List<IdentitiesVerdict.Measured> cells = crossingAt40();
+    IdentitiesVerdict.Measured m = cell(80, 1.0, 0, 0.99);
+    long half = m.identity().queueCapacity() / 2;
+    cells.set(
+        3,
+        new IdentitiesVerdict.Measured(
+            m.cell().toBuilder().outstandingDelta(half).build(), m.identity(), false));
+
+    IdentitiesReport r = judge(cells);
+
+    assertThat(r.row(80).reading()).isEqualTo(IdentitiesRow.Reading.QUEUE_FILLING);
+    assertThat(r.firstFreeIdentities()).isEqualTo(40);
+    assertThat(r.words()).contains("At N = 80 the audit queue was still filling");
+    cells.set(3, m);
+    IdentitiesReport level = judge(cells);
+    assertThat(level.row(80).reading()).isEqualTo(IdentitiesRow.Reading.NOTHING);
+    assertThat(level.words()).doesNotContain("still filling");
+  }
+
   /** A generator that could not keep its schedule still excludes; the limiter's refusals do not. */
   @Test
   void otherProblemsStillExcludeAndAnEmptyRowIsNotMeasured() {
