@@ -25,13 +25,10 @@ final class DelayCells {
   private final MetricsScraper scraper;
   private final RigDescriptor rig;
   private final DelayProxy proxy;
-  private final ExperimentIdentity oneCell;
   private final SweepOptions options;
   private final OneCellSweep cells;
 
   /**
-   * @param oneCell the identity of each cell's one-cell sweep: the plan's rate, its duration, one
-   *     repeat
    * @param journals the directory of the one-cell sweeps' journals
    * @throws MetricsException when the baseline backlog cannot be read
    */
@@ -40,26 +37,25 @@ final class DelayCells {
       SweepProgress progress,
       RigDescriptor rig,
       DelayProxy proxy,
-      ExperimentIdentity oneCell,
       SweepOptions options,
       Path journals)
       throws MetricsException {
     this.scraper = scraper;
     this.rig = rig;
     this.proxy = proxy;
-    this.oneCell = oneCell;
     this.options = options;
     this.cells =
         new OneCellSweep(scraper, new SweepRunner(scraper, progress), progress, rig, journals);
   }
 
   /**
-   * Measures {@code planned}.
+   * Measures {@code planned} as the one-cell sweep {@code oneCell} (its offer, its window, one
+   * repeat).
    *
    * @throws OneCellSweep.CellFailed when the cell could not be measured (the message says what
    *     failed)
    */
-  SensitivityAnalysis.Measured measure(SensitivityPlan.Cell planned)
+  SensitivityAnalysis.Measured measure(SensitivityPlan.Cell planned, ExperimentIdentity oneCell)
       throws OneCellSweep.CellFailed {
     proxy.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
     String what = "at " + planned.addedDelayMs() + " ms";

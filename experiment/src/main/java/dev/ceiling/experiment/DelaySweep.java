@@ -22,11 +22,12 @@ import java.util.List;
 /**
  * The delay sweep ({@code ceiling sensitivity}): how many sequential round trips a relay's path
  * makes per event over one TCP link. The relay comes up once with a delay proxy on each upstream
- * its profile declares; the plan (grid, repeats, the one offered rate, seed, declared count) is
- * fixed and written before the first cell; the cells run in the plan's shuffled order, each at its
- * delay, saturating, judged by every rule of the A/B; the worker completion rate of each usable
- * cell is a point of the line 1 / C = k d + c, and the proxy's wire turns per audit entry are the
- * independent count. {@code sensitivity.json} is rewritten after every cell.
+ * its profile declares; the plan (grid, repeats, the offer's rule, seed, declared count) is fixed
+ * and written before the first cell; the cells run in the plan's shuffled order, each at its delay
+ * and at the offer the rule gives it from the cells before ({@link PointOffers}), saturating,
+ * judged by every rule of the A/B; the worker completion rate of each usable cell is a point of the
+ * line 1 / C = k d + c, and the proxy's wire turns per audit entry are the independent count.
+ * {@code sensitivity.json} is rewritten after every cell.
  *
  * <p>With a contrast ({@link DelaySweepOptions.Builder#contrast}) the same plan then runs again on
  * a relay started with the contrast's parameters, in {@code contrast/}, and {@code contrast.json}
@@ -318,6 +319,7 @@ public final class DelaySweep {
       RigHandle handle, Path file, SensitivityPlan plan, SensitivityReport previous) {
     RigDescriptor rig = Redaction.redact(handle.descriptor());
     DelayProxy proxy = handle.proxies().get(o.link());
+    // Each cell's one-cell sweep offers what the plan's rule gives it (the first offer here).
     ExperimentIdentity oneCell =
         Identities.of(
             o.profile(),
@@ -341,16 +343,10 @@ public final class DelaySweep {
       }
     }
     try {
-      report.write(null);
+      SensitivityReport sofar = report.write(null);
       DelayCells cells =
           new DelayCells(
-              scraper,
-              o.progress(),
-              handle.descriptor(),
-              proxy,
-              oneCell,
-              o.sweepOptions(),
-              journals);
+              scraper, o.progress(), handle.descriptor(), proxy, o.sweepOptions(), journals);
       java.util.Set<Integer> done = report.measuredSequences();
       for (SensitivityPlan.Cell c : plan.cells()) {
         if (done.contains(c.sequence())) {
@@ -360,8 +356,10 @@ public final class DelaySweep {
           failure = INTERRUPTED;
           break;
         }
-        report.add(cells.measure(c));
-        o.progress().measured(report.write(null));
+        double offer = PointOffers.offer(plan, sofar.cells(), c.addedDelayMs());
+        report.add(cells.measure(c, oneCell.withRates(List.of(offer))));
+        sofar = report.write(null);
+        o.progress().measured(sofar);
       }
     } catch (OneCellSweep.CellFailed | MetricsException e) {
       failure = Redaction.redact(e.getMessage());

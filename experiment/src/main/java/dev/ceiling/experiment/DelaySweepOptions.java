@@ -14,8 +14,8 @@ import java.util.Objects;
 /**
  * A delay sweep's settings, validated and immutable: what {@link DelaySweep#builder()} builds.
  *
- * @param rate the one offered rate, events/s, or null for {@link DelaySweep#OFFER_MULTIPLE} x the
- *     relay's predicted hot ceiling
+ * @param rate the one offered rate at every delay, events/s, or null for the per-point offer (see
+ *     {@link #plan(RigDescriptor)})
  * @param expectedRoundTrips the declared count, or null
  * @param contrast the second arm's relay parameters, on top of {@code relayOverrides}: the same
  *     plan runs again on a relay started with them (a durability contrast, e.g. {@code
@@ -109,36 +109,53 @@ public record DelaySweepOptions(
   }
 
   /**
-   * The plan for the relay that came up: the given rate, or {@link DelaySweep#OFFER_MULTIPLE} x its
-   * predicted hot ceiling at zero added delay.
+   * The plan for the relay that came up: the given rate at every delay, or the per-point rule
+   * ({@link DelaySweep#OFFER_MULTIPLE} x each point's predicted ceiling, plus what fills the
+   * relay's queue within the warm-up) capped by a first offer of {@link DelaySweep#OFFER_MULTIPLE}
+   * x its predicted hot ceiling at zero added delay.
    *
    * @throws AutoRates.MissingCeilingException when no rate was given and the relay predicts none
    */
   SensitivityPlan plan(RigDescriptor rig) throws AutoRates.MissingCeilingException {
     if (rate != null) {
-      return plan(rate, "given: " + rate + " events/s at every delay");
+      return plan(rate, "given: " + rate + " events/s at every delay", null);
     }
     AutoRates.Range range = AutoRates.range(rig);
+    double warmupS = sweepOptions.warmup().toNanos() / 1e9;
+    double fillPerS =
+        rig.queueCapacity() == null || !(warmupS > 0) ? 0 : 2 * rig.queueCapacity() / warmupS;
+    double first = Math.max(1, Math.round(range.highPerS() * DelaySweep.OFFER_MULTIPLE));
     return plan(
-        (double) Math.max(1, Math.round(range.highPerS() * DelaySweep.OFFER_MULTIPLE)),
-        DelaySweep.OFFER_MULTIPLE
-            + " x the relay's predicted ceiling at zero added delay (the high end of "
-            + range.text()
-            + ") at every delay: the ceiling only falls as the delay grows, so this saturates"
-            + " every point");
+        first,
+        String.format(
+            java.util.Locale.ROOT,
+            "per point: the larger of %s x the ceiling predicted at the cell's delay by the line"
+                + " through the cells used before it, and that ceiling + %.1f/s (the queue of %s"
+                + " filled within half the %.1f s warm-up); at most, and until the used cells span two"
+                + " delays, %s x the relay's predicted ceiling at zero added delay (the high end"
+                + " of %s), which saturates every point",
+            DelaySweep.OFFER_MULTIPLE,
+            fillPerS,
+            rig.queueCapacity(),
+            warmupS,
+            DelaySweep.OFFER_MULTIPLE,
+            range.text()),
+        new SensitivityPlan.PerPointOffer(DelaySweep.OFFER_MULTIPLE, fillPerS));
   }
 
   /**
-   * The plan these options declare at the offered rate {@code offerPerS}, which {@code rule} puts
-   * in words: what a resume compares the stored plan with, at the stored rate.
+   * The plan these options declare with the first offer {@code offerPerS}, which {@code rule} puts
+   * in words, and the per-point rule {@code perPoint} (null: every cell at {@code offerPerS}): what
+   * a resume compares the stored plan with, at the stored offer and rule.
    */
-  SensitivityPlan plan(double offerPerS, String rule) {
+  SensitivityPlan plan(double offerPerS, String rule, SensitivityPlan.PerPointOffer perPoint) {
     return new SensitivityPlan(
         link,
         delaysMs,
         repeats,
         offerPerS,
         rule,
+        perPoint,
         duration.toNanos() / 1e9,
         seed,
         LEVEL,

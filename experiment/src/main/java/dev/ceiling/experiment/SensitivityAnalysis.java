@@ -49,8 +49,9 @@ final class SensitivityAnalysis {
   /**
    * The report of the cells measured so far.
    *
-   * @param identity the sweep as the A/B's rules see it: the plan's one rate, its duration, and one
-   *     "repeat" per planned cell
+   * @param identity the sweep as the A/B's rules see it: its window and one "repeat" per planned
+   *     cell; the cells' own offers become its grid (each offer is checked against the plan's rule
+   *     by {@link SensitivityFile}, not here)
    */
   static SensitivityReport report(
       String profile,
@@ -166,7 +167,8 @@ final class SensitivityAnalysis {
 
   /**
    * Every rule of the A/B, applied to the cells together (a worker lost in one cell taints the
-   * later ones). The verdict sees each cell as a repeat of the one rate, numbered by its sequence.
+   * later ones). The verdict sees each cell as a repeat, numbered by its sequence, at its own offer
+   * on a grid of the cells' offers.
    */
   private static List<SensitivityCell> assess(
       RigDescriptor rig, ExperimentIdentity identity, List<Measured> measured, VerdictConfig cfg) {
@@ -177,10 +179,12 @@ final class SensitivityAnalysis {
     for (Measured m : measured) {
       asRepeats.add(m.cell().toBuilder().repeat(m.planned().sequence()).build());
     }
+    List<Double> offers =
+        measured.stream().map(m -> m.cell().offeredPerS()).distinct().sorted().toList();
     HalfRun half =
         new HalfRun(
             SchemaVersion.CURRENT,
-            identity,
+            identity.withRates(offers),
             rig.arm(),
             rig,
             measured.get(0).cell().startedAt(),

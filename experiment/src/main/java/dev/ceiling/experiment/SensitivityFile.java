@@ -16,10 +16,11 @@ import java.util.Objects;
  * measured under the plan it stores, or whose plan differs from the one the reader was given. A
  * plan is fixed before the first cell, and its cell order follows from its grid, repeats and seed
  * alone; so a grid, repeat count or seed edited after the first cells no longer gives the order the
- * cells ran in, and a cell measured at a delay the stored grid lacks, at another rate or for
- * another window names itself. What a file cannot show by itself (a declared count or a margin
- * edited after the run) is caught against the plan the reader is given ({@link #read(Path,
- * SensitivityPlan)}), which is the check for anything that continues or re-reads a sweep.
+ * cells ran in, and a cell measured at a delay the stored grid lacks, for another window, or at
+ * another offer than the plan's rule gives it from the cells stored before it names itself. What a
+ * file cannot show by itself (a declared count or a margin edited after the run) is caught against
+ * the plan the reader is given ({@link #read(Path, SensitivityPlan)}), which is the check for
+ * anything that continues or re-reads a sweep.
  */
 public final class SensitivityFile {
   private SensitivityFile() {}
@@ -75,8 +76,8 @@ public final class SensitivityFile {
   /**
    * Everything in {@code r} that its cells were not measured under its stored plan: an order that
    * the grid, repeats and seed do not give, a measured cell that is not the plan's cell at its
-   * place, at a delay off the grid, offered another rate or measured for another window, and more
-   * cells than planned. Empty for a consistent file.
+   * place, at a delay off the grid, offered other than the plan's rule gives it, or measured for
+   * another window, and more cells than planned. Empty for a consistent file.
    */
   public static List<String> problems(SensitivityReport r) {
     List<String> out = new ArrayList<>();
@@ -98,6 +99,7 @@ public final class SensitivityFile {
     }
     for (int i = 0; i < r.cells().size(); i++) {
       cellProblems(i, r.cells().get(i), plan, out);
+      offerProblems(i, r.cells(), plan, out);
     }
     if (r.complete() != (r.cells().size() == plan.cells().size())) {
       out.add(
@@ -131,14 +133,6 @@ public final class SensitivityFile {
               + " is not its planned "
               + c.planned().sequence());
     }
-    if (!same(c.cell().offeredPerS(), plan.offeredPerS())) {
-      out.add(
-          at
-              + " was offered "
-              + c.cell().offeredPerS()
-              + " events/s, the plan "
-              + plan.offeredPerS());
-    }
     if (!same(c.cell().durationRequestedS(), plan.durationS())) {
       out.add(
           at
@@ -147,6 +141,23 @@ public final class SensitivityFile {
               + " s, the plan's window is "
               + plan.durationS()
               + " s");
+    }
+  }
+
+  /** A cell offered other than what the plan's rule gives it from the cells stored before it. */
+  private static void offerProblems(
+      int i, List<SensitivityCell> cells, SensitivityPlan plan, List<String> out) {
+    SensitivityCell c = cells.get(i);
+    double rule = PointOffers.offer(plan, cells.subList(0, i), c.planned().addedDelayMs());
+    if (!same(c.cell().offeredPerS(), rule)) {
+      out.add(
+          "$.cells["
+              + i
+              + "] was offered "
+              + c.cell().offeredPerS()
+              + " events/s, the plan's rule gives "
+              + rule
+              + (plan.perPointOffer() == null ? "" : " from the " + i + " cell(s) before it"));
     }
   }
 

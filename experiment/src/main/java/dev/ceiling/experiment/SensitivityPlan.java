@@ -10,17 +10,21 @@ import java.util.Random;
 
 /**
  * A delay sweep's plan, fixed before its first cell and written first to {@code sensitivity.json}:
- * the link, the delay grid, the repeats, the one offered rate, the seed of the cell order, the
+ * the link, the delay grid, the repeats, the offer and its rule, the seed of the cell order, the
  * model's test levels and the declared count with its margin. Nothing in it depends on a measured
- * cell, so a grid cannot be chosen after seeing the first points.
+ * cell, so a grid cannot be chosen after seeing the first points. A per-point offer does depend on
+ * the cells measured before each one, but only through the rule declared here ({@link
+ * PointOffers}), which a reader of the file applies again to check every cell's offer.
  *
  * @param link the upstream whose delay proxy is swept
  * @param delaysMs the added round-trip delays, ms, each finite and &gt;= 0, strictly ascending, at
  *     least 2
  * @param repeats cells per delay, &gt;= 1
- * @param offeredPerS the one offered rate of every cell, events/s, &gt; 0: the ceiling only falls
- *     as the delay grows, so a rate that saturates the smallest delay saturates every delay
- * @param offerRule where the rate came from, in words
+ * @param offeredPerS the first offer, events/s, &gt; 0: every cell's without a per-point rule, and
+ *     the most any cell is offered with one (the ceiling only falls as the delay grows, so a rate
+ *     that saturates the smallest delay saturates every delay)
+ * @param offerRule where the offers come from, in words
+ * @param perPointOffer the per-point rule, or null when every cell is offered {@code offeredPerS}
  * @param durationS each cell's measurement window, s, &gt; 0
  * @param seed the seed of the cell order
  * @param level the fit's two-sided interval level, in (0, 1)
@@ -35,6 +39,7 @@ public record SensitivityPlan(
     int repeats,
     double offeredPerS,
     String offerRule,
+    PerPointOffer perPointOffer,
     double durationS,
     long seed,
     double level,
@@ -51,6 +56,29 @@ public record SensitivityPlan(
    * @param repeat its repeat at this delay, from 0
    */
   public record Cell(int sequence, double addedDelayMs, int repeat) {}
+
+  /**
+   * The per-point offer: a cell is offered the larger of {@code multiple} times the ceiling
+   * predicted at its delay and that ceiling plus {@code fillPerS}, at most the first offer. The
+   * prediction is the line through the cells used before it ({@link PointOffers}). Lower offers at
+   * long delays keep the generator's load and the relay's rejected traffic in proportion to the
+   * point; the fill keeps the queue full within the warm-up.
+   *
+   * @param multiple &gt; 1: an offer at the predicted ceiling would not saturate a point whose
+   *     ceiling was underestimated
+   * @param fillPerS events/s above the predicted ceiling that fill the relay's queue within half
+   *     the warm-up (twice its capacity over the warm-up: a ceiling underestimated leaves less to
+   *     fill it), &gt;= 0; 0 when the relay reports no queue
+   */
+  public record PerPointOffer(double multiple, double fillPerS) {
+    public PerPointOffer {
+      Checks checks = new Checks().nonNegativeFinite("per_point_offer.fill_per_s", fillPerS);
+      checks.require(
+          multiple > 1 && Double.isFinite(multiple),
+          "per_point_offer.multiple must be finite and > 1, got " + multiple);
+      checks.orThrow();
+    }
+  }
 
   public SensitivityPlan {
     Checks checks = new Checks();

@@ -133,8 +133,12 @@ final class SensitivityResume {
     same(out, "profile", stored.profile(), o.profile().name());
     same(out, "arm", stored.arm(), o.profile().treatmentArm());
     SensitivityPlan s = stored.plan();
-    // The stored rate is the plan's: a rate calibrated afresh would be chosen after seeing cells.
-    SensitivityPlan declared = o.plan(o.rate() != null ? o.rate() : s.offeredPerS(), s.offerRule());
+    // The stored offer is the plan's: an offer calibrated afresh would be chosen after seeing
+    // cells. A rate given now declares one rate at every delay.
+    SensitivityPlan declared =
+        o.rate() != null
+            ? o.plan(o.rate(), s.offerRule(), null)
+            : o.plan(s.offeredPerS(), s.offerRule(), s.perPointOffer());
     List<String> plan =
         SensitivityFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);

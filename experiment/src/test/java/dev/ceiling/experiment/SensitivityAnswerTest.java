@@ -20,6 +20,7 @@ class SensitivityAnswerTest {
           3,
           300,
           "given",
+          null,
           3,
           1,
           0.95,

@@ -78,7 +78,33 @@ class SensitivityFileTest {
         write(
             "offer-edited.json", root -> ((ObjectNode) root.get("plan")).put("offered_per_s", 60));
     assertThatThrownBy(() -> SensitivityFile.read(file))
-        .hasMessageContaining("$.cells[0] was offered 80.0 events/s, the plan 60.0");
+        .hasMessageContaining("$.cells[0] was offered 80.0 events/s, the plan's rule gives 60.0");
+  }
+
+  /**
+   * Mutant: a per-point rule declared, and the cells offered otherwise (here all at the first
+   * offer). The rule gives the first offer until the cells before span two delays and while the
+   * line asks for more, so cells 0 to 2 pass, and the three after them are named with the offer the
+   * rule gives from the cells before each.
+   */
+  @Test
+  void cellsOfferedOtherwiseThanThePerPointRuleAreNamed() throws Exception {
+    Path file =
+        write(
+            "per-point.json",
+            root ->
+                ((ObjectNode) root.get("plan"))
+                    .putObject("per_point_offer")
+                    .put("multiple", 1.5)
+                    .put("fill_per_s", 0.0));
+    assertThatThrownBy(() -> SensitivityFile.read(file))
+        .isInstanceOf(ExperimentException.class)
+        .hasMessageContaining(
+            "$.cells[3] was offered 80.0 events/s, the plan's rule gives 33.0 from the 3 cell(s)"
+                + " before it")
+        .hasMessageContaining("$.cells[4] was offered 80.0 events/s, the plan's rule gives 68.0")
+        .hasMessageContaining("$.cells[5] was offered 80.0 events/s, the plan's rule gives 47.0")
+        .hasMessageNotContaining("$.cells[2] was offered");
   }
 
   /**

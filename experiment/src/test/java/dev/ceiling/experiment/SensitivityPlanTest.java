@@ -16,6 +16,7 @@ class SensitivityPlanTest {
         repeats,
         300,
         "given",
+        null,
         3,
         seed,
         0.95,

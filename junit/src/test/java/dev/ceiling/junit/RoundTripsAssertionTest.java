@@ -30,6 +30,7 @@ class RoundTripsAssertionTest {
         3,
         300,
         "given",
+        null,
         3,
         1,
         0.95,

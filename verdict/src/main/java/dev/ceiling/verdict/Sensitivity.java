@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalDouble;
 
 /**
  * The statistics of a delay sweep: if a path makes k sequential round trips per event over a link
@@ -57,6 +58,28 @@ public final class Sensitivity {
     int delays = lof.levels().size();
     return new SensitivityFit(
         n, delays, k, c, Math.sqrt(s2), lof, established, words(k, c, level, lof, established));
+  }
+
+  /**
+   * The ceiling the unweighted least-squares line of 1 / C on d through {@code points} predicts at
+   * {@code atDelayMs}, events/s: what a sweep offers its next cell from the cells before it. Empty
+   * when the points span fewer than 2 delays, or the line reaches no positive service time there (a
+   * slope so negative that no ceiling is predicted).
+   *
+   * @param atDelayMs finite, &gt;= 0
+   */
+  public static OptionalDouble predictedCeilingPerS(List<DelayPoint> points, double atDelayMs) {
+    Objects.requireNonNull(points, "points");
+    new Checks().nonNegativeFinite("at_delay_ms", atDelayMs).orThrow();
+    if (points.stream().map(DelayPoint::addedDelayMs).distinct().count() < 2) {
+      return OptionalDouble.empty();
+    }
+    double[] x = points.stream().mapToDouble(DelayPoint::addedDelayMs).toArray();
+    double[] y = points.stream().mapToDouble(DelayPoint::msPerEvent).toArray();
+    double[] w = new double[x.length];
+    Arrays.fill(w, 1.0);
+    double msPerEvent = WeightedLine.fit(x, y, w).at(atDelayMs);
+    return msPerEvent > 0 ? OptionalDouble.of(1000.0 / msPerEvent) : OptionalDouble.empty();
   }
 
   /**

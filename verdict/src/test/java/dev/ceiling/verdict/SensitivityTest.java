@@ -342,4 +342,34 @@ class SensitivityTest {
     assertThat(bent.slopeDifference().untestableReason())
         .startsWith("a slope is not established, arm b: the line does not hold");
   }
+
+  @Test
+  void theLineThroughEarlierPointsPredictsTheCeilingAtAnotherDelay() {
+    // 1 / C = 6 d + 2 ms exactly: 500/s at 0, 125/s at 1 ms; at 3 ms, 1000 / 20 = 50/s.
+    List<DelayPoint> exact =
+        List.of(new DelayPoint(0, 0, 500), new DelayPoint(1, 0, 125), new DelayPoint(1, 1, 125));
+    assertThat(Sensitivity.predictedCeilingPerS(exact, 3).getAsDouble())
+        .isEqualTo(50, offset(1e-9));
+    // Unweighted over the repeats: 2 ms and 4 ms at d = 0 average to 3; 8 ms at 1 ms gives slope 5.
+    List<DelayPoint> repeats =
+        List.of(new DelayPoint(0, 0, 500), new DelayPoint(0, 1, 250), new DelayPoint(1, 0, 125));
+    assertThat(Sensitivity.predictedCeilingPerS(repeats, 2).getAsDouble())
+        .isEqualTo(1000.0 / 13, offset(1e-9));
+  }
+
+  @Test
+  void noPredictionFromOneDelayOrFromALineThatFallsBelowZero() {
+    assertThat(Sensitivity.predictedCeilingPerS(List.of(), 1)).isEmpty();
+    assertThat(
+            Sensitivity.predictedCeilingPerS(
+                List.of(new DelayPoint(1, 0, 100), new DelayPoint(1, 1, 110)), 2))
+        .isEmpty();
+    // 10 ms at 0, 2 ms at 1 ms: slope -8, so the line is at -6 ms per event at 2 ms.
+    assertThat(
+            Sensitivity.predictedCeilingPerS(
+                List.of(new DelayPoint(0, 0, 100), new DelayPoint(1, 0, 500)), 2))
+        .isEmpty();
+    assertThatThrownBy(() -> Sensitivity.predictedCeilingPerS(List.of(), -1))
+        .hasMessageContaining("at_delay_ms");
+  }
 }

@@ -106,8 +106,11 @@ public final class SensitivityCommand implements Callable<Integer> {
       names = "--rate",
       paramLabel = "EVENTS_PER_S",
       converter = CommandLines.FiniteDouble.class,
-      description =
-          "The one offered rate at every delay (default: 1.5 x the relay's predicted ceiling).")
+      description = {
+        "One offered rate at every delay. Default: per point, 1.5 x the ceiling that the line",
+        "through the cells before predicts at the cell's delay (plus what fills the relay's queue",
+        "within half the warm-up), at most and at first 1.5 x the relay's predicted ceiling."
+      })
   Double rate;
 
   @Option(
@@ -156,10 +159,10 @@ public final class SensitivityCommand implements Callable<Integer> {
       paramLabel = "DIR",
       description = {
         "Continue the interrupted or partial sweep in DIR (its --out): its sensitivity.json's plan",
-        "is the plan (its offered rate included), only the planned cells not in the file run, on a",
-        "relay started afresh, and every cell in the file is kept. Pass the options the sweep was",
-        "started with (--rate may be left out); a different plan, a missing, unreadable or",
-        "complete file, or a relay that differs from the stored one is refused (exit 2)."
+        "is the plan (its offer and offer rule included), only the planned cells not in the file",
+        "run, on a relay started afresh, and every cell in the file is kept. Pass the options the",
+        "sweep was started with (--rate may be left out); a different plan, a missing, unreadable",
+        "or complete file, or a relay that differs from the stored one is refused (exit 2)."
       })
   Path resume;
 

@@ -47,12 +47,13 @@ final class SensitivityLines implements SensitivityProgress {
     err.println(
         String.format(
             Locale.ROOT,
-            "plan: link '%s', delays %s ms x %d repeats, %.1f events/s offered (%s), seed %d%s;"
+            "plan: link '%s', delays %s ms x %d repeats, %.1f events/s offered%s (%s), seed %d%s;"
                 + " %d cells, about %d min %d s",
             plan.link(),
             plan.delaysMs(),
             plan.repeats(),
             plan.offeredPerS(),
+            plan.perPointOffer() == null ? "" : " at first, then per point",
             plan.offerRule(),
             plan.seed(),
             plan.expectedRoundTrips() == null
@@ -91,10 +92,11 @@ final class SensitivityLines implements SensitivityProgress {
     err.println(
         String.format(
             Locale.ROOT,
-            "[cell %d/%d] d = %s ms: worker %s/s, %s turns per entry, %s",
+            "[cell %d/%d] d = %s ms, offered %s/s: worker %s/s, %s turns per entry, %s",
             soFar.cells().size(),
             soFar.plan().cells().size(),
             CommandLines.FINITE_DOUBLE.format(c.planned().addedDelayMs()),
+            CommandLines.FINITE_DOUBLE.format(c.cell().offeredPerS()),
             worker == null ? "n/a" : String.format(Locale.ROOT, "%.1f", worker),
             c.turnsPerEvent() == null
                 ? "n/a"

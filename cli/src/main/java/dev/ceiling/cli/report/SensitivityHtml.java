@@ -140,7 +140,8 @@ public final class SensitivityHtml {
   /** One row per measured cell, in run order, with every problem the A/B's rules found. */
   static String cellTable(List<SensitivityCell> cells) {
     StringBuilder t = new StringBuilder("<table class=\"cells\">\n<tr><th>#</th>");
-    t.append("<th>delay, ms</th><th>repeat</th><th>use</th><th>fit point</th>")
+    t.append("<th>delay, ms</th><th>repeat</th><th>offered, events/s</th><th>use</th>")
+        .append("<th>fit point</th>")
         .append("<th>worker, events/s</th><th>turns per entry</th>")
         .append("<th class=\"l\">problems</th></tr>\n");
     for (SensitivityCell c : cells) {
@@ -152,6 +153,8 @@ public final class SensitivityHtml {
           .append(HtmlTables.num(c.planned().addedDelayMs()))
           .append("</td><td>")
           .append(c.planned().repeat())
+          .append("</td><td>")
+          .append(HtmlTables.num(c.cell().offeredPerS()))
           .append("</td><td>")
           .append(c.use())
           .append("</td><td>")
@@ -201,7 +204,10 @@ public final class SensitivityHtml {
     row(t, "link", p.link());
     row(t, "delays, ms (fixed before the first cell)", p.delaysMs().toString());
     row(t, "repeats per delay", Integer.toString(p.repeats()));
-    row(t, "offered rate, events/s", f(p.offeredPerS(), 1) + " (" + p.offerRule() + ")");
+    row(
+        t,
+        p.perPointOffer() == null ? "offered rate, events/s" : "first offer, events/s",
+        f(p.offeredPerS(), 1) + " (" + p.offerRule() + ")");
     row(t, "window per cell, s", HtmlTables.num(p.durationS()));
     row(t, "seed of the cell order", Long.toString(p.seed()));
     row(

@@ -73,6 +73,7 @@ class SensitivityContrastAnswerTest {
         p.repeats(),
         p.offeredPerS(),
         p.offerRule(),
+        p.perPointOffer(),
         p.durationS(),
         p.seed(),
         p.level(),

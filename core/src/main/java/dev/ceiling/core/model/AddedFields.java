@@ -41,6 +41,8 @@ public final class AddedFields {
           new Added("equivalence", List.of("control_marker", "failures", "comparable_rates")),
           // A delay sweep's report (SensitivityReport): null is "one session, before resume".
           new Added("sessions", List.of("plan", "fit_problem", "wire_turns_per_event")),
+          // A delay sweep's plan (SensitivityPlan): null is "one rate at every delay".
+          new Added("per_point_offer", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")),
           // Null is "written before it was recorded"; 0 is "the OS chose".

@@ -154,16 +154,28 @@ public record ExperimentIdentity(
     return with(n, measurement, equivalenceMargin);
   }
 
+  /**
+   * This identity with {@code rates} as its grid, strictly ascending: how a delay sweep, whose
+   * cells each get the offer its plan's rule gives, shows them to the A/B's cell rules.
+   */
+  public ExperimentIdentity withRates(List<Double> rates) {
+    return with(rates, repeats, measurement, equivalenceMargin);
+  }
+
   private ExperimentIdentity with(MeasurementSettings m, Double delta) {
     return with(repeats, m, delta);
   }
 
   private ExperimentIdentity with(int n, MeasurementSettings m, Double delta) {
+    return with(ratesPerS, n, m, delta);
+  }
+
+  private ExperimentIdentity with(List<Double> rates, int n, MeasurementSettings m, Double delta) {
     return new ExperimentIdentity(
         profile,
         treatmentArm,
         controlArm,
-        ratesPerS,
+        rates,
         durationS,
         n,
         order,

@@ -1,0 +1,148 @@
+package dev.ceiling.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.rig.RelayProfile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The per-point offer on a real sweep: the reference relay through the delay proxy on its H2 link,
+ * no rate given. The first cells get the first offer (1.5 x the relay's predicted hot ceiling);
+ * once the used cells span both delays, each cell gets what the line through them predicts at its
+ * delay, so the cells at 6 ms are offered a fraction of the first offer. Re-reading the file
+ * applies the rule again to every cell, so an offer the rule does not give fails the read.
+ *
+ * <p>Nothing here is timed: which cells the A/B's rules use, and so each offer, varies with the
+ * machine's load, and the assertions hold for any of them. Unsaturated cells are what the rule must
+ * avoid, and the used cells are the check: a cell offered too little is not busy.
+ */
+class PointOfferSweepIT {
+  @TempDir Path dir;
+
+  /** Seed 4 orders the cells 1, 6, 1, 6, 6, 1 ms: the line can form after the second. */
+  static final long SEED = 4;
+
+  @Test
+  void cellsAfterTheLineAreOfferedWhatItPredictsAndTheFileChecksEveryOffer() throws Exception {
+    Path out = dir.resolve("out");
+    // 200 calibration runs: the first offer rests on the relay's predicted hot ceiling, which 50
+    // runs put at 424/s in one run and 1,443/s in the next.
+    Map<String, String> relay =
+        Map.of(
+            "port", Integer.toString(FreePorts.one()),
+            "db_port", Integer.toString(FreePorts.one()),
+            "calibration_runs", "200",
+            "queue_capacity", "20",
+            "exchange_delay_ms", "0");
+    // Stopped after its third cell, then resumed on a new relay: the offers go on from the
+    // stored cells, under the stored rule.
+    AtomicReference<DelaySweep> first = new AtomicReference<>();
+    first.set(
+        DelaySweep.of(
+            sweep(out, relay)
+                .progress(
+                    new SensitivityProgress() {
+                      @Override
+                      public void measured(SensitivityReport soFar) {
+                        if (soFar.cells().size() == 3) {
+                          first.get().interrupt();
+                        }
+                      }
+                    })
+                .build()));
+    SensitivityResult stopped = first.get().run();
+    assertThat(stopped.report().cells()).as(DelaySweepIT.figures(stopped)).hasSize(3);
+    SensitivityResult r = sweep(out, relay).resume(true).run();
+    String figures = figures(r);
+    System.out.println("PointOfferSweepIT: " + figures);
+    SensitivityReport report = r.report();
+    assertThat(report).as(figures).isNotNull();
+    assertThat(report.complete()).as(figures).isTrue();
+    assertThat(report.sessions()).as(figures).hasSize(2);
+    SensitivityPlan plan = report.plan();
+    assertThat(plan.cells())
+        .extracting(SensitivityPlan.Cell::addedDelayMs)
+        .containsExactly(1.0, 6.0, 1.0, 6.0, 6.0, 1.0);
+    // The plan declares the rule before the first cell: 1.5 x, and the queue of 20 filled within
+    // half the 1 s warm-up (40/s above the prediction).
+    assertThat(plan.perPointOffer()).isEqualTo(new SensitivityPlan.PerPointOffer(1.5, 40));
+    // Every offer is the rule's, from the cells before it, or the file would not read.
+    assertThat(SensitivityFile.read(r.file()).cells()).hasSize(6);
+    List<SensitivityCell> cells = report.cells();
+    assertThat(cells.get(0).cell().offeredPerS()).isEqualTo(plan.offeredPerS());
+    assertThat(cells.get(1).cell().offeredPerS()).isEqualTo(plan.offeredPerS());
+    // The rule acted: some cell after the line formed was offered less than the first offer, and
+    // every cell at 6 ms that was offered by the line got less than the first offer's half.
+    int lineFrom = firstCellAfterTheLine(cells);
+    assertThat(lineFrom).as("the used cells never spanned both delays; %s", figures).isLessThan(6);
+    for (int i = lineFrom; i < 6; i++) {
+      SensitivityCell c = cells.get(i);
+      if (c.planned().addedDelayMs() == 6.0) {
+        assertThat(c.cell().offeredPerS())
+            .as("cell %d at 6 ms; %s", i, figures)
+            .isLessThan(plan.offeredPerS() / 2);
+      }
+    }
+    // Offered less, still saturated: each cell the line offered that the rules used was busy.
+    assertThat(cells.subList(lineFrom, 6))
+        .as(figures)
+        .filteredOn(SensitivityCell::ceilingUsed)
+        .isNotEmpty()
+        .allSatisfy(c -> assertThat(c.busy()).isTrue());
+  }
+
+  private static DelaySweepOptions.Builder sweep(Path out, Map<String, String> relay)
+      throws Exception {
+    return DelaySweep.builder()
+        .profile(RelayProfile.builtIn("reference-linked"))
+        .link("db")
+        .delaysMs(List.of(1.0, 6.0))
+        .repeats(3)
+        // 2 s windows: a scrape may take 0.2 s before the cell is excluded. In 1 s windows, beside
+        // a build at a load of 8, both 1 ms cells before the line were (scrapes of 0.13 s while
+        // the relay turned away a first offer of 2,164/s), so the line never formed.
+        .duration(Duration.ofSeconds(2))
+        .seed(SEED)
+        .relayOverrides(relay)
+        .sweepOptions(
+            SweepOptions.defaults(out.resolve("unused.jsonl"))
+                .withWarmup(Duration.ofSeconds(1))
+                .withGrace(Duration.ofMillis(500))
+                .withSendLagBound(Duration.ofMillis(100))
+                .withDrainTimeout(Duration.ofSeconds(20)))
+        .outDir(out);
+  }
+
+  /** The index of the first cell whose cells before it include used ones at both delays. */
+  private static int firstCellAfterTheLine(List<SensitivityCell> cells) {
+    for (int i = 0; i < cells.size(); i++) {
+      long delays =
+          cells.subList(0, i).stream()
+              .filter(SensitivityCell::ceilingUsed)
+              .map(c -> c.planned().addedDelayMs())
+              .distinct()
+              .count();
+      if (delays >= 2) {
+        return i;
+      }
+    }
+    return cells.size();
+  }
+
+  private static String figures(SensitivityResult r) {
+    return DelaySweepIT.figures(r)
+        + (r.report() == null
+            ? ""
+            : "\noffers "
+                + r.report().cells().stream()
+                    .map(c -> c.planned().addedDelayMs() + " ms: " + c.cell().offeredPerS())
+                    .toList());
+  }
+}
