@@ -61,6 +61,16 @@ final class OneCellSweep {
             : Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl())));
   }
 
+  /**
+   * Waits, at most {@code timeout}, until the backlog is back at the one read before the first
+   * cell: every accepted event's audit entry completed, nothing in flight.
+   *
+   * @throws MetricsException when the backlog cannot be read
+   */
+  DrainWait.Result drain(java.time.Duration timeout) throws MetricsException {
+    return baseline == null ? DrainWait.none() : DrainWait.waitFor(scraper, rig, baseline, timeout);
+  }
+
   /** The journal of the cell at {@code sequence} in {@code journals}. */
   static Path journal(Path journals, int sequence) {
     return journals.resolve(String.format(Locale.ROOT, "cell-%03d.jsonl", sequence));
@@ -78,10 +88,7 @@ final class OneCellSweep {
       ExperimentIdentity identity, SweepOptions options, int sequence, int repeat, String what)
       throws CellFailed {
     try {
-      DrainWait.Result drained =
-          baseline == null
-              ? DrainWait.none()
-              : DrainWait.waitFor(scraper, rig, baseline, options.drainTimeout());
+      DrainWait.Result drained = drain(options.drainTimeout());
       if (drained.timeout() != null) {
         progress.warning(
             String.format(

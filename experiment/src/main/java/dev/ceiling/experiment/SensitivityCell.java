@@ -19,8 +19,8 @@ import java.util.Objects;
  * @param ceilingUsed true when the cell's worker completion rate is a point of the fit: evidence,
  *     steady and busy, as for the A/B's worker rate
  * @param problems every problem the A/B's rules found, excluding or not
- * @param link what crossed the swept link from just before the cell's drain to just after its grace
- *     period
+ * @param link what crossed the swept link from just before the cell to the end of the drain after
+ *     its grace period (the relay idle at both readings)
  * @param auditEvents audit entries completed over the same span (the relay's audit_log_count), or
  *     null when unread
  * @param turnsPerEvent wire turns per audit entry over that span, or null without entries
