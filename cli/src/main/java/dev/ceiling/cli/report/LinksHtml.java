@@ -98,7 +98,8 @@ public final class LinksHtml {
         t,
         "offered rate, events/s",
         p.ratePerS() == null
-            ? "each link's own (a multiple of the relay's predicted ceiling)"
+            ? "each link's own: per point, from the line through its cells before (its page"
+                + " gives the rule)"
             : f(p.ratePerS(), 1));
     row(t, "seed of the cell order", Long.toString(p.seed()));
     row(

@@ -7,6 +7,7 @@ import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.SensitivityHtmlTest;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.experiment.LinkSweepsReport;
 import dev.ceiling.experiment.SensitivityReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,5 +59,52 @@ class SensitivityCommandIT {
     assertThat(o.out()).contains("html: " + html);
     SensitivityReport report = Json.read(file, SensitivityReport.class);
     assertThat(SensitivityHtmlTest.missing(Files.readString(html), report)).isEmpty();
+  }
+
+  /**
+   * A profile with two upstreams and no --link: each link swept in turn on a relay of its own, then
+   * links.json and links.html beside a directory per link. Counted, not timed: 'db' carries H2's
+   * turns per entry and 'cache', which the relay never dials, none.
+   */
+  @Test
+  void twoLinksAreEachSweptWithTheirTableAndAPagePerLink() throws Exception {
+    Path out = dir.resolve("links");
+    Cli.Outcome o =
+        run(
+            ShortSweep.args(
+                    2,
+                    FreePorts.one(),
+                    FreePorts.one(),
+                    20,
+                    "--profile",
+                    ShortSweep.twoLinks(dir).toString(),
+                    "--seed",
+                    "3",
+                    "--out",
+                    out.toString())
+                .toArray(String[]::new));
+    assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
+    assertThat(o.err()).as(o.toString()).contains("each of links [db, cache] in turn");
+    assertThat(o.out())
+        .as(o.toString())
+        .contains("link 'db': ", "link 'cache': ", "file: " + out.resolve("links.json"))
+        .contains("html: " + out.resolve("links.html"));
+    LinkSweepsReport table = Json.read(out.resolve("links.json"), LinkSweepsReport.class);
+    assertThat(table.complete()).as(o.toString()).isTrue();
+    assertThat(table.links()).extracting(LinkSweepsReport.Row::link).containsExactly("db", "cache");
+    LinkSweepsReport.Row db = table.links().get(0);
+    LinkSweepsReport.Row cache = table.links().get(1);
+    assertThat(db.wireTurnsPerEventAllCells()).as(o.toString()).isGreaterThan(4);
+    assertThat(cache.wireTurnsPerEventAllCells()).as(o.toString()).isZero();
+    String html = Files.readString(out.resolve("links.html"));
+    for (String link : new String[] {"db", "cache"}) {
+      Path file = out.resolve(link).resolve("sensitivity.json");
+      SensitivityReport report = Json.read(file, SensitivityReport.class);
+      assertThat(report.cells()).as(link).hasSize(4);
+      assertThat(report.plan().link()).isEqualTo(link);
+      Path page = out.resolve(link).resolve("sensitivity.html");
+      assertThat(SensitivityHtmlTest.missing(Files.readString(page), report)).isEmpty();
+      assertThat(html).contains("<a href=\"" + link + "/sensitivity.html\">" + link + "</a>");
+    }
   }
 }

@@ -46,26 +46,9 @@ class SensitivityContractTest {
             "a=2,b=3");
   }
 
-  /** The built-in linked profile with a second upstream, 'cache', beside 'db'. */
-  private Path twoLinks() throws Exception {
-    String json;
-    try (var in =
-        getClass().getResourceAsStream("/dev/ceiling/rig/profiles/reference-linked.json")) {
-      json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    }
-    String one = "\"upstreams\": [{\"name\": \"db\", \"target\": \"127.0.0.1:${db_port}\"}]";
-    assertThat(json).contains(one);
-    return Files.writeString(
-        dir.resolve("two-links.json"),
-        json.replace(
-            one,
-            "\"upstreams\": [{\"name\": \"db\", \"target\": \"127.0.0.1:${db_port}\"},"
-                + " {\"name\": \"cache\", \"target\": \"127.0.0.1:${db_port}\"}]"));
-  }
-
   @Test
   void countsPerLinkMustNameSweptLinks() throws Exception {
-    String profile = twoLinks().toString();
+    String profile = ShortSweep.twoLinks(dir).toString();
     assertUsageError(
         run("sensitivity", "--profile", profile, "--expect-round-trips", "2"),
         "--expect-round-trips: links [db, cache] are each swept; declare a count per link");
@@ -109,7 +92,12 @@ class SensitivityContractTest {
     Path used = Files.createDirectories(dir.resolve("used-links"));
     Files.writeString(used.resolve("links.json"), "{}");
     assertUsageError(
-        run("sensitivity", "--profile", twoLinks().toString(), "--out", used.toString()),
+        run(
+            "sensitivity",
+            "--profile",
+            ShortSweep.twoLinks(dir).toString(),
+            "--out",
+            used.toString()),
         "--out " + used + " already holds a links.json");
   }
 

@@ -1,5 +1,12 @@
 package dev.ceiling.cli.contract;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,5 +53,26 @@ public final class ShortSweep {
                 "calibration_runs=20"));
     a.addAll(List.of(more));
     return List.copyOf(a);
+  }
+
+  /**
+   * The built-in linked profile with a second upstream, 'cache', beside 'db', written into {@code
+   * dir}. 'cache' points at the database's port too, and the relay never dials it: a link the audit
+   * path does not touch.
+   */
+  public static Path twoLinks(Path dir) throws IOException {
+    String json;
+    try (InputStream in =
+        ShortSweep.class.getResourceAsStream("/dev/ceiling/rig/profiles/reference-linked.json")) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    String one = "\"upstreams\": [{\"name\": \"db\", \"target\": \"127.0.0.1:${db_port}\"}]";
+    assertThat(json).contains(one);
+    return Files.writeString(
+        dir.resolve("two-links.json"),
+        json.replace(
+            one,
+            "\"upstreams\": [{\"name\": \"db\", \"target\": \"127.0.0.1:${db_port}\"},"
+                + " {\"name\": \"cache\", \"target\": \"127.0.0.1:${db_port}\"}]"));
   }
 }
