@@ -9,6 +9,7 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.LinkSweepsReport;
 import dev.ceiling.experiment.SensitivityReport;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -26,20 +27,7 @@ class SensitivityCommandIT {
   @Test
   void twoDelaysExitOneWithTheAnswerFirstAndEveryCellInTheFile() throws Exception {
     Path out = dir.resolve("out");
-    Cli.Outcome o =
-        run(
-            ShortSweep.args(
-                    2,
-                    FreePorts.one(),
-                    FreePorts.one(),
-                    20,
-                    "--seed",
-                    "3",
-                    "--identities",
-                    "3",
-                    "--out",
-                    out.toString())
-                .toArray(String[]::new));
+    Cli.Outcome o = shortSweep("--seed", "3", "--identities", "3", "--out", out.toString());
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
     String first = o.out().lines().findFirst().orElse("");
     assertThat(first).as(o.toString()).contains("link 'db'");
@@ -69,20 +57,8 @@ class SensitivityCommandIT {
   @Test
   void twoLinksAreEachSweptWithTheirTableAndAPagePerLink() throws Exception {
     Path out = dir.resolve("links");
-    Cli.Outcome o =
-        run(
-            ShortSweep.args(
-                    2,
-                    FreePorts.one(),
-                    FreePorts.one(),
-                    20,
-                    "--profile",
-                    ShortSweep.twoLinks(dir).toString(),
-                    "--seed",
-                    "3",
-                    "--out",
-                    out.toString())
-                .toArray(String[]::new));
+    String profile = ShortSweep.twoLinks(dir).toString();
+    Cli.Outcome o = shortSweep("--profile", profile, "--seed", "3", "--out", out.toString());
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
     assertThat(o.err()).as(o.toString()).contains("each of links [db, cache] in turn");
     assertThat(o.out())
@@ -106,5 +82,11 @@ class SensitivityCommandIT {
       assertThat(SensitivityHtmlTest.missing(Files.readString(page), report)).isEmpty();
       assertThat(html).contains("<a href=\"" + link + "/sensitivity.html\">" + link + "</a>");
     }
+  }
+
+  /** The short sweep (two repeats, a queue of 20) on free ports, then {@code more}. */
+  private static Cli.Outcome shortSweep(String... more) throws IOException {
+    return run(
+        ShortSweep.args(2, FreePorts.one(), FreePorts.one(), 20, more).toArray(String[]::new));
   }
 }
