@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * delay, so the cells at 6 ms are offered a fraction of the first offer. Re-reading the file
  * applies the rule again to every cell, so an offer the rule does not give fails the read.
  *
- * <p>In the e2e module, beside the cli module's tests rather than before them (it needs the
- * sweep's package-private entry points, hence the package): about 40-60 s, which the experiment
- * module would add to the path every later module waits on.
+ * <p>In the e2e module, beside the cli module's tests rather than before them (it needs the sweep's
+ * package-private entry points, hence the package): about 40-60 s, which the experiment module
+ * would add to the path every later module waits on.
  *
  * <p>Nothing here is timed: which cells the A/B's rules use, and so each offer, varies with the
  * machine's load, and the assertions hold for any of them. Unsaturated cells are what the rule must
