@@ -8,8 +8,8 @@ import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.prom.Reading;
 import dev.ceiling.prom.Selector;
-import dev.ceiling.rig.proxy.DelayProxy;
 import dev.ceiling.rig.proxy.LinkCounters;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +25,7 @@ import java.time.Duration;
 final class DelayCells {
   private final MetricsScraper scraper;
   private final RigDescriptor rig;
-  private final DelayProxy proxy;
+  private final DelayLink link;
   private final SweepOptions options;
   private final OneCellSweep cells;
 
@@ -37,13 +37,13 @@ final class DelayCells {
       MetricsScraper scraper,
       SweepProgress progress,
       RigDescriptor rig,
-      DelayProxy proxy,
+      DelayLink link,
       SweepOptions options,
       Path journals)
       throws MetricsException {
     this.scraper = scraper;
     this.rig = rig;
-    this.proxy = proxy;
+    this.link = link;
     this.options = options;
     this.cells =
         new OneCellSweep(scraper, new SweepRunner(scraper, progress), progress, rig, journals);
@@ -58,10 +58,10 @@ final class DelayCells {
    */
   SensitivityAnalysis.Measured measure(SensitivityPlan.Cell planned, ExperimentIdentity oneCell)
       throws OneCellSweep.CellFailed {
-    proxy.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
     String what = "at " + planned.addedDelayMs() + " ms";
     try {
-      LinkCounters linkBefore = proxy.counters();
+      link.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
+      LinkCounters linkBefore = link.counters();
       Double countBefore = auditCount();
       Cell cell = cells.measure(oneCell, options, planned.sequence(), planned.repeat(), what);
       // Both counts are read with nothing in flight: drained here, at this cell's delay, every
@@ -70,11 +70,11 @@ final class DelayCells {
       // Read while the worker was still busy, the relay's count (a scrape) lagged the proxy's,
       // and on a loaded machine a cell's turns per entry came out low (5.77 against 6.00).
       cells.drain(options.drainTimeout());
-      LinkCounters link = proxy.counters().minus(linkBefore);
+      LinkCounters turns = link.counters().minus(linkBefore);
       Double countAfter = auditCount();
       Double events = countBefore == null || countAfter == null ? null : countAfter - countBefore;
-      return new SensitivityAnalysis.Measured(planned, cell, link, events);
-    } catch (MetricsException e) {
+      return new SensitivityAnalysis.Measured(planned, cell, turns, events);
+    } catch (MetricsException | IOException e) {
       throw new OneCellSweep.CellFailed("cell " + planned.sequence() + " " + what + ": " + e, e);
     }
   }

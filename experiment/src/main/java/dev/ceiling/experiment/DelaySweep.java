@@ -11,7 +11,6 @@ import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
-import dev.ceiling.rig.proxy.DelayProxy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -270,14 +269,13 @@ public final class DelaySweep {
   /** The relay is up: plan, write the plan, the cells, the last write. */
   private SensitivityResult measure(RigHandle handle, Path file, SensitivityReport previous) {
     RigDescriptor rig = Redaction.redact(handle.descriptor());
-    DelayProxy proxy = handle.proxies().get(o.link());
-    if (proxy == null) {
+    if (DelayLink.of(handle, o.link(), scraper) == null) {
       return SensitivityResult.failed(
           Outcome.BAD_INPUT,
           "link '"
               + o.link()
-              + "' has no delay proxy; the rig opened "
-              + handle.proxies().keySet());
+              + "' has no delay proxy or delay control; the rig opened "
+              + DelayLink.names(handle));
     }
     SensitivityPlan plan = previous != null ? previous.plan() : fixedPlan;
     if (plan == null) {
@@ -318,7 +316,7 @@ public final class DelaySweep {
   private SensitivityResult cells(
       RigHandle handle, Path file, SensitivityPlan plan, SensitivityReport previous) {
     RigDescriptor rig = Redaction.redact(handle.descriptor());
-    DelayProxy proxy = handle.proxies().get(o.link());
+    DelayLink link = DelayLink.of(handle, o.link(), scraper);
     // Each cell's one-cell sweep offers what the plan's rule gives it (the first offer here).
     ExperimentIdentity oneCell =
         Identities.of(
@@ -346,7 +344,7 @@ public final class DelaySweep {
       SensitivityReport sofar = report.write(null);
       DelayCells cells =
           new DelayCells(
-              scraper, o.progress(), handle.descriptor(), proxy, o.sweepOptions(), journals);
+              scraper, o.progress(), handle.descriptor(), link, o.sweepOptions(), journals);
       java.util.Set<Integer> done = report.measuredSequences();
       for (SensitivityPlan.Cell c : plan.cells()) {
         if (done.contains(c.sequence())) {
@@ -366,9 +364,24 @@ public final class DelaySweep {
     } catch (IOException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     } finally {
-      proxy.setDelay(Duration.ZERO);
+      resetDelay(link);
     }
     return report.finish(failure);
+  }
+
+  /**
+   * Takes the link back to zero added delay, for whoever uses the relay next (an attached relay's
+   * owner, the next link's sweep). A failure is warned about, not the sweep's: every cell was
+   * measured at the delay it was planned at.
+   */
+  private void resetDelay(DelayLink link) {
+    try {
+      link.setDelay(Duration.ZERO);
+    } catch (IOException e) {
+      o.progress()
+          .warning(
+              "link '" + o.link() + "' was left at its last delay; setting it back to zero: " + e);
+    }
   }
 
   /** The file of this session: a new one, or the stored one with its cells and sessions. */

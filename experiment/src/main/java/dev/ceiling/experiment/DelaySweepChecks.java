@@ -19,10 +19,12 @@ final class DelaySweepChecks {
     if (b.profile == null) {
       out.add("profile is required");
     } else {
-      List<String> declared = b.profile.upstreams().stream().map(u -> u.name()).toList();
+      List<String> declared = b.profile.linkNames();
       if (declared.isEmpty()) {
         out.add(
-            "profile '" + b.profile.name() + "' declares no upstreams, so no link can be swept");
+            "profile '"
+                + b.profile.name()
+                + "' declares no upstreams and no delay controls, so no link can be swept");
       } else if (b.links != null) {
         if (b.link != null || b.expectedRoundTrips != null) {
           out.add("a sweep per link takes links and counts by link, not one link or count");
@@ -34,7 +36,7 @@ final class DelaySweepChecks {
         out.add(
             "link '"
                 + b.link
-                + "' is not an upstream of profile '"
+                + "' is not a link of profile '"
                 + b.profile.name()
                 + "', which declares "
                 + declared);
@@ -87,13 +89,15 @@ final class DelaySweepChecks {
               + b.profile.name()
               + "'");
     }
-    if (b.link != null && !b.attached.proxies().containsKey(b.link)) {
+    if (b.link != null
+        && !b.attached.proxies().containsKey(b.link)
+        && !b.attached.delayControls().containsKey(b.link)) {
       out.add(
-          "the running relay has no delay proxy on link '"
+          "the running relay has no delay proxy or delay control on link '"
               + b.link
               + "' (it was started with "
-              + b.attached.proxies().keySet()
-              + "; upstreams linked directly have none)");
+              + DelayLink.names(b.attached)
+              + "; upstreams linked directly have no proxy)");
     }
     if (!b.relayOverrides.isEmpty()) {
       out.add(

@@ -77,7 +77,7 @@ public final class LinkSweeps {
     }
     for (String l : links) {
       if (!declared.contains(l)) {
-        out.add("link '" + l + "' is not an upstream of the profile, which declares " + declared);
+        out.add("link '" + l + "' is not a link of the profile, which declares " + declared);
       }
     }
     if (new TreeSet<>(links).size() != links.size()) {

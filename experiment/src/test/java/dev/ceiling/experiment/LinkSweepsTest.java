@@ -19,7 +19,7 @@ class LinkSweepsTest {
   void everyLinkAndEveryCountMustBeOneTheProfileDeclaresAndSweeps() {
     assertThat(LinkSweeps.problems(List.of("a", "b"), DECLARED, Map.of("a", 2.0), false)).isEmpty();
     assertThat(LinkSweeps.problems(List.of("a", "c"), DECLARED, Map.of(), false))
-        .containsExactly("link 'c' is not an upstream of the profile, which declares [a, b]");
+        .containsExactly("link 'c' is not a link of the profile, which declares [a, b]");
     assertThat(LinkSweeps.problems(List.of("a", "a"), DECLARED, Map.of(), false))
         .containsExactly("links must not repeat a link, got [a, a]");
     assertThat(LinkSweeps.problems(List.of("a"), DECLARED, Map.of("b", 3.0), false))

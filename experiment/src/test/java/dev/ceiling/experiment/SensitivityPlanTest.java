@@ -75,7 +75,7 @@ class SensitivityPlanTest {
                 .duration(java.time.Duration.ofSeconds(1))
                 .problems())
         .containsExactly(
-            "link 'redis' is not an upstream of profile 'reference-linked', which declares [db]");
+            "link 'redis' is not a link of profile 'reference-linked', which declares [db]");
     assertThat(
             DelaySweep.builder()
                 .profile(profile)

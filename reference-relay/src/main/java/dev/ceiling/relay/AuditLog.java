@@ -58,17 +58,20 @@ final class AuditLog implements AutoCloseable {
     EntryWriter open(int worker) throws SQLException;
   }
 
-  /** The relay's own writers: {@code --audit-exchanges} exchanges with its database each. */
-  static Writers databaseWriters(AuditDatabase db, ReferenceRelayConfig config) {
-    long delayNanos = Math.round(config.auditExchangeDelayMillis() * 1_000_000);
+  /**
+   * The relay's own writers: {@code --audit-exchanges} exchanges with its database each, each after
+   * {@code delay}'s delay at the entry's start, each counted by it.
+   */
+  static Writers databaseWriters(AuditDatabase db, int exchanges, InjectedDelay delay) {
     LeaseBoard board = new LeaseBoard();
     return worker -> {
-      AuditWriter w = new AuditWriter(db, "audit-worker-" + worker, config.auditExchanges(), board);
+      AuditWriter w =
+          new AuditWriter(db, "audit-worker-" + worker, exchanges, board, delay::exchanged);
       return new EntryWriter() {
         @Override
         public AuditWriter.LeaseTimes write(AuditLocks.Chain chain, AuditEntry e, boolean fail)
             throws SQLException {
-          return w.write(chain, e, delayNanos, null, fail);
+          return w.write(chain, e, delay.nanos(), null, fail);
         }
 
         @Override

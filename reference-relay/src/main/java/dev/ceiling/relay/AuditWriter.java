@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * Writes one audit row as a fixed number of sequential exchanges on one connection, each preceded
@@ -57,11 +58,18 @@ final class AuditWriter implements AutoCloseable {
   private final Statement plain;
   private final Map<String, TableStatements> tables = new HashMap<>();
 
+  /**
+   * Called once per delayed exchange with how late its delay ended, ns (the relay counts both; a
+   * calibration does not).
+   */
+  private final LongConsumer exchanged;
+
   /** The statements that name the chain's table, prepared once per table. */
   private record TableStatements(
       PreparedStatement head, PreparedStatement insert, PreparedStatement readBack) {}
 
-  AuditWriter(AuditDatabase db, String holder, int exchanges, LeaseBoard board)
+  AuditWriter(
+      AuditDatabase db, String holder, int exchanges, LeaseBoard board, LongConsumer exchanged)
       throws SQLException {
     if (exchanges < MIN_EXCHANGES) {
       throw new IllegalArgumentException(
@@ -69,8 +77,9 @@ final class AuditWriter implements AutoCloseable {
     }
     this.connection = db.open();
     this.exchanges = exchanges;
+    this.exchanged = exchanged;
     try {
-      lease = new Lease(connection, db.dialect(), holder, board);
+      lease = new Lease(connection, db.dialect(), holder, board, exchanged);
       plain = connection.createStatement();
     } catch (SQLException e) {
       connection.close();
@@ -122,18 +131,18 @@ final class AuditWriter implements AutoCloseable {
     boolean locked = false;
     boolean inTxn = false;
     try {
-      pause(delayNanos);
+      delayed(delayNanos);
       long asked = System.nanoTime();
       long contended = lease.take(chain.lockId(), delayNanos);
       locked = true;
       long lockedAt = steps.mark();
       if (txn) {
-        pause(delayNanos);
+        delayed(delayNanos);
         plain.execute("BEGIN");
         inTxn = true;
         steps.mark();
       }
-      pause(delayNanos);
+      delayed(delayNanos);
       long seq;
       String prev;
       try (ResultSet r = t.head().executeQuery()) {
@@ -146,21 +155,21 @@ final class AuditWriter implements AutoCloseable {
         }
       }
       steps.mark();
-      pause(delayNanos);
+      delayed(delayNanos);
       insert(t.insert(), entry, seq, prev);
       steps.mark();
       for (int i = exchanges - (txn ? TRANSACTION_EXCHANGES : MIN_EXCHANGES); i > 0; i--) {
-        pause(delayNanos);
+        delayed(delayNanos);
         readBack(t.readBack(), seq);
         steps.mark();
       }
       if (txn) {
-        pause(delayNanos);
+        delayed(delayNanos);
         plain.execute(failBeforeCommit ? "ROLLBACK" : "COMMIT");
         inTxn = false;
         steps.mark();
       }
-      pause(delayNanos);
+      delayed(delayNanos);
       lease.give(chain.lockId());
       locked = false;
       long releasedAt = steps.mark();
@@ -176,6 +185,11 @@ final class AuditWriter implements AutoCloseable {
         lease.giveQuietly(chain.lockId());
       }
     }
+  }
+
+  /** One exchange's injected delay, counted. */
+  private void delayed(long delayNanos) {
+    exchanged.accept(pause(delayNanos));
   }
 
   /** Empties the table (used for the calibration scratch table). */
@@ -270,20 +284,23 @@ final class AuditWriter implements AutoCloseable {
 
   /**
    * Waits {@code nanos} precisely: parks for most of it (parkNanos overshoots by tens of µs) and
-   * spins through the rest, so an injected 0.2 ms is 0.2 ms, not 0.26 ms.
+   * spins through the rest, so an injected 0.2 ms is 0.2 ms, not 0.26 ms. Returns how late it
+   * ended, ns: more than 0 only when the park itself overshot past the spin's margin.
    */
-  static void pause(long nanos) {
+  static long pause(long nanos) {
     if (nanos <= 0) {
-      return;
+      return 0;
     }
     long deadline = System.nanoTime() + nanos;
     long slack = 80_000;
     if (nanos > slack) {
       LockSupport.parkNanos(nanos - slack);
     }
-    while (System.nanoTime() < deadline) {
+    long now;
+    while ((now = System.nanoTime()) < deadline) {
       Thread.onSpinWait();
     }
+    return now - deadline;
   }
 
   @Override

@@ -229,7 +229,8 @@ public record Calibration(
     AuditLocks.Chain scratch =
         new AuditLocks.Chain(AuditDatabase.CALIBRATION_LOCK_ID, "audit_calibration");
     int exchanges = shape.exchanges();
-    try (AuditWriter w = new AuditWriter(db, "calibration", exchanges, new LeaseBoard())) {
+    try (AuditWriter w =
+        new AuditWriter(db, "calibration", exchanges, new LeaseBoard(), late -> {})) {
       w.truncate("audit_calibration");
       AuditEntry e =
           new AuditEntry("calibration", "0".repeat(64), "0".repeat(64), 1, 1_700_000_000L);

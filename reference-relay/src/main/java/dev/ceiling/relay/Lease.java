@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.function.LongConsumer;
 
 /**
  * One writer's lease statements on its connection: take a chain's lease, give it back. PostgreSQL
@@ -31,10 +32,22 @@ final class Lease {
 
   private final PreparedStatement unlock;
 
+  /**
+   * Called once per delayed re-ask of a taken lease, with its lateness (the writer counts the
+   * rest).
+   */
+  private final LongConsumer exchanged;
+
   /** Prepares the statements on {@code connection}, which the writer owns and closes. */
-  Lease(Connection connection, AuditDatabase.Dialect dialect, String holder, LeaseBoard board)
+  Lease(
+      Connection connection,
+      AuditDatabase.Dialect dialect,
+      String holder,
+      LeaseBoard board,
+      LongConsumer exchanged)
       throws SQLException {
     this.dialect = dialect;
+    this.exchanged = exchanged;
     this.holder = holder;
     this.board = board;
     if (dialect == AuditDatabase.Dialect.POSTGRESQL) {
@@ -96,7 +109,7 @@ final class Lease {
         throw new SQLException("interrupted while waiting for audit lock " + lockId, e);
       }
       // Asking again is another round trip, with its delay like every other.
-      AuditWriter.pause(delayNanos);
+      exchanged.accept(AuditWriter.pause(delayNanos));
       ask = System.nanoTime();
     }
   }

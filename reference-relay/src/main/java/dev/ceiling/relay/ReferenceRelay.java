@@ -42,6 +42,7 @@ public final class ReferenceRelay implements AutoCloseable {
   private final Server server;
   private final ExecutorService handlers;
   private final int port;
+  private final InjectedDelay delay;
   private volatile Calibration calibration;
   private final AtomicLong lastRows = new AtomicLong();
   private volatile boolean closed;
@@ -68,8 +69,10 @@ public final class ReferenceRelay implements AutoCloseable {
       Server server,
       ExecutorService handlers,
       int port,
-      Calibration calibration) {
+      Calibration calibration,
+      InjectedDelay delay) {
     this.config = config;
+    this.delay = delay;
     this.db = db;
     this.audit = audit;
     this.metrics = metrics;
@@ -86,7 +89,8 @@ public final class ReferenceRelay implements AutoCloseable {
    * @throws IOException when a port cannot be bound or the database cannot start
    */
   public static ReferenceRelay start(ReferenceRelayConfig config) throws IOException {
-    return start(config, db -> AuditLog.databaseWriters(db, config));
+    InjectedDelay delay = new InjectedDelay(config.auditExchangeDelayMillis());
+    return start(config, delay, db -> AuditLog.databaseWriters(db, config.auditExchanges(), delay));
   }
 
   /**
@@ -95,6 +99,18 @@ public final class ReferenceRelay implements AutoCloseable {
    */
   static ReferenceRelay start(
       ReferenceRelayConfig config, Function<AuditDatabase, AuditLog.Writers> writers)
+      throws IOException {
+    return start(config, new InjectedDelay(config.auditExchangeDelayMillis()), writers);
+  }
+
+  /**
+   * Starts the relay; {@code delay} is the one {@code PUT /audit-exchange-delay} moves, which the
+   * database's writers read (a test relay's writers may ignore it).
+   */
+  private static ReferenceRelay start(
+      ReferenceRelayConfig config,
+      InjectedDelay delay,
+      Function<AuditDatabase, AuditLog.Writers> writers)
       throws IOException {
     AuditDatabase db = null;
     AuditLog audit = null;
@@ -127,6 +143,7 @@ public final class ReferenceRelay implements AutoCloseable {
               () -> holder.audit == null ? 0 : holder.audit.highWater(),
               () -> holder.relay == null ? Double.NaN : holder.relay.auditRows());
       metrics.calibrated(cal);
+      metrics.track(delay);
       if (config.auditOn()) {
         audit = new AuditLog(writers.apply(db), config, locks, metrics);
         holder.audit = audit;
@@ -183,7 +200,7 @@ public final class ReferenceRelay implements AutoCloseable {
       server.start();
       int boundPort = connector.getLocalPort();
       ReferenceRelay relay =
-          new ReferenceRelay(config, db, audit, metrics, server, handlers, boundPort, cal);
+          new ReferenceRelay(config, db, audit, metrics, server, handlers, boundPort, cal, delay);
       holder.relay = relay;
       return relay;
     } catch (Exception e) {
@@ -248,6 +265,11 @@ public final class ReferenceRelay implements AutoCloseable {
   /** The configuration this relay runs with. */
   public ReferenceRelayConfig config() {
     return config;
+  }
+
+  /** The injected delay, which {@code PUT /audit-exchange-delay} moves. */
+  InjectedDelay delay() {
+    return delay;
   }
 
   /** The latest calibration. */

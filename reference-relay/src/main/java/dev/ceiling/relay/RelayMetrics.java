@@ -1,6 +1,7 @@
 package dev.ceiling.relay;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -197,6 +198,35 @@ public final class RelayMetrics {
       h.labelValues(c);
     }
     return h;
+  }
+
+  /**
+   * Exposes {@code delay}: its delayed exchanges as {@code refrelay_audit_exchanges_total}, their
+   * summed lateness as {@code refrelay_audit_delay_lateness_seconds_total}, and its added delay as
+   * {@code refrelay_audit_added_delay_seconds}.
+   */
+  void track(InjectedDelay delay) {
+    CounterWithCallback.builder()
+        .name("refrelay_audit_exchanges_total")
+        .help(
+            "Delayed audit exchanges: each statement a worker sends after the injected delay, a"
+                + " re-ask of a taken lease included; per entry written, the round trips it made")
+        .callback(cb -> cb.call((double) delay.exchanges()))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("refrelay_audit_delay_lateness_seconds_total")
+        .help(
+            "Summed time each delayed audit exchange's delay ended after it was due (the"
+                + " machine's wake-up latency beyond the sleep's spin margin)")
+        .callback(cb -> cb.call(delay.latenessNanos() / 1e9))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("refrelay_audit_added_delay_seconds")
+        .help(
+            "Delay PUT /audit-exchange-delay added before each audit exchange, on top of"
+                + " --audit-exchange-delay-ms; the predicted-ceiling gauges assume none")
+        .callback(cb -> cb.call(delay.addedMillis() / 1000))
+        .register(registry);
   }
 
   /** Sets the calibration's gauges. */

@@ -63,7 +63,7 @@ final class LaunchPlanner {
       String health = expandOrNull(p.healthUrl(), vars);
       String metrics = expandOrNull(p.metricsUrl(), vars);
       List<Target> targets = targets(p, vars);
-      requireLoopback(p, health, metrics, targets);
+      requireLoopback(p, health, metrics, targets, delayControls(p, vars, metrics));
       List<String> command = new ArrayList<>();
       Map<String, String> env = new LinkedHashMap<>();
       selections(o, vars, command, env);
@@ -187,12 +187,20 @@ final class LaunchPlanner {
 
   /** Every URL the rig or generator will use; all offenders are named at once. */
   private static void requireLoopback(
-      RelayProfile p, String health, String metrics, List<Target> targets) throws RigException {
+      RelayProfile p,
+      String health,
+      String metrics,
+      List<Target> targets,
+      List<DelayControl> delayControls)
+      throws RigException {
     List<String> problems = new ArrayList<>();
     loopback(problems, "health_url", health);
     loopback(problems, "metrics_url", metrics);
     for (Target t : targets) {
       loopback(problems, "targets url", t.url());
+    }
+    for (DelayControl c : delayControls) {
+      loopback(problems, "delay_controls url", c.url().toString());
     }
     refuseIfAny(p, problems);
   }
@@ -210,6 +218,26 @@ final class LaunchPlanner {
 
   private static void loopback(List<String> problems, String field, String url) {
     Loopback.problem(field, url).ifPresent(problems::add);
+  }
+
+  /**
+   * The profile's delay controls with {@code vars} expanded, in declaration order; {@code metrics}
+   * is the expanded metrics URL (a profile with controls has one).
+   *
+   * @throws IllegalArgumentException when a URL does not parse
+   */
+  static List<DelayControl> delayControls(
+      RelayProfile p, Map<String, String> vars, String metrics) {
+    return p.delayControls().stream()
+        .map(
+            c ->
+                new DelayControl(
+                    c.name(),
+                    URI.create(Templates.expand(c.url(), vars)),
+                    c.turnsMetric(),
+                    c.latenessMetric(),
+                    URI.create(metrics)))
+        .toList();
   }
 
   /** The profile's kind of readiness with its address: the health URL, first target, or port. */

@@ -1,5 +1,6 @@
 package dev.ceiling.rig;
 
+import com.google.common.collect.Maps;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
@@ -102,7 +103,12 @@ final class Lifecycle {
       throw new RigException(
           RigException.Kind.STATE, "cannot write descriptor " + file + ": " + e, e);
     }
-    return new RigHandle(this, d, stateDir, file, o.stopTimeout(), notes, links.proxies());
+    Map<String, DelayControl> controls =
+        Maps.uniqueIndex(
+            LaunchPlanner.delayControls(o.profile(), plan.placeholders(), plan.metricsUrl()),
+            DelayControl::name);
+    return new RigHandle(
+        this, d, stateDir, file, o.stopTimeout(), notes, links.proxies(), controls);
   }
 
   /** A direct link is worth a note: nothing on it is delayed or counted. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.rig.RelayProfile.DelayControlTemplate;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
@@ -61,6 +62,7 @@ public final class ProfileReader {
           "positive_controlled",
           "targets",
           "upstreams",
+          "delay_controls",
           "queue_capacity",
           "source_dir",
           "binary_path",
@@ -132,6 +134,8 @@ public final class ProfileReader {
     String health = f.string(root, "$", "health_url", readiness instanceof Readiness.HttpHealth);
     f.placeholders(health, "$.health_url", known);
     EvidenceSection ev = evidenceSection(root);
+    List<DelayControlTemplate> delayControls =
+        sections.delayControls(root.get("delay_controls"), upstreams, ev.metricsUrl() != null);
     String readyLinePrefix = f.string(root, "$", "ready_line_prefix", false);
     Arms arms = arms(root);
     List<LimiterSetting> limiter = sections.limiter(root.get("limiter"));
@@ -166,6 +170,7 @@ public final class ProfileReader {
         ev.positiveControlled(),
         targets,
         upstreams,
+        delayControls,
         queueCapacity,
         sourceDir,
         binaryPath,

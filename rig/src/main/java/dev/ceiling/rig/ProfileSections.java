@@ -3,6 +3,7 @@ package dev.ceiling.rig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.net.HostAndPort;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.rig.RelayProfile.DelayControlTemplate;
 import dev.ceiling.rig.RelayProfile.LimiterSetting;
 import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
@@ -187,6 +188,58 @@ final class ProfileSections {
       }
       if (named && target != null) {
         out.add(new UpstreamTemplate(name, target));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The delay controls: each a name unique among the upstreams and the controls, a URL template
+   * over the known placeholders, and the selector of the relay's turns counter, which needs a
+   * {@code metrics_url} to be read from.
+   */
+  List<DelayControlTemplate> delayControls(
+      JsonNode node, List<UpstreamTemplate> upstreams, boolean hasMetricsUrl) {
+    List<DelayControlTemplate> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    String shape = "{\"name\", \"url\", \"turns_metric\"}";
+    if (!node.isArray()) {
+      problems.add("$.delay_controls: expected an array of " + shape + ", got " + node);
+      return out;
+    }
+    if (!hasMetricsUrl && !node.isEmpty()) {
+      problems.add(
+          "$.delay_controls: a control's turns are read from metrics_url, which is absent");
+    }
+    Set<String> names = new TreeSet<>();
+    upstreams.forEach(u -> names.add(u.name()));
+    for (int i = 0; i < node.size(); i++) {
+      String path = "$.delay_controls[" + i + "]";
+      JsonNode n = node.get(i);
+      if (!n.isObject()) {
+        problems.add(path + ": expected an object " + shape + ", got " + n);
+        continue;
+      }
+      f.unknownFields(n, path, Set.of("name", "url", "turns_metric", "lateness_metric"));
+      String name = f.string(n, path, "name", true);
+      String url = f.string(n, path, "url", true);
+      String turns = f.string(n, path, "turns_metric", true);
+      String lateness = f.string(n, path, "lateness_metric", false);
+      f.placeholders(url, path + ".url", known);
+      boolean named = name != null && name.matches("[A-Za-z0-9_-]+");
+      if (name != null && !named) {
+        problems.add(path + ".name: must match [A-Za-z0-9_-]+, got \"" + name + "\"");
+      } else if (named && !names.add(name)) {
+        problems.add(
+            path
+                + ".name: \""
+                + name
+                + "\" names another upstream or control; a link has one name");
+      }
+      if (named && url != null && turns != null) {
+        out.add(new DelayControlTemplate(name, url, turns, lateness));
       }
     }
     return out;

@@ -48,6 +48,8 @@ import java.util.Map;
  * @param upstreams the TCP services the relay talks to (a database, a cache), each reached through
  *     a delay proxy the rig starts; the relay's command learns the address from {@code
  *     ${upstream.NAME.host}}, {@code ${upstream.NAME.port}} and {@code ${upstream.NAME.address}}
+ * @param delayControls delays the relay injects itself, each settable while it runs: links a delay
+ *     sweep can move without a proxy
  * @param queueCapacity the audit queue's capacity, or null when the relay has none; placeholder
  *     {@code queue_capacity}
  * @param sourceDir the relay's source checkout (for revision and diff digest), or null
@@ -81,6 +83,7 @@ public record RelayProfile(
     List<String> positiveControlled,
     List<TargetTemplate> targets,
     List<UpstreamTemplate> upstreams,
+    List<DelayControlTemplate> delayControls,
     Integer queueCapacity,
     String sourceDir,
     String binaryPath,
@@ -96,6 +99,17 @@ public record RelayProfile(
   /** True when the parameter's value must never leave the process in clear. */
   public boolean isSecret(String parameter) {
     return secretParameters.contains(parameter) || SECRET_NAME.matcher(parameter).matches();
+  }
+
+  /**
+   * The links a delay sweep can move, by name: the upstreams (through a proxy), then the delay
+   * controls (the relay's own delay).
+   */
+  public List<String> linkNames() {
+    List<String> out = new java.util.ArrayList<>();
+    upstreams.forEach(u -> out.add(u.name()));
+    delayControls.forEach(c -> out.add(c.name()));
+    return out;
   }
 
   /** The secret parameters' effective values (defaults overridden by {@code overrides}). */
@@ -136,6 +150,7 @@ public record RelayProfile(
     positiveControlled = List.copyOf(positiveControlled);
     targets = List.copyOf(targets);
     upstreams = List.copyOf(upstreams);
+    delayControls = List.copyOf(delayControls);
     controlCheck = controlCheck == null ? null : List.copyOf(controlCheck);
     java.util.Objects.requireNonNull(
         contaminationEvidence, "contamination_evidence must not be null");
@@ -197,6 +212,23 @@ public record RelayProfile(
       tags = tags.stream().map(List::copyOf).toList();
     }
   }
+
+  /**
+   * A delay the relay injects itself, on a link no proxy can reach (inside its process, say), that
+   * it lets a client set while it runs: a delay sweep's link without a proxy. The relay's own
+   * counter of the round trips it delays stands in for a proxy's wire count.
+   *
+   * @param name the link's name ({@code [A-Za-z0-9_-]+}), unique among upstreams and controls
+   * @param url template of the loopback URL whose {@code PUT} (body: the added delay in ms, a
+   *     decimal number) sets the delay; placeholders as in {@code health_url}
+   * @param turnsMetric selector of the relay's counter of the delayed round trips, on {@code
+   *     metrics_url}
+   * @param latenessMetric selector of the relay's counter of seconds its delays ended after they
+   *     were due, summed over those round trips, or null when it has none; with it the sweep fits
+   *     on the delay really added, as it does with a proxy's release lateness
+   */
+  public record DelayControlTemplate(
+      String name, String url, String turnsMetric, String latenessMetric) {}
 
   /**
    * A TCP service the relay talks to, declared so the rig can put a delay proxy on the link.

@@ -20,6 +20,7 @@ public final class RigHandle implements AutoCloseable {
   private final Duration stopTimeout;
   private final List<String> notes;
   private final Map<String, DelayProxy> proxies;
+  private final Map<String, DelayControl> delayControls;
   private DownResult closed;
 
   RigHandle(
@@ -29,7 +30,8 @@ public final class RigHandle implements AutoCloseable {
       Path descriptorFile,
       Duration stopTimeout,
       List<String> notes,
-      Map<String, DelayProxy> proxies) {
+      Map<String, DelayProxy> proxies,
+      Map<String, DelayControl> delayControls) {
     this.lifecycle = lifecycle;
     this.descriptor = descriptor;
     this.stateDir = stateDir;
@@ -37,6 +39,7 @@ public final class RigHandle implements AutoCloseable {
     this.stopTimeout = stopTimeout;
     this.notes = List.copyOf(notes);
     this.proxies = proxies;
+    this.delayControls = delayControls;
   }
 
   /** What was brought up; also written to {@link #descriptorFile()}. */
@@ -66,6 +69,15 @@ public final class RigHandle implements AutoCloseable {
    */
   public Map<String, DelayProxy> proxies() {
     return proxies;
+  }
+
+  /**
+   * The delay controls the profile declares (links whose delay the relay injects itself), by name
+   * in declaration order; empty when it declares none. Each is at the relay's configured delay
+   * until someone PUTs one.
+   */
+  public Map<String, DelayControl> delayControls() {
+    return delayControls;
   }
 
   /**

@@ -78,7 +78,7 @@ record DeclaredCounts(Double single, Map<String, Double> byLink, List<String> pr
     }
     for (String link : byLink.keySet()) {
       if (!declared.contains(link)) {
-        out.add(OPTION + ": link '" + link + "' is not an upstream of the profile: " + declared);
+        out.add(OPTION + ": link '" + link + "' is not a link of the profile: " + declared);
       } else if (!swept.contains(link)) {
         out.add(OPTION + ": link '" + link + "' is not swept (--link " + swept.get(0) + ")");
       }

@@ -47,8 +47,11 @@ import picocli.CommandLine.Spec;
           + " and writes the plan, then measures the worker's ceiling C at each added round-trip"
           + " delay d (in shuffled order, every A/B exclusion rule applied) and fits"
           + " 1/C = k d + c: k is the round trips per event, checked against the lack-of-fit test"
-          + " and the proxy's own wire count, and against --expect-round-trips when given.",
-      "On a profile with several upstreams and no --link, sweeps each link in turn on a relay"
+          + " and the proxy's own wire count, and against --expect-round-trips when given. A"
+          + " profile's delay control is a link too: a delay the relay injects itself and lets"
+          + " the sweep set while it runs (the reference relay's 'builtin' in --profile"
+          + " reference), its round trips counted by the relay.",
+      "On a profile with several links and no --link, sweeps each link in turn on a relay"
           + " started for it (the other links at zero added delay), on the same grid, each in its"
           + " own directory named after the link,"
           + " and writes links.json: the plan of every link before the first cell, then the"
@@ -74,8 +77,8 @@ public final class SensitivityCommand implements Callable<Integer> {
       names = "--link",
       paramLabel = "NAME",
       description =
-          "The upstream to sweep (default: the profile's only upstream; with several, each in"
-              + " turn).")
+          "The link to sweep, an upstream or a delay control (default: the profile's only"
+              + " link; with several, each in turn).")
   String link;
 
   @Option(
@@ -180,8 +183,8 @@ public final class SensitivityCommand implements Callable<Integer> {
     } catch (RigException e) {
       throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
     }
-    if (link == null && p.upstreams().size() == 1) {
-      link = p.upstreams().get(0).name();
+    if (link == null && p.linkNames().size() == 1) {
+      link = p.linkNames().get(0);
     }
     DeclaredCounts counts = DeclaredCounts.parse(expectRoundTrips);
     check(p, counts);
@@ -236,7 +239,7 @@ public final class SensitivityCommand implements Callable<Integer> {
     try {
       r =
           options(p, dir, err)
-              .links(p.upstreams().stream().map(u -> u.name()).toList())
+              .links(p.linkNames())
               .expectRoundTripsByLink(counts.byLink())
               .runLinks();
     } catch (ExperimentException e) {
@@ -333,12 +336,14 @@ public final class SensitivityCommand implements Callable<Integer> {
     }
     checks.positive("--margin", margin, 1_000_000, "round trips");
     identities.check(checks);
-    List<String> links = p.upstreams().stream().map(u -> u.name()).toList();
+    List<String> links = p.linkNames();
     if (links.isEmpty()) {
-      checks.add("--link is required: profile '" + p.name() + "' declares upstreams " + links);
-    } else if (link != null && !links.contains(link)) {
       checks.add(
-          "--link '" + link + "' is not an upstream of profile '" + p.name() + "': " + links);
+          "--link is required: profile '"
+              + p.name()
+              + "' declares no link (no upstreams, no delay controls)");
+    } else if (link != null && !links.contains(link)) {
+      checks.add("--link '" + link + "' is not a link of profile '" + p.name() + "': " + links);
     } else {
       counts.problemsFor(link == null ? links : List.of(link), links).forEach(checks::add);
     }

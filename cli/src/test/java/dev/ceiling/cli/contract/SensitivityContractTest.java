@@ -54,7 +54,7 @@ class SensitivityContractTest {
         "--expect-round-trips: links [db, cache] are each swept; declare a count per link");
     assertUsageError(
         run("sensitivity", "--profile", profile, "--expect-round-trips", "db=2,redis=3"),
-        "--expect-round-trips: link 'redis' is not an upstream of the profile: [db, cache]");
+        "--expect-round-trips: link 'redis' is not a link of the profile: [db, cache]");
     assertUsageError(
         run("sensitivity", "--profile", profile, "--link", "db", "--expect-round-trips", "cache=3"),
         "--expect-round-trips: link 'cache' is not swept (--link db)");
@@ -110,7 +110,7 @@ class SensitivityContractTest {
 
   @Test
   void aProfileWithoutUpstreamsNeedsALinkItCannotHave() {
-    assertUsageError(run("sensitivity", "--profile", "reference"), "--link is required");
+    assertUsageError(run("sensitivity", "--profile", "reference-defaults"), "--link is required");
   }
 
   @Test

@@ -1,0 +1,201 @@
+package dev.ceiling.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.DelayControl;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.Rig;
+import dev.ceiling.rig.RigHandle;
+import dev.ceiling.rig.UpOptions;
+import dev.ceiling.verdict.Tost;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The delay sweep on a link with no proxy: the reference relay's built-in delay (profile {@code
+ * reference}, link {@code builtin}), which the sweep moves per cell through {@code PUT
+ * /audit-exchange-delay} and counts by the relay's own {@code refrelay_audit_exchanges_total}. Each
+ * audit entry makes exactly {@code --audit-exchanges} delayed exchanges, so the truth is known
+ * without any wire: 6 by default, 4 with {@code audit_exchanges=4} (the fewest the relay allows:
+ * take the lease, read the head, INSERT, give it back).
+ *
+ * <p>In the e2e module, beside the cli module's tests rather than on the path every later module
+ * waits on; it needs the sweep's package-private entry points, hence the package.
+ */
+class BuiltInDelaySweepIT {
+  @TempDir Path dir;
+
+  /**
+   * By the count, which no load can move: in every cell the relay made exactly 6 delayed exchanges
+   * per entry written, and in the contrast arm, a relay started with 4, exactly 4 (the partner: a
+   * count that did not follow the relay's exchanges would read 6 there). Unsaturated 1 s cells:
+   * nothing here is timed.
+   */
+  @Test
+  void everyCellCountsTheRelaysOwnExchangesPerEntry() throws Exception {
+    Path out = dir.resolve("count");
+    SensitivityResult r =
+        sweep(out, "6")
+            .delaysMs(List.of(1.0, 2.0))
+            .repeats(2)
+            .duration(Duration.ofSeconds(1))
+            .rate(30.0)
+            .contrast(Map.of("audit_exchanges", "4"))
+            .sweepOptions(quick(out, Duration.ofMillis(500)))
+            .run();
+    String figures = DelaySweepIT.figures(r) + "\n" + perCell(r.report());
+    System.out.println("BuiltInDelaySweepIT count: " + figures);
+    assertThat(r.report()).as(figures).isNotNull();
+    assertThat(r.report().complete()).as(figures).isTrue();
+    assertEveryCellMakes(r.report(), 6, figures);
+    assertThat(r.contrast()).as(figures).isNotNull();
+    SensitivityReport four = r.contrast().contrast();
+    String fourFigures = perCell(four);
+    System.out.println("BuiltInDelaySweepIT count, 4 exchanges: " + fourFigures);
+    assertThat(four).as("the contrast arm; %s", figures).isNotNull();
+    assertEveryCellMakes(four, 4, fourFigures);
+  }
+
+  /**
+   * By the clock, on a quiet machine (bench, docs/PERFORMANCE.md): the timing fit's slope is
+   * consistent with 6 within the default +-0.5 on the default relay, and with 4 on a relay started
+   * with 4, whose interval excludes 6. The delays of 1 to 4 ms hold the ceiling between about 40
+   * and 140/s, so 220/s saturates every cell; the relay's configured delay is 0.
+   */
+  @Test
+  @Tag("quiet-machine")
+  void theTimingFitReadsTheRelaysExchangesPerEntry() throws Exception {
+    SensitivityResult six = timed("six", "6", 6.0);
+    SensitivityResult four = timed("four", "4", 4.0);
+    String figures = DelaySweepIT.figures(six) + "\n" + DelaySweepIT.figures(four);
+    System.out.println("BuiltInDelaySweepIT timing: " + figures);
+    for (SensitivityResult r : List.of(six, four)) {
+      assertThat(r.report()).as(figures).isNotNull();
+      assertThat(r.report().countCheck()).as(figures).isNotNull();
+      assertThat(r.report().countCheck().reading()).as(figures).isEqualTo(Tost.Reading.CONSISTENT);
+    }
+    // The partner: four exchanges are not read as six.
+    assertThat(four.report().fit().roundTripsPerEvent().upper()).as(figures).isLessThan(5.5);
+  }
+
+  /**
+   * The link itself, on a running relay: a delay the relay refuses and a counter it does not expose
+   * are each named (a sweep's cell then fails with that message, and the cells before it stay in
+   * the file); a good delay is taken, and a name with neither a proxy nor a control is no link.
+   */
+  @Test
+  void aRefusedDelayAndAMissingCounterAreNamed() throws Exception {
+    UpOptions up =
+        UpOptions.of(RelayProfile.builtIn("reference"), "on", dir.resolve("rig"))
+            .withReset(true)
+            .withOverrides(relayParams("6"));
+    MetricsScraper scraper =
+        new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 1024 * 1024);
+    try (RigHandle rig = Rig.up(up)) {
+      DelayLink link = DelayLink.of(rig, "builtin", scraper);
+      assertThat(link).isNotNull();
+      assertThat(DelayLink.of(rig, "db", scraper)).isNull();
+      assertThatThrownBy(() -> link.setDelay(Duration.ofSeconds(11)))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("PUT 11000 ms to http://127.0.0.1:")
+          .hasMessageContaining("(link 'builtin') answered 400: added delay must be in [0,");
+      link.setDelay(Duration.ofMillis(2));
+      assertThat(link.counters().turns()).isZero();
+      DelayControl real = rig.delayControls().get("builtin");
+      DelayControl missing =
+          new DelayControl(
+              real.name(), real.url(), "refrelay_no_such_total", null, real.metricsUrl());
+      assertThatThrownBy(() -> new ControlLink(missing, scraper).counters())
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining(
+              "link 'builtin': the relay's turns counter refrelay_no_such_total at "
+                  + real.metricsUrl()
+                  + " is not exposed");
+    }
+  }
+
+  private SensitivityResult timed(String name, String exchanges, double expected) throws Exception {
+    Path out = dir.resolve(name);
+    return sweep(out, exchanges)
+        .expectRoundTrips(expected)
+        .delaysMs(List.of(1.0, 2.0, 3.0, 4.0))
+        .repeats(3)
+        .duration(Duration.ofSeconds(2))
+        .rate(220.0)
+        .sweepOptions(quick(out, Duration.ofSeconds(1)))
+        .run();
+  }
+
+  private static void assertEveryCellMakes(SensitivityReport r, int exchanges, String figures) {
+    assertThat(r.cells()).as(figures).hasSize(4);
+    for (SensitivityCell c : r.cells()) {
+      assertThat(c.auditEvents()).as("entries in cell %s; %s", c.planned(), figures).isNotNull();
+      assertThat(c.auditEvents())
+          .as("entries in cell %s; %s", c.planned(), figures)
+          .isGreaterThanOrEqualTo(15.0);
+      assertThat(c.link().turns() / c.auditEvents())
+          .as("delayed exchanges per entry in cell %s; %s", c.planned(), figures)
+          .isEqualTo((double) exchanges);
+    }
+  }
+
+  private static String perCell(SensitivityReport r) {
+    return r == null
+        ? "no report"
+        : r.cells().stream()
+            .map(
+                c ->
+                    c.planned().addedDelayMs()
+                        + " ms: "
+                        + c.link().turns()
+                        + " exchanges / "
+                        + c.auditEvents()
+                        + " entries")
+            .toList()
+            .toString();
+  }
+
+  /** The built-in profile on the test's ports, its configured delay 0, the link 'builtin'. */
+  private static DelaySweepOptions.Builder sweep(Path out, String exchanges) throws Exception {
+    return DelaySweep.builder()
+        .profile(RelayProfile.builtIn("reference"))
+        .link("builtin")
+        .seed(7)
+        .relayOverrides(relayParams(exchanges))
+        .outDir(out);
+  }
+
+  /** Free ports, a configured delay of 0, a queue of 40, and {@code exchanges} per entry. */
+  private static Map<String, String> relayParams(String exchanges) throws IOException {
+    return Map.of(
+        "port",
+        Integer.toString(FreePorts.one()),
+        "db_port",
+        Integer.toString(FreePorts.one()),
+        "calibration_runs",
+        "50",
+        "queue_capacity",
+        "40",
+        "exchange_delay_ms",
+        "0",
+        "audit_exchanges",
+        exchanges);
+  }
+
+  private static SweepOptions quick(Path out, Duration warmup) {
+    return SweepOptions.defaults(out.resolve("builtin.jsonl"))
+        .withWarmup(warmup)
+        .withGrace(Duration.ofMillis(500))
+        .withSendLagBound(Duration.ofMillis(100))
+        .withDrainTimeout(Duration.ofSeconds(20));
+  }
+}
