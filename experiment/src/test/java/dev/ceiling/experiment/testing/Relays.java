@@ -63,10 +63,11 @@ public final class Relays {
   }
 
   /**
-   * The built-in reference profile with its metrics hidden: no metrics URL, no mapping, and {@code
-   * contamination_evidence: "client"}, so only what the generator sees can show contamination. With
-   * {@code defaultLimits} its limiter is also left at the relay's defaults (the seed's trap), as in
-   * {@link #referenceWithDefaultLimits(Path)}.
+   * The built-in reference profile with its metrics hidden: no metrics URL, no mapping, no delay
+   * control (its turns are read from the metrics), and {@code contamination_evidence: "client"}, so
+   * only what the generator sees can show contamination. With {@code defaultLimits} its limiter is
+   * also left at the relay's defaults (the seed's trap), as in {@link
+   * #referenceWithDefaultLimits(Path)}.
    */
   public static RelayProfile referenceWithoutMetrics(Path dir, boolean defaultLimits)
       throws Exception {
@@ -77,7 +78,9 @@ public final class Relays {
           (com.fasterxml.jackson.databind.node.ObjectNode)
               dev.ceiling.core.json.Json.mapper().readTree(in);
     }
-    root.remove(java.util.List.of("metrics_url", "metric_mapping", "positive_controlled"));
+    root.remove(
+        java.util.List.of(
+            "metrics_url", "metric_mapping", "positive_controlled", "delay_controls"));
     root.put("contamination_evidence", "client");
     if (defaultLimits) {
       for (com.fasterxml.jackson.databind.JsonNode l : root.get("limiter")) {
