@@ -20,6 +20,16 @@ interface DelayLink {
    */
   void setDelay(Duration delay) throws IOException;
 
+  /** Sets the added delay back to zero; why it could not, or null when it did. */
+  default String resetToZero() {
+    try {
+      setDelay(Duration.ZERO);
+      return null;
+    } catch (IOException e) {
+      return "setting it back to zero: " + e;
+    }
+  }
+
   /**
    * The link's counters since it started: for a proxy everything it carried; for a control only its
    * turns, as the relay counts them.

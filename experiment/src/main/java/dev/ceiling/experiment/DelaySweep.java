@@ -364,24 +364,14 @@ public final class DelaySweep {
     } catch (IOException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     } finally {
-      resetDelay(link);
+      // For whoever uses the relay next (an attached relay's owner, the next link's sweep); a
+      // failure is warned about, not the sweep's: every cell ran at its planned delay.
+      String left = link.resetToZero();
+      if (left != null) {
+        o.progress().warning("link '" + o.link() + "' was left at its last delay: " + left);
+      }
     }
     return report.finish(failure);
-  }
-
-  /**
-   * Takes the link back to zero added delay, for whoever uses the relay next (an attached relay's
-   * owner, the next link's sweep). A failure is warned about, not the sweep's: every cell was
-   * measured at the delay it was planned at.
-   */
-  private void resetDelay(DelayLink link) {
-    try {
-      link.setDelay(Duration.ZERO);
-    } catch (IOException e) {
-      o.progress()
-          .warning(
-              "link '" + o.link() + "' was left at its last delay; setting it back to zero: " + e);
-    }
   }
 
   /** The file of this session: a new one, or the stored one with its cells and sessions. */
