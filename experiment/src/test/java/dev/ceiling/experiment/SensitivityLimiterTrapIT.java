@@ -9,6 +9,7 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.CellUse;
 import dev.ceiling.verdict.ProblemKind;
 import dev.ceiling.verdict.VerdictConfig;
@@ -16,6 +17,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
  * worker drains it through the 2 s window (200 entries last over 3 s at the 30 to 50/s the worker
  * manages at 2 to 4 ms): busy, and steady (the window drains at most about 100 entries, within 5%
  * of 4000), its completion rate the link's real ceiling. The partner judges the same measured cells
- * again with the limiter's evidence removed (no NOTICE, the quota counter flat): they become points
- * and a k is reported. A straight re-judging of the unchanged cells first shows that the re-judging
- * itself reproduces the sweep's report, so the removal is the only difference.
+ * again with the limiter's evidence removed (no NOTICE, the quota counter flat): the cells the load
+ * left good become points. A straight re-judging of the unchanged cells first shows that the
+ * re-judging itself reproduces the sweep's report, so the removal is the only difference.
  *
  * <p>Short cells on a small grid: 3 delays x 2 repeats, each cell 5 to 10 s (mostly the drain of
  * its burst); far below the generator's limits. 70 and 78 s at load averages of 11 and 13, where
- * the partner's k read 10.9 [0.1, 21.6] and 7.6 [-14.6, 29.8] against a wire count of 8.2.
+ * the partner kept enough points for a k (10.9 [0.1, 21.6] and 7.6 [-14.6, 29.8] against a wire
+ * count of 8.2); that k is not asserted, since a loaded machine can leave too few points for one.
  */
 class SensitivityLimiterTrapIT {
   @TempDir Path dir;
@@ -96,18 +99,32 @@ class SensitivityLimiterTrapIT {
     SensitivityReport same = rejudge(profile, report, false);
     assertThat(same.cells()).isEqualTo(report.cells());
     assertThat(same.answer()).isEqualTo(report.answer());
-    // Partner: the same cells judged without the limiter's evidence are points, and give a k.
+    // Partner: the same cells judged without the limiter's evidence. Its two kinds are the only
+    // problems that go, the answer no longer names them, and a cell becomes a point: the limiter,
+    // not the load, is what excluded it. How many become points is the machine's (slow scrapes and
+    // an idle worker stay); run 50, beside two busy loops, kept 2 of 6, too few for a fit.
     SensitivityReport blind = rejudge(profile, report, true);
     String blindFigures = blind.answer() + "\ncells " + problemsOf(blind);
     System.out.println("SensitivityLimiterTrapIT, limiter rule off: " + blindFigures);
-    // A fit needs 3 cells at 2 delays; k's value is not asserted (its interval on a loaded
-    // machine spans 0: 7.6 [-14.6, 29.8] at a load of 13), only that there is one.
+    assertThat(blind.cells()).hasSameSizeAs(report.cells());
+    for (int i = 0; i < report.cells().size(); i++) {
+      List<ProblemKind> others = new ArrayList<>(kinds(report.cells().get(i)));
+      others.removeAll(List.of(ProblemKind.ADMISSION_QUOTA, ProblemKind.NOTICES));
+      assertThat(kinds(blind.cells().get(i)))
+          .as("cell %d without the limiter's evidence; %s", i, blindFigures)
+          .isEqualTo(others);
+    }
     assertThat(blind.cells().stream().filter(SensitivityCell::ceilingUsed).count())
         .as("cells used without the limiter's evidence; %s", blindFigures)
-        .isGreaterThanOrEqualTo(3);
-    assertThat(blind.fit()).as(blindFigures).isNotNull();
-    assertThat(blind.fit().roundTripsPerEvent()).as(blindFigures).isNotNull();
-    assertThat(blind.answer()).as(blindFigures).doesNotStartWith("no round-trip count");
+        .isPositive();
+    assertThat(blind.answer())
+        .as(blindFigures)
+        .doesNotContain("ADMISSION_QUOTA")
+        .doesNotContain("NOTICES");
+  }
+
+  private static List<ProblemKind> kinds(SensitivityCell c) {
+    return c.problems().stream().map(CellProblem::kind).toList();
   }
 
   /**
