@@ -134,6 +134,7 @@ final class CellAssembler {
             loadAfter,
             null,
             null,
+            null,
             report.wakeFloorP99Ms(),
             null));
   }

@@ -301,7 +301,7 @@ public final class SweepRunner implements ArmSweep {
     return CellAssembler.assemble(
             planned, rig.arm(), hasQueue, report, scraped, drained.waitedS(), loadBefore, loadAfter)
         .toBuilder()
-        .scrapeS(beforeS.get(), afterS.get())
+        .scrapeS(beforeS.get(), afterS.get(), scraped.windowS())
         .drainTimeout(drained.timeout())
         .build();
   }

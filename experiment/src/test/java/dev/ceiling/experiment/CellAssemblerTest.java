@@ -173,6 +173,7 @@ class CellAssemblerTest {
     // The runner adds the scrape times; the assembler does not know them.
     f.put("scrapeStartS", null);
     f.put("scrapeEndS", null);
+    f.put("scrapeWindowS", null);
     f.put("wakeFloorP99Ms", 1.4);
     // The runner adds the drain before the cell too.
     f.put("drainTimeout", null);

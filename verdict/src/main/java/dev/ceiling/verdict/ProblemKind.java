@@ -93,9 +93,10 @@ public enum ProblemKind {
    */
   DRAIN_TIMEOUT(false),
   /**
-   * Split design: the audit workers were busy at or above the busy threshold in both arms of a
-   * (rate, repeat) pair, so the workers bound before any lock could and the pair cannot speak about
-   * the lock. Excludes both cells of the pair.
+   * Split design: the audit workers may have been busy at or above the busy threshold in both arms
+   * of a (rate, repeat) pair (each reading allowing for how long its end scrape took), so the
+   * workers may have bound before any lock could and the pair cannot speak about the lock. Excludes
+   * both cells of the pair.
    */
   MASKED_BY_WORKER(false),
   /**

@@ -12,11 +12,12 @@ import java.util.function.ToDoubleFunction;
 /**
  * The split design's verdict. One relay measured two kinds of cell at each rate, in pairs of the
  * same (rate, repeat): "one", the whole offer to one community, and "split", half to each of two.
- * Each cell is judged by the A/B's cell rules; a pair whose worker pool was busy at or above the
- * busy threshold in both cells is excluded as {@link ProblemKind#MASKED_BY_WORKER} (the workers
- * bound first, so the pair cannot speak about a lock); then at every rate not wholly masked two
- * predeclared questions, with Holm across rates ({@link RaiseOrEquivalence}): does splitting raise
- * accepted/offered, and is the difference within +-delta? Pure.
+ * Each cell is judged by the A/B's cell rules; a pair whose worker pool may have been busy at or
+ * above the busy threshold in both cells ({@link #busyAtMost}) is excluded as {@link
+ * ProblemKind#MASKED_BY_WORKER} (the workers bound first, so the pair cannot speak about a lock);
+ * then at every rate not wholly masked two predeclared questions, with Holm across rates ({@link
+ * RaiseOrEquivalence}): does splitting raise accepted/offered, and is the difference within
+ * +-delta? Pure.
  */
 public final class SplitVerdict {
   private SplitVerdict() {}
@@ -113,10 +114,13 @@ public final class SplitVerdict {
                     ProblemKind.MASKED_BY_WORKER,
                     String.format(
                         Locale.ROOT,
-                        "the worker pool was busy %.3f (one) and %.3f (split), both >= %s: the"
+                        "the worker pool was busy %.3f (one) and %.3f (split), at most %.3f and"
+                            + " %.3f over the shortest span the scrapes allow, both >= %s: the"
                             + " workers bind before any lock, so this pair cannot speak about it",
                         one.poolBusyFraction(),
                         split.poolBusyFraction(),
+                        busyAtMost(one),
+                        busyAtMost(split),
                         Fmt.num(cfg.busyThreshold())),
                     true));
       }
@@ -150,8 +154,29 @@ public final class SplitVerdict {
         .orElse(null);
   }
 
+  /** Whether the pool may have been busy at or above the threshold ({@link #busyAtMost}). */
   private static boolean busy(Cell c, VerdictConfig cfg) {
-    return c.poolBusyFraction() != null && c.poolBusyFraction() >= cfg.busyThreshold();
+    Double most = busyAtMost(c);
+    return most != null && most >= cfg.busyThreshold();
+  }
+
+  /**
+   * The largest pool busy fraction the cell's scrapes allow, or null without a reading. The reading
+   * divides the relay's busy seconds by the time between the two scrapes' completions; the relay
+   * rendered the end scrape somewhere inside it, so its counters may cover a span shorter by that
+   * scrape's duration, and the reading is then low by as much. A saturated pool beside a loaded
+   * test command read 0.949 this way (a 6 s window): that pair is masked, for it cannot rule out
+   * that the workers bound. Without the scrape times (a relay without them, or an older file) the
+   * reading itself.
+   */
+  static Double busyAtMost(Cell c) {
+    Double busy = c.poolBusyFraction();
+    Double windowS = c.scrapeWindowS();
+    Double endS = c.scrapeEndS();
+    if (busy == null || windowS == null || endS == null || endS >= windowS) {
+      return busy;
+    }
+    return busy * windowS / (windowS - endS);
   }
 
   /** Per rate: the pairs, the masking, the figures, and the two questions at unmasked rates. */

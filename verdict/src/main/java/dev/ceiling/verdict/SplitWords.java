@@ -145,7 +145,7 @@ final class SplitWords {
     String text =
         "At every rate the audit workers were busy at or above "
             + Fmt.num(busyThreshold)
-            + " in both arms ("
+            + " in both arms, allowing for how long each end scrape took (mean readings "
             + busy
             + "), so the workers bind before any lock and this round cannot see it. A passing"
             + " A/B is no evidence that the lock is fine.";

@@ -26,6 +26,15 @@ class SplitVerdictTest {
   private record Pair(double oneRatio, double splitRatio, Double oneBusy, Double splitBusy) {}
 
   private static HalfRun run(List<Pair> pairs) {
+    return run(pairs, null);
+  }
+
+  /**
+   * The pairs as a run; with {@code endScrapeS} every cell's scrapes are recorded: 0.01 s at the
+   * window's start and {@code endScrapeS} at its end, their completions the window plus the
+   * difference apart, as the runner records them.
+   */
+  private static HalfRun run(List<Pair> pairs, Double endScrapeS) {
     ExperimentIdentity id = Fixtures.identity(List.of(RATE), pairs.size());
     List<Cell> cells = new ArrayList<>();
     int seq = 0;
@@ -33,8 +42,9 @@ class SplitVerdictTest {
       Pair p = pairs.get(r);
       // Alternate which kind runs first, as the round's plan does.
       boolean splitFirst = r % 2 == 1;
-      Cell one = cell(r, splitFirst ? seq + 1 : seq, false, p.oneRatio(), p.oneBusy());
-      Cell split = cell(r, splitFirst ? seq : seq + 1, true, p.splitRatio(), p.splitBusy());
+      Cell one = cell(r, splitFirst ? seq + 1 : seq, false, p.oneRatio(), p.oneBusy(), endScrapeS);
+      Cell split =
+          cell(r, splitFirst ? seq : seq + 1, true, p.splitRatio(), p.splitBusy(), endScrapeS);
       cells.add(splitFirst ? split : one);
       cells.add(splitFirst ? one : split);
       seq += 2;
@@ -42,8 +52,13 @@ class SplitVerdictTest {
     return Fixtures.half(id, Fixtures.ON, cells);
   }
 
-  private static Cell cell(int repeat, int seq, boolean split, double ratio, Double busy) {
+  private static Cell cell(
+      int repeat, int seq, boolean split, double ratio, Double busy, Double endScrapeS) {
     return HalfRuns.cell(Fixtures.ON, RATE, repeat, seq, Fixtures.DURATION_S, ratio)
+        .scrapeS(
+            endScrapeS == null ? null : 0.01,
+            endScrapeS,
+            endScrapeS == null ? null : Fixtures.DURATION_S + endScrapeS - 0.01)
         .twoCommunity(split)
         .auditCompleted(Math.round(ratio * RATE * Fixtures.DURATION_S))
         .auditCompletedPerS(ratio * RATE)
@@ -84,6 +99,50 @@ class SplitVerdictTest {
         .contains("above two locks', 80.0/s")
         .contains("more than 0.5 times today's workers")
         .contains("Less delay does not unmask");
+  }
+
+  /**
+   * A saturated pool can read below the threshold when its end scrape was slow: the relay rendered
+   * it somewhere inside the scrape, so its counters may cover a span shorter by the scrape's
+   * duration than the one the reading divides by. Here 0.93 over 10.29 s may be 0.958 over 9.99 s:
+   * masked. The partner, the same readings with a 0.01 s end scrape, is not.
+   */
+  @Test
+  void aReadingBelowTheThresholdByNoMoreThanItsEndScrapeAllowsStillMasks() {
+    List<Pair> pairs =
+        List.of(
+            new Pair(0.333, 0.334, 0.93, 0.99),
+            new Pair(0.331, 0.336, 0.99, 0.93),
+            new Pair(0.334, 0.333, 0.93, 0.93));
+
+    SplitReport slow = SplitVerdict.judge(run(pairs, 0.3), DELTA, 160.0, 40.0, CFG);
+    assertThat(slow.answer()).isEqualTo(SplitReport.Answer.LOCK_NOT_MEASURABLE);
+    assertThat(slow.rate(RATE).maskedPairs()).isEqualTo(3);
+    assertThat(slow.cells().get(0).problems())
+        .filteredOn(p -> p.kind() == ProblemKind.MASKED_BY_WORKER)
+        .singleElement()
+        .satisfies(p -> assertThat(p.message()).contains("0.930").contains("0.958"));
+    assertThat(slow.words()).contains("allowing for how long each end scrape took");
+
+    SplitReport fast = SplitVerdict.judge(run(pairs, 0.01), DELTA, 160.0, 40.0, CFG);
+    assertThat(fast.rate(RATE).maskedPairs()).isZero();
+    assertThat(fast.answer()).isNotEqualTo(SplitReport.Answer.LOCK_NOT_MEASURABLE);
+  }
+
+  @Test
+  void theLargestBusyFractionTheScrapesAllowIsTheReadingOverTheShortestSpan() {
+    Cell scraped =
+        HalfRuns.cell(Fixtures.ON, RATE, 0, 0, Fixtures.DURATION_S, 0.3)
+            .poolBusyFraction(0.9)
+            .scrapeS(0.05, 0.6, 6.0)
+            .build();
+    assertThat(SplitVerdict.busyAtMost(scraped))
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-12));
+    // Without the scrape times the reading is all there is.
+    Cell unscraped = scraped.toBuilder().scrapeS(null, null, null).build();
+    assertThat(SplitVerdict.busyAtMost(unscraped)).isEqualTo(0.9);
+    assertThat(SplitVerdict.busyAtMost(scraped.toBuilder().poolBusyFraction(null).build()))
+        .isNull();
   }
 
   @Test

@@ -28,7 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * sender woken 58 and 81 ms late, run 47), which left no pair and read INCONCLUSIVE. Windows of 6
  * s: the busy fraction is the relay's busy seconds over the client's window between two scrapes, so
  * a scrape the loaded machine answers late moves it; in 3 s windows beside two busy loops one cell
- * read 0.93 and the next 1.01 (run 52), and the pair at 0.93 was not masked.
+ * read 0.93 and the next 1.01 (run 52), and the pair at 0.93 was not masked. Masking now allows for
+ * the end scrape's duration (the verdict compares the largest busy fraction the scrapes allow): in
+ * CI (stop 38) a 6 s window read 0.949, its relay's completions 4% below the generator's accepted
+ * per second over the same span, so the span was long, not the worker idle, and compared at the
+ * reading that pair was not masked. The test asserts the masking, not the readings.
  */
 class SplitDesignIT {
   @TempDir Path dir;
@@ -96,7 +100,6 @@ class SplitDesignIT {
     assertThat(r.complete()).as(o.toString()).isTrue();
     assertThat(r.cells()).hasSize(4);
     assertThat(r.verdict().answer()).isEqualTo(SplitReport.Answer.LOCK_NOT_MEASURABLE);
-    assertThat(r.verdict().rates().get(0).onePoolBusy()).isGreaterThanOrEqualTo(0.95);
-    assertThat(r.verdict().rates().get(0).splitPoolBusy()).isGreaterThanOrEqualTo(0.95);
+    assertThat(r.verdict().rates().get(0).maskedPairs()).as(o.toString()).isEqualTo(2);
   }
 }

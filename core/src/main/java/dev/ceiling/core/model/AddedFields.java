@@ -25,6 +25,7 @@ public final class AddedFields {
           // A cell's environment (CellEnvironment).
           new Added("wake_floor_p99_ms", List.of("started_at", "drain_wait_s", "headroom")),
           new Added("drain_timeout", List.of("started_at", "drain_wait_s", "headroom")),
+          new Added("scrape_window_s", List.of("started_at", "drain_wait_s", "headroom")),
           // A cell's relay figures (RelayFigures).
           new Added(
               "control_check", List.of("counter_deltas", "counter_resets", "audit_busy_fraction")),

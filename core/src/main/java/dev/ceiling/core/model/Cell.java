@@ -231,6 +231,10 @@ public record Cell(
     return environment.scrapeEndS();
   }
 
+  public Double scrapeWindowS() {
+    return environment.scrapeWindowS();
+  }
+
   public Double wakeFloorP99Ms() {
     return environment.wakeFloorP99Ms();
   }

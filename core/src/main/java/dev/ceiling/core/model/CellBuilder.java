@@ -56,6 +56,7 @@ public final class CellBuilder {
   private Double loadPerCpuAfter;
   private Double scrapeStartS;
   private Double scrapeEndS;
+  private Double scrapeWindowS;
   private Double wakeFloorP99Ms;
   private DrainTimeout drainTimeout;
   private ControlCheckReading controlCheck;
@@ -108,6 +109,7 @@ public final class CellBuilder {
     this.loadPerCpuAfter = env.loadPerCpuAfter();
     this.scrapeStartS = env.scrapeStartS();
     this.scrapeEndS = env.scrapeEndS();
+    this.scrapeWindowS = env.scrapeWindowS();
     this.wakeFloorP99Ms = env.wakeFloorP99Ms();
     this.drainTimeout = env.drainTimeout();
     this.controlCheck = relay.controlCheck();
@@ -305,10 +307,14 @@ public final class CellBuilder {
     return this;
   }
 
-  /** Seconds the scrapes at the window's start and end took; null when not scraped. */
-  public CellBuilder scrapeS(Double startS, Double endS) {
+  /**
+   * Seconds the scrapes at the window's start and end took, and the seconds between their
+   * completions; null when not scraped.
+   */
+  public CellBuilder scrapeS(Double startS, Double endS, Double windowS) {
     this.scrapeStartS = startS;
     this.scrapeEndS = endS;
+    this.scrapeWindowS = windowS;
     return this;
   }
 
@@ -380,6 +386,7 @@ public final class CellBuilder {
             loadPerCpuAfter,
             scrapeStartS,
             scrapeEndS,
+            scrapeWindowS,
             wakeFloorP99Ms,
             drainTimeout));
   }

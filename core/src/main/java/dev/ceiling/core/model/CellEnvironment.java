@@ -21,6 +21,10 @@ import java.util.Objects;
  *     the relay was not scraped (no metrics, or a file written before it was recorded)
  * @param scrapeEndS the same for the scrape at the window's end; a slow scrape shifts the
  *     relay-side window away from the generator's
+ * @param scrapeWindowS seconds between the two scrapes' completions, the span the relay's counter
+ *     deltas are divided by, or null when not scraped (or a file written before it was recorded).
+ *     The relay rendered each scrape somewhere inside it, so the span its counters cover is at
+ *     least this less the end scrape's duration: a reading over it can be low by that much
  * @param wakeFloorP99Ms the machine's wake floor before the clock (p99 of how late the generator's
  *     own wait returned, ms; the self-check's send-lag bound is at least twice it), the largest
  *     over the cell's generator processes, or null when not measured (a file written before it was
@@ -40,6 +44,7 @@ public record CellEnvironment(
     Double loadPerCpuAfter,
     Double scrapeStartS,
     Double scrapeEndS,
+    Double scrapeWindowS,
     Double wakeFloorP99Ms,
     DrainTimeout drainTimeout) {
 
@@ -63,6 +68,7 @@ public record CellEnvironment(
         .nonNegativeOrNull("load_per_cpu_after", loadPerCpuAfter)
         .nonNegativeOrNull("scrape_start_s", scrapeStartS)
         .nonNegativeOrNull("scrape_end_s", scrapeEndS)
+        .nonNegativeOrNull("scrape_window_s", scrapeWindowS)
         .nonNegativeOrNull("wake_floor_p99_ms", wakeFloorP99Ms)
         .orThrow();
   }
