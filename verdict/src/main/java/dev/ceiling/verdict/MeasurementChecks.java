@@ -28,7 +28,8 @@ final class MeasurementChecks {
                   + " s at the window's start and "
                   + Fmt.num(endS == null ? 0 : endS)
                   + " s at its end, more than "
-                  + Fmt.num(limitS)
+                  // To the microsecond: 0.1 x 3 s is 0.30000000000000004 in a double.
+                  + Fmt.num(Math.round(limitS * 1e6) / 1e6)
                   + " s ("
                   + Fmt.num(CellProblems.SLOW_SCRAPE_FRACTION * 100)
                   + "% of the window): the relay's counters cover a shifted window"));

@@ -37,6 +37,25 @@ class CellProblemsTest {
     assertThat(CellProblems.busy(clean(OFF), CFG)).isNull();
   }
 
+  @Test
+  void aScrapeOverATenthOfTheWindowExcludesTheCellAndTheMessageSaysTheLimitPlainly() {
+    // A 3 s window: its tenth is 0.30000000000000004 s in a double, which the message must not
+    // print. The identity's duration is the fixtures', so DURATION_MISMATCH comes with it.
+    Cell slow = clean(ON).toBuilder().durationRequestedS(3.0).scrapeS(0.05, 0.31, 3.2).build();
+    List<CellProblem> p = CellProblems.of(slow, ID, CFG);
+    assertThat(p).extracting(CellProblem::kind).contains(ProblemKind.SLOW_SCRAPE);
+    assertThat(p)
+        .filteredOn(x -> x.kind() == ProblemKind.SLOW_SCRAPE)
+        .singleElement()
+        .satisfies(
+            x ->
+                assertThat(x.message())
+                    .contains("0.05 s at the window's start and 0.31 s at its end")
+                    .contains("more than 0.3 s (10% of the window)"));
+    Cell fast = clean(ON).toBuilder().durationRequestedS(3.0).scrapeS(0.05, 0.29, 3.2).build();
+    assertThat(kinds(fast)).doesNotContain(ProblemKind.SLOW_SCRAPE);
+  }
+
   /** A cell from a relay without metrics: no counters, no queue readings. */
   private static Cell clientCell(String arm) {
     return clean(arm).toBuilder()
