@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --generators N}: a cell's load from N local generator processes (real child JVMs, the real
  * reference relay), their segment reports merged exactly into the cell. Known answer, far below
  * every limit: 50 events/s for 3 s after a 0.2 s warm-up is slots 10..159 of one schedule, so the
- * merged cell sent and had accepted exactly 50 events and sent exactly 10 warm-up slots, whichever
+ * merged cell sent and had accepted exactly 150 events and sent exactly 10 warm-up slots, whichever
  * process owned which slot.
  */
 class ScaleOutIT {
