@@ -336,8 +336,9 @@ class GeneratorIT {
    * was not kept, but this test is about telling senders apart, not about the machine). The stalled
    * sender's first send waits out 600 ms, so slots 0 and 1 both leave at least 590 ms late and the
    * p99 of at most 100 slots is at least that: over the bound whatever the machine does. The slowed
-   * sender takes at least 15 ms per 10 ms slot, so it cannot send its 100 slots by the send
-   * deadline (1.1 s) and is always behind: bound, with its busy time longer than its window.
+   * sender takes at least 15 ms per 10 ms slot (PacedWait never returns early), so it cannot send
+   * its 100 slots by the send deadline (1.1 s) and is always behind: bound, with its busy time
+   * longer than its window.
    */
   @Test
   void aSlowedSenderIsFlaggedGeneratorBoundAndAHealthyOneIsNot() throws Exception {
@@ -361,7 +362,7 @@ class GeneratorIT {
                   RunStrategies.PRODUCTION,
                   (conn, slots) -> {
                     if (stalledOnce.compareAndSet(false, true)) {
-                      waitOut(TimeUnit.MILLISECONDS.toNanos(600));
+                      PacedWait.until(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600));
                     }
                     return System.nanoTime();
                   }));
@@ -379,20 +380,12 @@ class GeneratorIT {
               TestStrategies.withSendClock(
                   RunStrategies.PRODUCTION,
                   (conn, slots) -> {
-                    waitOut(slots * TimeUnit.MILLISECONDS.toNanos(15));
+                    PacedWait.until(System.nanoTime() + slots * TimeUnit.MILLISECONDS.toNanos(15));
                     return System.nanoTime();
                   }));
       assertThat(slow.generatorBound()).isTrue();
       assertThat(slow.generatorBoundReason()).contains("unsent at the send deadline");
       assertThat(slow.headroom()).isLessThan(1.0);
-    }
-  }
-
-  /** Parks for at least {@code nanos}: parkNanos alone may return early. */
-  private static void waitOut(long nanos) {
-    long until = System.nanoTime() + nanos;
-    for (long left = nanos; left > 0; left = until - System.nanoTime()) {
-      LockSupport.parkNanos(left);
     }
   }
 
