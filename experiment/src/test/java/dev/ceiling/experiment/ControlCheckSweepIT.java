@@ -7,6 +7,7 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -82,9 +83,9 @@ class ControlCheckSweepIT {
             .withOverrides(
                 Map.of(
                     "port",
-                    Integer.toString(ScaleOutIT.freePort()),
+                    Integer.toString(FreePorts.one()),
                     "db_port",
-                    Integer.toString(ScaleOutIT.freePort()),
+                    Integer.toString(FreePorts.one()),
                     "calibration_runs",
                     "10"));
     try (RigHandle rig = Rig.up(up)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.DelayPoint;
 import dev.ceiling.verdict.Estimate;
@@ -128,9 +129,9 @@ class DelaySweepIT {
         .relayOverrides(
             Map.of(
                 "port",
-                Integer.toString(ScaleOutIT.freePort()),
+                Integer.toString(FreePorts.one()),
                 "db_port",
-                Integer.toString(ScaleOutIT.freePort()),
+                Integer.toString(FreePorts.one()),
                 "calibration_runs",
                 "50",
                 "queue_capacity",

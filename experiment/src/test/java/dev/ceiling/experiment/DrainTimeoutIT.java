@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -39,9 +40,9 @@ class DrainTimeoutIT {
             .withOverrides(
                 Map.of(
                     "port",
-                    Integer.toString(ScaleOutIT.freePort()),
+                    Integer.toString(FreePorts.one()),
                     "db_port",
-                    Integer.toString(ScaleOutIT.freePort()),
+                    Integer.toString(FreePorts.one()),
                     "exchange_delay_ms",
                     "20",
                     "calibration_runs",

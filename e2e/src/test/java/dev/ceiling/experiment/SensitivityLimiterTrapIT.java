@@ -8,6 +8,7 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.MetricRole;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.CellUse;
@@ -202,9 +203,9 @@ class SensitivityLimiterTrapIT {
         .relayOverrides(
             Map.of(
                 "port",
-                Integer.toString(ScaleOutIT.freePort()),
+                Integer.toString(FreePorts.one()),
                 "db_port",
-                Integer.toString(ScaleOutIT.freePort()),
+                Integer.toString(FreePorts.one()),
                 "calibration_runs",
                 "20",
                 "queue_capacity",
