@@ -7,7 +7,6 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -83,9 +82,9 @@ class ControlCheckSweepIT {
             .withOverrides(
                 Map.of(
                     "port",
-                    Integer.toString(FreePorts.one()),
+                    Integer.toString(ScaleOutIT.freePort()),
                     "db_port",
-                    Integer.toString(FreePorts.one()),
+                    Integer.toString(ScaleOutIT.freePort()),
                     "calibration_runs",
                     "10"));
     try (RigHandle rig = Rig.up(up)) {

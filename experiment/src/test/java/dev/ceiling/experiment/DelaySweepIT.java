@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ceiling.core.json.Json;
-import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.DelayPoint;
 import dev.ceiling.verdict.Estimate;
@@ -129,9 +128,9 @@ class DelaySweepIT {
         .relayOverrides(
             Map.of(
                 "port",
-                Integer.toString(FreePorts.one()),
+                Integer.toString(ScaleOutIT.freePort()),
                 "db_port",
-                Integer.toString(FreePorts.one()),
+                Integer.toString(ScaleOutIT.freePort()),
                 "calibration_runs",
                 "50",
                 "queue_capacity",

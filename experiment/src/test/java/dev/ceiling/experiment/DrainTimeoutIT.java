@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
@@ -40,9 +39,9 @@ class DrainTimeoutIT {
             .withOverrides(
                 Map.of(
                     "port",
-                    Integer.toString(FreePorts.one()),
+                    Integer.toString(ScaleOutIT.freePort()),
                     "db_port",
-                    Integer.toString(FreePorts.one()),
+                    Integer.toString(ScaleOutIT.freePort()),
                     "exchange_delay_ms",
                     "20",
                     "calibration_runs",

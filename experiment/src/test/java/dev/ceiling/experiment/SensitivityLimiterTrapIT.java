@@ -8,7 +8,6 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.MetricRole;
-import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.CellUse;
@@ -203,9 +202,9 @@ class SensitivityLimiterTrapIT {
         .relayOverrides(
             Map.of(
                 "port",
-                Integer.toString(FreePorts.one()),
+                Integer.toString(ScaleOutIT.freePort()),
                 "db_port",
-                Integer.toString(FreePorts.one()),
+                Integer.toString(ScaleOutIT.freePort()),
                 "calibration_runs",
                 "20",
                 "queue_capacity",

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
-import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.SegmentMerge;
@@ -16,6 +15,9 @@ import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -57,9 +59,9 @@ class ScaleOutIT {
             .withOverrides(
                 Map.of(
                     "port",
-                    Integer.toString(FreePorts.one()),
+                    Integer.toString(freePort()),
                     "db_port",
-                    Integer.toString(FreePorts.one()),
+                    Integer.toString(freePort()),
                     "exchange_delay_ms",
                     "0",
                     "queue_capacity",
@@ -71,6 +73,12 @@ class ScaleOutIT {
   static void down() {
     if (rig != null) {
       rig.close();
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
     }
   }
 

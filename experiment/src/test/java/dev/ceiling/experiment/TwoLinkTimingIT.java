@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>A quiet-machine known answer, so the bench's and not the test command's: at a load of 7 on 2
  * cores one run read 1.94 [1.36, 2.51] on 'a' and 3.52 [2.06, 4.98] on 'b' (both INCONCLUSIVE, one
  * cell at 8 ms measuring 27.6/s against its repeat's 35.1/s), and at a load of 8 to 16 another lost
- * all but one cell per link to slow scrapes. Run it alone: {@code mvn -pl e2e test
+ * all but one cell per link to slow scrapes. Run it alone: {@code mvn -pl experiment test
  * -Dtest=TwoLinkTimingIT -Dceiling.quietMachineTests=none}, recording the load average.
  *
  * <p>Delays of 3 to 8 ms, no zero: a late wake-up of w ms costs w / (d + c) of each exchange, and

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ceiling.core.json.Json;
-import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.rig.ReferenceRelayJar;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.proxy.EchoServer;
@@ -191,8 +190,8 @@ class TwoLinkSweepIT {
         .seed(7)
         .relayOverrides(
             Map.of(
-                "port", Integer.toString(FreePorts.one()),
-                "db_port", Integer.toString(FreePorts.one()),
+                "port", Integer.toString(ScaleOutIT.freePort()),
+                "db_port", Integer.toString(ScaleOutIT.freePort()),
                 "echo_a_port", Integer.toString(echoA),
                 "echo_b_port", Integer.toString(echoB),
                 "exchanges_a", Integer.toString(exchangesA),
