@@ -1,4 +1,4 @@
-package dev.ceiling.e2e;
+package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,6 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the profile. Only what the generator sees can show the contamination, and it must: every cell
  * excluded for NOTICES, naming what the relay said, and no comparable rate, so no knee is ever
  * reported as a ceiling.
+ *
+ * <p>It needs nothing of the CLI, like EquivalenceIT; it runs in this module's two test JVMs rather
+ * than the e2e module's one because that module's lane (junit, e2e, the consumer example) ended
+ * about 90 s after this module's, and decided when the test command ends (docs/PERFORMANCE.md, "The
+ * test suite").
  */
 class LimiterTrapWithoutMetricsIT {
   @TempDir Path dir;
