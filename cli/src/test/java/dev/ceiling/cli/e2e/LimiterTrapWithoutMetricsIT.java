@@ -32,21 +32,25 @@ import org.junit.jupiter.api.io.TempDir;
 class LimiterTrapWithoutMetricsIT {
   @TempDir Path dir;
 
+  /** The A/B on the relay without metrics, its limiter at the defaults or raised. */
+  private ExperimentResult run(boolean limiterAtDefaults) throws Exception {
+    return Experiment.builder()
+        .profile(Relays.referenceWithoutMetrics(dir, limiterAtDefaults))
+        .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
+        // 8 identities at 300/s or more: each well past the default 10/s, so the limiter at the
+        // defaults answers NOTICEs inside every window.
+        .rates(300, 400)
+        .duration(Duration.ofSeconds(2))
+        .repeats(2)
+        .sweepOptions(quick(dir))
+        .outDir(dir)
+        .installShutdownHook(false)
+        .run();
+  }
+
   @Test
   void everyCellIsExcludedForItsNoticesAndNoRateIsComparable() throws Exception {
-    ExperimentResult r =
-        Experiment.builder()
-            .profile(Relays.referenceWithoutMetrics(dir, true))
-            .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
-            // 8 identities at 300/s or more: each well past the default 10/s, so the limiter
-            // answers NOTICEs inside every window.
-            .rates(300, 400)
-            .duration(Duration.ofSeconds(2))
-            .repeats(2)
-            .sweepOptions(quick(dir))
-            .outDir(dir)
-            .installShutdownHook(false)
-            .run();
+    ExperimentResult r = run(true);
     VerdictReport v = r.report().verdict();
     assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
     assertThat(v.clientSideEvidence()).isTrue();
@@ -75,19 +79,7 @@ class LimiterTrapWithoutMetricsIT {
    */
   @Test
   void withTheLimiterRaisedTheSameCellsAreClean() throws Exception {
-    ExperimentResult r =
-        Experiment.builder()
-            .profile(Relays.referenceWithoutMetrics(dir, false))
-            .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
-            // 8 identities at 300/s or more: each well past the default 10/s, so the limiter
-            // answers NOTICEs inside every window.
-            .rates(300, 400)
-            .duration(Duration.ofSeconds(2))
-            .repeats(2)
-            .sweepOptions(quick(dir))
-            .outDir(dir)
-            .installShutdownHook(false)
-            .run();
+    ExperimentResult r = run(false);
     VerdictReport v = r.report().verdict();
     assertThat(v.clientSideEvidence()).isTrue();
     assertThat(v.excluded())
