@@ -45,7 +45,7 @@ class StartAtIT {
 
   static GeneratorConfig segment(String url, int i, int n, Instant startAt) {
     return GeneratorConfig.builder()
-        .load(GeneratorIT.load(url, null, 100, 2))
+        .load(GeneratorRuns.load(url, null, 100, 2))
         .duration(Duration.ofMillis(800))
         .warmup(Duration.ofMillis(200))
         .segment(new Segment(i, n))
