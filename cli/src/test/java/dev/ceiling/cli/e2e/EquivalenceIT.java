@@ -7,6 +7,7 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentResult;
+import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.testing.Relays;
 import dev.ceiling.verdict.EquivalenceReport;
 import dev.ceiling.verdict.ExperimentReport;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and the run says "costs less than 0.10 of accepted/offered" there. Its partner, far above the
  * ceiling, runs in {@link ExperimentIT}, whose run declares the same margin: there the treatment
  * loses about half its offer, and no rate may read equivalent. (One run with both would hold 12 or
- * more cells, past a minute on a busy machine.)
+ * more cells, past a minute on a busy machine.) The same run is the experiment's negative control:
+ * an audit path that costs nothing measurable is not shown to limit ingest, the verdict says so,
+ * and the result is NOT ESTABLISHED.
  *
  * <p>The plan, fixed before any cell. At 0.3 x the predicted ceiling (40 to 70/s at the profile's
  * 0.5 ms delay, lower when a loaded machine's calibration runs cold: 27/s in one run) each 6 s
@@ -85,7 +88,13 @@ class EquivalenceIT {
         .as(figures)
         .startsWith("'on' costs less than 0.1 of accepted/offered against 'off' at ");
     // Not shown to limit, and that is a different statement: the verdict stays NOT ESTABLISHED.
+    // This is also the experiment's negative control (ExperimentIT's partner): an audit path that
+    // costs nothing measurable at the rate must not be shown to limit ingest.
     assertThat(report.verdict().established()).as(figures).isFalse();
+    assertThat(r.outcome()).as(figures).isEqualTo(Outcome.NOT_ESTABLISHED);
+    assertThat(report.verdict().failureLines())
+        .as(figures)
+        .anySatisfy(l -> assertThat(l).startsWith("NOT ESTABLISHED: not shown to limit ingest"));
   }
 
   /** One line per cell: its in-window count against its offer, and what can move its edges. */

@@ -1,4 +1,4 @@
-package dev.ceiling.cli.e2e;
+package dev.ceiling.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,10 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * excluded for NOTICES, naming what the relay said, and no comparable rate, so no knee is ever
  * reported as a ceiling.
  *
- * <p>It needs nothing of the CLI, like EquivalenceIT; it runs in this module's two test JVMs rather
- * than the e2e module's one because that module's lane (junit, e2e, the consumer example) ended
- * about 90 s after this module's, and decided when the test command ends (docs/PERFORMANCE.md, "The
- * test suite").
+ * <p>It needs nothing of the CLI, so it runs in this module, on Maven's second thread beside the
+ * cli module: that lane (junit, e2e, the consumer example) and the cli module's end about together
+ * only with it here (docs/PERFORMANCE.md, "The test suite").
  */
 class LimiterTrapWithoutMetricsIT {
   @TempDir Path dir;
