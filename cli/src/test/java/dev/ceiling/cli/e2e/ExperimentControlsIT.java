@@ -1,4 +1,4 @@
-package dev.ceiling.e2e;
+package dev.ceiling.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The whole experiment against the real reference relay, with short cells: a result that must not
  * pass. With the limiter at its defaults every cell is contaminated and excluded. The experiment's
  * negative control (an audit path that costs nothing measurable is not shown to limit ingest) is
- * asserted on {@code EquivalenceIT}'s run in the cli module, which is that case already.
+ * asserted on {@link EquivalenceIT}'s run, which is that case already.
+ *
+ * <p>It needs nothing of the CLI; it runs in this module's two test JVMs rather than the e2e
+ * module's one because that lane (junit, e2e, the consumer example) is the longer by about its
+ * length (docs/PERFORMANCE.md, "The test suite").
  */
 class ExperimentControlsIT {
   @TempDir Path dir;
