@@ -75,24 +75,12 @@ class GeneratorAnswersIT {
   @Test
   void aBatchHeldPastTheSendDeadlineIsUnsentLateNeverSent() throws Exception {
     try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 100, 1),
-              Duration.ofMillis(500),
-              Duration.ofSeconds(10),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 100, 1, Duration.ofMillis(500), Duration.ofSeconds(10));
       assertHeldSlotUnsent(run(c, holdsTenthSlot(true)), relay);
     }
     // Mutant: the deadline checked only when a pass starts, so the held batch still goes out.
     try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 100, 1),
-              Duration.ofMillis(500),
-              Duration.ofSeconds(10),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 100, 1, Duration.ofMillis(500), Duration.ofSeconds(10));
       GeneratorReport r = run(c, holdsTenthSlot(false));
       assertThatThrownBy(() -> assertHeldSlotUnsent(r, relay)).isInstanceOf(AssertionError.class);
     }
@@ -159,23 +147,11 @@ class GeneratorAnswersIT {
   @Test
   void oksAreMatchedByIdAndAFifoMatcherIsCaught() throws Exception {
     try (TestRelay relay = new TestRelay(MIXED_OKS)) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 100, 1),
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(20),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 100, 1, Duration.ofSeconds(1), Duration.ofSeconds(20));
       assertMatchedById(run(c, untilOkFrames(101, true)));
     }
     try (TestRelay relay = new TestRelay(MIXED_OKS)) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 100, 1),
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(20),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 100, 1, Duration.ofSeconds(1), Duration.ofSeconds(20));
       GeneratorReport r = run(c, untilOkFrames(101, false));
       assertThatThrownBy(() -> assertMatchedById(r)).isInstanceOf(AssertionError.class);
     }
@@ -218,8 +194,7 @@ class GeneratorAnswersIT {
   @Test
   void noticesAreCountedAndNeverWaitedOnAndAnOkWaitingMutantIsCaught() throws Exception {
     try (TestRelay relay = new TestRelay(NOTICES_ONLY)) {
-      GeneratorConfig c =
-          cfg(load(relay.url(), null, 50, 1), Duration.ofSeconds(1), NOTICE_GRACE, 1000, 1 << 20);
+      GeneratorConfig c = cfg(relay, 50, 1, Duration.ofSeconds(1), NOTICE_GRACE);
       long t0 = System.nanoTime();
       GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertNoticesDoNotStall(r, System.nanoTime() - t0);
@@ -279,24 +254,12 @@ class GeneratorAnswersIT {
   @Test
   void authChallengesAreAnsweredAndAMutantThatIgnoresThemIsCaught() throws Exception {
     try (TestRelay relay = new TestRelay(authRequired())) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 50, 2),
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(1),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 50, 2, Duration.ofSeconds(1), Duration.ofSeconds(1));
       assertAuthenticated(run(c, RunStrategies.PRODUCTION));
       assertThat(relay.auths).hasSize(2);
     }
     try (TestRelay relay = new TestRelay(authRequired())) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 50, 2),
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(1),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 50, 2, Duration.ofSeconds(1), Duration.ofSeconds(1));
       RunStrategies ignoresAuth =
           TestStrategies.withAuthResponder(
               RunStrategies.PRODUCTION, (conn, challenge) -> conn.target.onAuthChallenge());
@@ -367,29 +330,24 @@ class GeneratorAnswersIT {
     assertThat(wallNanos).isLessThan(TimeUnit.SECONDS.toNanos(15));
   }
 
+  /**
+   * 200/s over 4 connections, frames of at most 64 KiB: the misbehaving relay sends one of 200 KB.
+   */
+  static GeneratorConfig smallFrames(TestRelay relay, Duration d) {
+    return cfg(load(relay.url(), null, 200, 4), d, Duration.ofMillis(500), 1000, 64 * 1024);
+  }
+
   @Test
   void aMisbehavingRelayIsCountedWithoutCrashingOrStallingTheRun() throws Exception {
     try (TestRelay relay = new TestRelay(misbehaving())) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 200, 4),
-              Duration.ofSeconds(1),
-              Duration.ofMillis(500),
-              1000,
-              64 * 1024);
+      GeneratorConfig c = smallFrames(relay, Duration.ofSeconds(1));
       long t0 = System.nanoTime();
       GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertMisbehaviourCounted(r, System.nanoTime() - t0);
     }
     // The same check must go red on a relay that behaves.
     try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 200, 4),
-              Duration.ofMillis(500),
-              Duration.ofMillis(500),
-              1000,
-              64 * 1024);
+      GeneratorConfig c = smallFrames(relay, Duration.ofMillis(500));
       GeneratorReport r = run(c, RunStrategies.PRODUCTION);
       assertThatThrownBy(() -> assertMisbehaviourCounted(r, 0)).isInstanceOf(AssertionError.class);
     }

@@ -172,13 +172,7 @@ class GeneratorIT {
   @Test
   void scheduleIsNeverRebasedOnSlowOksAndAResponsePacedMutantIsCaught() throws Exception {
     try (TestRelay relay = new TestRelay(slowOks(300))) {
-      GeneratorConfig c =
-          cfg(
-              load(relay.url(), null, 100, 1),
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(2),
-              1000,
-              1 << 20);
+      GeneratorConfig c = cfg(relay, 100, 1, Duration.ofSeconds(1), Duration.ofSeconds(2));
       GeneratorReport open = run(c, RunStrategies.PRODUCTION);
       assertKeptSchedule(open);
       assertThat(open.aggregate().attempted()).isEqualTo(100);
@@ -238,10 +232,7 @@ class GeneratorIT {
     // 250 slots at 100/s; the relay stalls 0.8 s at the 50th, so 80 slots (32%) fall in it.
     Duration d = Duration.ofMillis(2500);
     try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {
-      assertSeesStall(
-          run(
-              cfg(load(relay.url(), null, 100, 1), d, Duration.ofSeconds(2), 1000, 1 << 20),
-              RunStrategies.PRODUCTION));
+      assertSeesStall(run(cfg(relay, 100, 1, d, Duration.ofSeconds(2)), RunStrategies.PRODUCTION));
     }
     // Even when a tight cap makes the send wait, timing from the intended slot keeps the stall.
     try (TestRelay relay = new TestRelay(stallOnce(new AtomicBoolean()))) {

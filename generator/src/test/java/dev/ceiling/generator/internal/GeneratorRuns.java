@@ -36,6 +36,12 @@ final class GeneratorRuns {
         .build();
   }
 
+  /** The usual test configuration: one target on {@code relay}, no Host, cap 1000, 1 MiB frames. */
+  static GeneratorConfig cfg(
+      TestRelay relay, double rate, int conns, Duration d, Duration gracePeriod) {
+    return cfg(load(relay.url(), null, rate, conns), d, gracePeriod, 1000, 1 << 20);
+  }
+
   static GeneratorReport run(GeneratorConfig c, RunStrategies strategies)
       throws GeneratorException {
     GeneratorReport r = Engine.run(c, ProgressListener.NONE, strategies);
