@@ -22,16 +22,37 @@ class BindAddressIT {
     }
   }
 
+  /**
+   * A port held on {@code host}: bound without SO_REUSEADDR and never listening, so a connection to
+   * it is refused and no other listener can take it while it is held. The relay is then started on
+   * the same port on the other address. With a port the relay picked itself, a listener of another
+   * test on the other address and the same port answered the "not listening there" check, and the
+   * test failed in a CI run beside the other modules' relays.
+   */
+  static Socket hold(String host) throws IOException {
+    Socket s = new Socket();
+    s.setReuseAddress(false);
+    s.bind(new InetSocketAddress(host, 0));
+    return s;
+  }
+
+  static ReferenceRelay startOn(Socket heldElsewhere) throws Exception {
+    return ReferenceRelay.start(
+        Fixtures.config("--audit", "off", "--port", String.valueOf(heldElsewhere.getLocalPort())));
+  }
+
   @Test
   void theListenerMovesOnlyWhenThePropertySaysSo() throws Exception {
     assertThat(System.getProperty(ReferenceRelay.BIND_ADDRESS_PROPERTY)).isNull();
-    try (ReferenceRelay relay = ReferenceRelay.start(Fixtures.config("--audit", "off"))) {
+    try (Socket held = hold("127.0.0.2");
+        ReferenceRelay relay = startOn(held)) {
       connect("127.0.0.1", relay.port());
       // The default's negative: not listening on the other loopback address.
       assertThatThrownBy(() -> connect("127.0.0.2", relay.port())).isInstanceOf(IOException.class);
     }
     System.setProperty(ReferenceRelay.BIND_ADDRESS_PROPERTY, "127.0.0.2");
-    try (ReferenceRelay relay = ReferenceRelay.start(Fixtures.config("--audit", "off"))) {
+    try (Socket held = hold("127.0.0.1");
+        ReferenceRelay relay = startOn(held)) {
       connect("127.0.0.2", relay.port());
       assertThatThrownBy(() -> connect("127.0.0.1", relay.port())).isInstanceOf(IOException.class);
     } finally {
