@@ -27,7 +27,8 @@ class BindAddressIT {
    * it is refused and no other listener can take it while it is held. The relay is then started on
    * the same port on the other address. With a port the relay picked itself, a listener of another
    * test on the other address and the same port answered the "not listening there" check, and the
-   * test failed in a CI run beside the other modules' relays.
+   * test failed in a {@code .ci/run} beside the other modules' relays (docs/PERFORMANCE.md, run
+   * 109).
    */
   static Socket hold(String host) throws IOException {
     Socket s = new Socket();
