@@ -5,7 +5,6 @@ import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.prom.MetricsScraper;
 import java.io.IOException;
-import java.time.Duration;
 
 /**
  * One arm's sweep as the experiment drives it: {@link SweepRunner} in production. It is an
@@ -26,8 +25,7 @@ interface ArmSweep {
 
     /** {@link SweepRunner}s sharing one metrics scraper. */
     static Factory real() {
-      MetricsScraper scraper =
-          new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+      MetricsScraper scraper = SweepRunner.defaultScraper();
       return progress -> new SweepRunner(scraper, progress);
     }
   }

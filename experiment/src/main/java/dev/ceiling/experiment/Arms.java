@@ -235,7 +235,7 @@ final class Arms {
   private ArmResult sweep(
       String arm, RigDescriptor rig, ExperimentIdentity identity, boolean resume) {
     ArmSweep sweep = sweeps.create(o.progress());
-    stop.sweepStarting(sweep);
+    stop.running(sweep::interrupt);
     SweepRunner.Outcome swept;
     try {
       swept =
@@ -246,7 +246,7 @@ final class Arms {
       return ArmResult.stopped(
           Outcome.INFRASTRUCTURE, "cannot write results for arm '" + arm + "': " + e.getMessage());
     } finally {
-      stop.sweepEnded();
+      stop.ended();
     }
     HalfRun half = swept.half();
     if (swept.failure() != null) {

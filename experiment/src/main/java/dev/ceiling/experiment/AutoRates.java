@@ -9,8 +9,8 @@ import java.util.List;
  * measured before and apart from the sweep. It only places the grid; nothing is judged against it.
  *
  * <p>A relay may predict a range rather than one figure: the reference relay times its exchanges
- * with the delay in place (cold, {@link Experiment#PREDICTED_CEILING_KEY}) and back to back (hot,
- * {@link Experiment#PREDICTED_CEILING_HOT_KEY}), and the measured ceiling lands anywhere between.
+ * with the delay in place (cold, {@link Predictions#WORKER_CEILING_KEY}) and back to back (hot,
+ * {@link Predictions#WORKER_CEILING_HOT_KEY}), and the measured ceiling lands anywhere between.
  * Multiples below 1 are placed on the range's low end and multiples of 1 or more on its high end,
  * so that "below" and "above" hold wherever in the range the ceiling lands. (Placed on the cold
  * figure alone, 1.3x once fell below a worker measured at 1.39x the cold prediction, which the
@@ -64,17 +64,17 @@ final class AutoRates {
               + e.getMessage()
               + "; pass --rates");
     }
-    String v = rig.relayInfo().get(Experiment.PREDICTED_CEILING_KEY);
-    double ceiling = positive(ready, Experiment.PREDICTED_CEILING_KEY);
+    String v = rig.relayInfo().get(Predictions.WORKER_CEILING_KEY);
+    double ceiling = positive(ready, Predictions.WORKER_CEILING_KEY);
     if (Double.isNaN(ceiling)) {
       throw new MissingCeilingException(
           "automatic rates need the relay's predicted worker ceiling in relay_info."
-              + Experiment.PREDICTED_CEILING_KEY
+              + Predictions.WORKER_CEILING_KEY
               + ", got "
               + v
               + "; pass --rates");
     }
-    double hot = positive(ready, Experiment.PREDICTED_CEILING_HOT_KEY);
+    double hot = positive(ready, Predictions.WORKER_CEILING_HOT_KEY);
     if (Double.isNaN(hot)) {
       return new Range(ceiling, ceiling);
     }

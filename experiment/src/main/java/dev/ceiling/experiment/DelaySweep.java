@@ -60,25 +60,27 @@ public final class DelaySweep {
   public static final String REPORT_FILE = "sensitivity.json";
 
   private final DelaySweepOptions o;
-  private final java.util.concurrent.atomic.AtomicBoolean stopRequested =
-      new java.util.concurrent.atomic.AtomicBoolean();
-  private final MetricsScraper scraper =
-      new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+
+  /** Shared with the contrast arm and, in a sweep per link, with every link's sweep. */
+  private final StopSignal stop;
+
+  private final MetricsScraper scraper = SweepRunner.defaultScraper();
 
   /**
    * The plan every cell follows when it was fixed before this sweep (a contrast arm's), or null.
    */
   private final SensitivityPlan fixedPlan;
 
-  /** The contrast arm while it runs, so that an interrupt reaches it. */
+  /** The contrast arm while it runs, so that the hook's last resort reaches its relay. */
   private volatile DelaySweep runningArm;
 
   /** This arm's relay while it is up, so that the hook's last resort can stop it. */
   private volatile RigHandle relay;
 
-  private DelaySweep(DelaySweepOptions o, SensitivityPlan fixedPlan) {
+  private DelaySweep(DelaySweepOptions o, SensitivityPlan fixedPlan, StopSignal stop) {
     this.o = o;
     this.fixedPlan = fixedPlan;
+    this.stop = stop;
   }
 
   public static DelaySweepOptions.Builder builder() {
@@ -86,7 +88,12 @@ public final class DelaySweep {
   }
 
   static DelaySweep of(DelaySweepOptions o) {
-    return new DelaySweep(o, null);
+    return new DelaySweep(o, null, new StopSignal());
+  }
+
+  /** A sweep that stops when {@code stop} is requested (one link of a sweep per link). */
+  static DelaySweep of(DelaySweepOptions o, StopSignal stop) {
+    return new DelaySweep(o, null, stop);
   }
 
   /**
@@ -110,7 +117,7 @@ public final class DelaySweep {
             : ShutdownHook.install(
                 "ceiling-sensitivity-interrupt",
                 this::interrupt,
-                INTERRUPT_GRACE,
+                ShutdownHook.INTERRUPT_GRACE,
                 this::stopRelays);
     try {
       SensitivityResult base = baseArm(before);
@@ -145,20 +152,27 @@ public final class DelaySweep {
     SensitivityPlan plan = base.report().plan();
     List<String> problems = new ArrayList<>(base.problems());
     SensitivityResult arm = null;
+    // Why the contrast arm did not run, or null when it did.
+    RoundEnd notRun = null;
     String why = null;
-    // The arm is reachable by interrupt() before the check: a signal lands in one or the other.
-    DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan);
+    // The arm shares the stop signal: a request before its relay starts keeps the relay down.
+    DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan, stop);
     runningArm = contrastArm;
-    if (!base.report().complete() || stopRequested.get()) {
+    if (!base.report().complete() || stop.requested()) {
       runningArm = null;
-      why = base.report().complete() ? INTERRUPTED : "the base arm did not complete";
+      notRun =
+          base.report().complete()
+              ? RoundEnd.interrupted()
+              : RoundEnd.failed("the base arm did not complete");
+      why = notRun.reason();
     } else {
       o.progress().contrastArm(o.contrast());
       try {
         arm = contrastArm.runArm(previous);
         why = arm.report() == null ? String.join("; ", arm.problems()) : null;
       } catch (ExperimentException e) {
-        why = e.getMessage();
+        notRun = RoundEnd.failed(e.getMessage());
+        why = notRun.reason();
       } finally {
         runningArm = null;
       }
@@ -172,7 +186,7 @@ public final class DelaySweep {
         SensitivityContrast.of(
             plan, o.contrast(), base.report(), arm == null ? null : arm.report(), why);
     Path file = o.outDir().resolve(SensitivityContrast.FILE);
-    Outcome outcome = SensitivityContrast.outcome(base, arm, why, contrast);
+    Outcome outcome = SensitivityContrast.outcome(base, arm, notRun, contrast);
     try {
       Json.write(file, contrast);
     } catch (IOException e) {
@@ -225,8 +239,9 @@ public final class DelaySweep {
             .withReset(true)
             .withOverrides(o.relayOverrides())
             .withUpstreamMode(UpOptions.UpstreamMode.PROXIED);
-    if (stopRequested.get()) {
-      return SensitivityResult.failed(Outcome.NOT_ESTABLISHED, INTERRUPTED + " before the relay");
+    if (stop.requested()) {
+      return SensitivityResult.failed(
+          Outcome.NOT_ESTABLISHED, RoundEnd.interrupted().reason() + " before the relay");
     }
     try (RigHandle handle = Rig.up(up)) {
       relay = handle;
@@ -251,19 +266,9 @@ public final class DelaySweep {
     }
   }
 
-  /** Why a sweep stopped early when a signal asked it to. */
-  static final String INTERRUPTED = "interrupted";
-
-  /** The running cell, the last write and the relay's stop: a cell lasts seconds. */
-  static final Duration INTERRUPT_GRACE = Duration.ofSeconds(60);
-
   /** Asks the sweep to stop after the running cell (what the shutdown hook does on a signal). */
   public void interrupt() {
-    stopRequested.set(true);
-    DelaySweep arm = runningArm;
-    if (arm != null) {
-      arm.interrupt();
-    }
+    stop.request();
   }
 
   /** The relay is up: plan, write the plan, the cells, the last write. */
@@ -328,7 +333,7 @@ public final class DelaySweep {
             null,
             o.sweepOptions().measurement());
     SensitivityReportFile report = reportFile(file, rig, plan, previous);
-    String failure = null;
+    RoundEnd end = RoundEnd.finished();
     Path journals = o.outDir().resolve("journals");
     if (previous != null) {
       int last = SensitivityResume.sessions(previous).size();
@@ -341,7 +346,7 @@ public final class DelaySweep {
       }
     }
     try {
-      SensitivityReport sofar = report.write(null);
+      SensitivityReport sofar = report.write(RoundEnd.running());
       DelayCells cells =
           new DelayCells(
               scraper, o.progress(), handle.descriptor(), link, o.sweepOptions(), journals);
@@ -350,17 +355,17 @@ public final class DelaySweep {
         if (done.contains(c.sequence())) {
           continue;
         }
-        if (stopRequested.get()) {
-          failure = INTERRUPTED;
+        if (stop.requested()) {
+          end = RoundEnd.interrupted();
           break;
         }
         double offer = PointOffers.offer(plan, sofar.cells(), c.addedDelayMs());
         report.add(cells.measure(c, oneCell.withRates(List.of(offer))));
-        sofar = report.write(null);
+        sofar = report.write(RoundEnd.running());
         o.progress().measured(sofar);
       }
     } catch (OneCellSweep.CellFailed | MetricsException e) {
-      failure = Redaction.redact(e.getMessage());
+      end = RoundEnd.failed(Redaction.redact(e.getMessage()));
     } catch (IOException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     } finally {
@@ -371,7 +376,7 @@ public final class DelaySweep {
         o.progress().warning("link '" + o.link() + "' was left at its last delay: " + left);
       }
     }
-    return report.finish(failure);
+    return report.finish(end);
   }
 
   /** The file of this session: a new one, or the stored one with its cells and sessions. */

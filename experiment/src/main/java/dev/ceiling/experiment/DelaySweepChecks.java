@@ -122,7 +122,7 @@ final class DelaySweepChecks {
    * A contrast parameter must be one the profile declares, and must change what the base arm runs:
    * a contrast equal to the base measures nothing.
    */
-  private static List<String> contrastProblems(DelaySweepOptions.Builder b) {
+  static List<String> contrastProblems(DelaySweepOptions.Builder b) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String> e : new java.util.TreeMap<>(b.contrast).entrySet()) {
       String base =

@@ -315,6 +315,16 @@ public record DelaySweepOptions(
     }
 
     /**
+     * The problems of {@link #contrast} alone, each starting with the word "contrast" (a parameter
+     * the profile does not declare, or one that would not change the base arm), for a caller that
+     * names them by its own flag; empty before a profile is set. {@link #problems()} holds them
+     * too.
+     */
+    public List<String> contrastProblems() {
+      return profile == null ? List.of() : DelaySweepChecks.contrastProblems(this);
+    }
+
+    /**
      * Validates every option at once.
      *
      * @throws ExperimentException naming every problem, "; "-separated

@@ -127,14 +127,14 @@ public final class Experiment {
   }
 
   /** The relay_info key under which the reference relay reports its calibrated ceiling. */
-  public static final String PREDICTED_CEILING_KEY = "predicted_worker_ceiling_per_s";
+  public static final String PREDICTED_CEILING_KEY = Predictions.WORKER_CEILING_KEY;
 
   /**
    * The relay_info key of the upper end of the relay's predicted range (the reference relay's
    * ceiling timed back to back); optional. The automatic grid places its rates above the ceiling on
    * it.
    */
-  public static final String PREDICTED_CEILING_HOT_KEY = "predicted_worker_ceiling_hot_per_s";
+  public static final String PREDICTED_CEILING_HOT_KEY = Predictions.WORKER_CEILING_HOT_KEY;
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
   public static final class Builder extends MeasurementBuilder<Builder> {

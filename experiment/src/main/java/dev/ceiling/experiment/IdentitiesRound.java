@@ -48,14 +48,14 @@ public final class IdentitiesRound {
   public static final double DEFAULT_RATE_MULTIPLE = 1.5;
 
   private final Builder o;
-  private final MetricsScraper scraper =
-      new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+  private final MetricsScraper scraper = SweepRunner.defaultScraper();
   private final SweepRunner runner;
-  private volatile boolean stopRequested;
+  private final StopSignal stop = new StopSignal();
 
   private IdentitiesRound(Builder o) {
     this.o = o;
     this.runner = new SweepRunner(scraper, o.progress);
+    stop.running(runner::interrupt);
   }
 
   public static Builder builder() {
@@ -64,8 +64,7 @@ public final class IdentitiesRound {
 
   /** Stops the round after the running cell; what was measured is judged and written. */
   public void interrupt() {
-    stopRequested = true;
-    runner.interrupt();
+    stop.request();
   }
 
   private RoundResult<IdentitiesRoundReport> runRound() throws ExperimentException {
@@ -80,21 +79,21 @@ public final class IdentitiesRound {
 
   /** The relay is up: the rate, the plan (written), the cells, the verdict (written). */
   private RoundResult<IdentitiesRoundReport> measure(RigDescriptor live, Path file) {
-    Double ceiling = Rounds.prediction(live, SplitRound.PREDICTED_WORKERS_KEY);
+    Double ceiling = Predictions.of(live, Predictions.WORKERS_KEY);
     if (ceiling == null) {
-      ceiling = Rounds.prediction(live, Experiment.PREDICTED_CEILING_KEY);
+      ceiling = Predictions.of(live, Predictions.WORKER_CEILING_KEY);
     }
     double rate;
     if (o.rate != null) {
       rate = o.rate;
     } else {
-      Double hot = Rounds.prediction(live, Experiment.PREDICTED_CEILING_HOT_KEY);
+      Double hot = Predictions.of(live, Predictions.WORKER_CEILING_HOT_KEY);
       Double top = hot != null && ceiling != null ? Math.max(hot, ceiling) : ceiling;
       if (top == null) {
         return RoundResult.failed(
             Outcome.BAD_INPUT,
             "the offer from the calibration needs relay_info."
-                + Experiment.PREDICTED_CEILING_KEY
+                + Predictions.WORKER_CEILING_KEY
                 + "; the relay reported none: pass --rates with one rate");
       }
       rate = new AutoRates.Range(ceiling, top).rateFor(o.rateMultiple);
@@ -103,9 +102,9 @@ public final class IdentitiesRound {
     List<IdentitiesRoundReport.PlannedIdentitiesCell> plan = plan(grid);
     Report report = new Report(file, Redaction.redact(live), rate, grid, plan, ceiling);
     List<IdentitiesVerdict.Measured> measured = new ArrayList<>();
-    String failure = null;
+    RoundEnd end = RoundEnd.finished();
     try {
-      report.write(measured, null);
+      report.write(measured, RoundEnd.running());
       OneCellSweep cells =
           new OneCellSweep(
               scraper,
@@ -114,22 +113,22 @@ public final class IdentitiesRound {
               live,
               Files.createDirectories(o.outDir.resolve("journals")));
       for (IdentitiesRoundReport.PlannedIdentitiesCell c : plan) {
-        if (stopRequested) {
-          failure = DelaySweep.INTERRUPTED;
+        if (stop.requested()) {
+          end = RoundEnd.interrupted();
           break;
         }
         measured.add(cell(cells, live, rate, c));
-        report.write(measured, null);
+        report.write(measured, RoundEnd.running());
       }
     } catch (OneCellSweep.CellFailed | MetricsException e) {
-      failure = Redaction.redact(e.getMessage());
+      end = RoundEnd.failed(Redaction.redact(e.getMessage()));
     } catch (IOException e) {
       return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
     try {
-      IdentitiesRoundReport r = report.write(measured, failure == null ? "" : failure);
+      IdentitiesRoundReport r = report.write(measured, end);
       return new RoundResult<>(
-          r, file, outcome(r, failure), failure == null ? List.of() : List.of(failure));
+          r, file, outcome(r, end), end.reason() == null ? List.of() : List.of(end.reason()));
     } catch (IOException e) {
       return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
@@ -178,8 +177,8 @@ public final class IdentitiesRound {
     return new IdentitiesVerdict.Measured(cell, identity, live.clientSideEvidence());
   }
 
-  private static Outcome outcome(IdentitiesRoundReport r, String failure) {
-    if (failure != null && !DelaySweep.INTERRUPTED.equals(failure)) {
+  private static Outcome outcome(IdentitiesRoundReport r, RoundEnd end) {
+    if (end.failed()) {
       return Outcome.INFRASTRUCTURE;
     }
     boolean allRead =
@@ -214,16 +213,10 @@ public final class IdentitiesRound {
       this.ceiling = ceiling;
     }
 
-    /** {@code ended}: null while running, "" once ended normally, else why it stopped. */
-    IdentitiesRoundReport write(List<IdentitiesVerdict.Measured> measured, String ended)
+    IdentitiesRoundReport write(List<IdentitiesVerdict.Measured> measured, RoundEnd ended)
         throws IOException {
       boolean complete = measured.size() == plan.size();
-      String reason =
-          complete
-              ? null
-              : ended == null
-                  ? "running: " + measured.size() + " of " + plan.size() + " cells"
-                  : "stopped after " + measured.size() + " of " + plan.size() + " cells: " + ended;
+      String reason = ended.incompleteReason(measured.size(), plan.size());
       MeasurementSettings base = o.sweepOptions.measurement();
       MeasurementSettings settings =
           new MeasurementSettings(
@@ -253,7 +246,7 @@ public final class IdentitiesRound {
               plan,
               ceiling,
               started,
-              ended == null ? null : Instant.now(),
+              ended.ended() ? Instant.now() : null,
               complete,
               reason,
               measured.stream()

@@ -32,8 +32,12 @@ public final class LinkSweeps {
   private final List<DelaySweepOptions> sweeps;
   private final Path outDir;
   private final SensitivityProgress progress;
-  private volatile boolean stopRequested;
-  private volatile DelaySweep running;
+
+  /** Shared with every link's sweep: a request stops the running link and every later one. */
+  private final StopSignal stop = new StopSignal();
+
+  /** The links a stop request ended before their last cell, read off the signal as each ended. */
+  private final java.util.Set<String> stopped = new java.util.HashSet<>();
 
   LinkSweeps(
       String profile,
@@ -131,19 +135,21 @@ public final class LinkSweeps {
     // sweep has its own hook, which stops its relay.
     ShutdownHook hook =
         ShutdownHook.install(
-            "ceiling-links-interrupt", this::interrupt, DelaySweep.INTERRUPT_GRACE, () -> {});
+            "ceiling-links-interrupt", this::interrupt, ShutdownHook.INTERRUPT_GRACE, () -> {});
     try {
       Json.write(file, report);
       progress.linksPlanned(plan);
       for (DelaySweepOptions o : sweeps) {
-        if (stopRequested) {
+        if (stop.requested()) {
           break;
         }
         progress.link(o.link(), results.size() + 1, sweeps.size());
         SensitivityResult r = sweep(o);
+        if (stop.requested() && (r.report() == null || !r.report().complete())) {
+          stopped.add(o.link());
+        }
         results.put(o.link(), r);
         r.problems().forEach(p -> problems.add("link '" + o.link() + "': " + p));
-        stopRequested |= interrupted(r);
         report = report(results);
         Json.write(file, report);
       }
@@ -158,34 +164,18 @@ public final class LinkSweeps {
 
   /** One link's sweep; a sweep that cannot start (its directory) is its row's failure. */
   private SensitivityResult sweep(DelaySweepOptions o) {
-    DelaySweep s = DelaySweep.of(o);
-    // Set before reading the flag: either this sees a stop requested since the loop's check, or
-    // interrupt() sees this sweep. Without it a Ctrl-C as a link started swept that whole link.
-    running = s;
-    if (stopRequested) {
-      s.interrupt();
-    }
+    // The link's sweep reads the shared signal itself: a Ctrl-C as a link starts stops it before
+    // its relay, and one during its cells (its own hook's) stops the links after it too.
     try {
-      return s.run();
+      return DelaySweep.of(o, stop).run();
     } catch (ExperimentException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, e.getMessage());
-    } finally {
-      running = null;
     }
-  }
-
-  /** Whether a signal stopped this link's sweep, before its relay or after some cells. */
-  private static boolean interrupted(SensitivityResult r) {
-    return r.problems().stream().anyMatch(p -> p.startsWith(DelaySweep.INTERRUPTED));
   }
 
   /** Asks the running link's sweep to stop after its running cell, and no further link to start. */
   public void interrupt() {
-    stopRequested = true;
-    DelaySweep s = running;
-    if (s != null) {
-      s.interrupt();
-    }
+    stop.request();
   }
 
   /** ESTABLISHED only when every planned link is; otherwise the worst link's. */
@@ -211,7 +201,7 @@ public final class LinkSweeps {
     // A link stopped by an interrupt has a row (what it measured) but was not swept to its end.
     boolean complete =
         rows.size() == plan.links().size()
-            && results.values().stream().noneMatch(LinkSweeps::interrupted);
+            && results.keySet().stream().noneMatch(stopped::contains);
     return new LinkSweepsReport(
         LinkSweepsReport.SCHEMA, profile, plan, rows, complete, answer(rows, complete));
   }

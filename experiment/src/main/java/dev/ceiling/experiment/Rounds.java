@@ -1,6 +1,5 @@
 package dev.ceiling.experiment;
 
-import dev.ceiling.core.model.ReadyLine;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
@@ -9,8 +8,6 @@ import dev.ceiling.rig.UpOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.OptionalDouble;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -21,9 +18,6 @@ import java.util.function.Function;
  */
 final class Rounds {
   private Rounds() {}
-
-  /** The running cell, the last write and the relay's stop: a cell lasts seconds. */
-  static final Duration INTERRUPT_GRACE = Duration.ofSeconds(60);
 
   /**
    * Runs one round: makes its output directory and fresh report file, starts the profile's
@@ -58,7 +52,7 @@ final class Rounds {
     ShutdownHook h =
         o.installShutdownHook
             ? ShutdownHook.install(
-                "ceiling-round-interrupt", interrupt, INTERRUPT_GRACE, handle::close)
+                "ceiling-round-interrupt", interrupt, ShutdownHook.INTERRUPT_GRACE, handle::close)
             : ShutdownHook.none();
     try (handle) {
       o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
@@ -82,15 +76,5 @@ final class Rounds {
           null);
     }
     return f;
-  }
-
-  /** A relay_info figure when it is a finite number above 0, else null. */
-  static Double prediction(RigDescriptor rig, String key) {
-    try {
-      OptionalDouble v = new ReadyLine(rig.relayInfo()).number(key);
-      return v.isPresent() && v.getAsDouble() > 0 ? v.getAsDouble() : null;
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 }

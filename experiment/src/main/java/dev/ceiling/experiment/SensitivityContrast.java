@@ -145,19 +145,22 @@ public record SensitivityContrast(
         : !contrast.complete() ? "; partial: the contrast arm " + contrast.incompleteReason() : "";
   }
 
-  /** The worse arm's failure first; otherwise whether the contrast is established. */
+  /**
+   * The worse arm's failure first; otherwise whether the contrast is established. {@code notRun} is
+   * why the contrast arm did not run, or null when it ran.
+   */
   static Outcome outcome(
-      SensitivityResult base, SensitivityResult arm, String why, SensitivityContrast contrast) {
+      SensitivityResult base,
+      SensitivityResult arm,
+      RoundEnd notRun,
+      SensitivityContrast contrast) {
     for (SensitivityResult r : java.util.Arrays.asList(base, arm)) {
       if (r != null
           && (r.outcome() == Outcome.INFRASTRUCTURE || r.outcome() == Outcome.BAD_INPUT)) {
         return r.outcome();
       }
     }
-    if (arm == null
-        && why != null
-        && !why.startsWith(DelaySweep.INTERRUPTED)
-        && base.report().complete()) {
+    if (arm == null && notRun != null && notRun.failed() && base.report().complete()) {
       return Outcome.INFRASTRUCTURE;
     }
     return contrast.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;

@@ -109,38 +109,30 @@ final class SensitivityReportFile {
     thisSession.add(m.planned().sequence());
   }
 
-  /** The last write, and the outcome it reads as; {@code failure} is null when none. */
-  SensitivityResult finish(String failure) {
+  /** The last write, and the outcome it reads as. */
+  SensitivityResult finish(RoundEnd end) {
     SensitivityReport report;
     try {
-      report = write(failure == null ? "" : failure);
+      report = write(end);
     } catch (IOException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
     Outcome outcome =
-        DelaySweep.INTERRUPTED.equals(failure)
+        end instanceof RoundEnd.Interrupted
             ? Outcome.NOT_ESTABLISHED
-            : failure != null
+            : end.failed()
                 ? Outcome.INFRASTRUCTURE
                 : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
     return new SensitivityResult(
-        report, file, outcome, failure == null ? List.of() : List.of(failure));
+        report, file, outcome, end.reason() == null ? List.of() : List.of(end.reason()));
   }
 
-  /**
-   * Writes the report of the cells so far. {@code ended} is null while the sweep runs, "" once it
-   * ended normally, and the failure's message when it stopped early.
-   */
-  SensitivityReport write(String ended) throws IOException {
+  /** Writes the report of the cells so far, as the sweep stands or ended. */
+  SensitivityReport write(RoundEnd ended) throws IOException {
     int planned = plan.cells().size();
     boolean complete = measured.size() == planned;
-    String reason =
-        complete
-            ? null
-            : ended == null
-                ? "running: " + measured.size() + " of " + planned + " cells"
-                : "stopped after " + measured.size() + " of " + planned + " cells: " + ended;
-    Instant now = ended == null ? null : Instant.now();
+    String reason = ended.incompleteReason(measured.size(), planned);
+    Instant now = ended.ended() ? Instant.now() : null;
     List<SensitivitySession> sessions = new ArrayList<>(earlier);
     sessions.add(
         new SensitivitySession(earlier.size() + 1, sessionStarted, now, sessionRigId, thisSession));

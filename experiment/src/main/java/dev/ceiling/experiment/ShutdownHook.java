@@ -22,6 +22,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ShutdownHook implements AutoCloseable {
   private final Runnable onSignal;
+
+  /**
+   * How long a round's hook holds the exit after asking it to stop: the running cell, the last
+   * write and the relay's stop (a cell lasts seconds); past it the hook's last resort runs.
+   */
+  public static final Duration INTERRUPT_GRACE = Duration.ofSeconds(60);
+
   private final Duration grace;
   private final Runnable afterWait;
   private final CountDownLatch finished = new CountDownLatch(1);

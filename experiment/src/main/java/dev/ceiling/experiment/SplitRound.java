@@ -6,7 +6,6 @@ import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.net.Redaction;
-import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.verdict.SplitReport;
 import dev.ceiling.verdict.SplitVerdict;
 import java.io.IOException;
@@ -45,10 +44,10 @@ public final class SplitRound {
   public static final String REPORT_FILE = "split.json";
 
   /** The relay_info key of the reference relay's prediction for all its workers together. */
-  public static final String PREDICTED_WORKERS_KEY = "predicted_workers_ceiling_per_s";
+  public static final String PREDICTED_WORKERS_KEY = Predictions.WORKERS_KEY;
 
   /** The relay_info key of the reference relay's prediction for one lock. */
-  public static final String PREDICTED_LOCK_KEY = "predicted_lock_ceiling_per_s";
+  public static final String PREDICTED_LOCK_KEY = Predictions.LOCK_KEY;
 
   /** The equivalence margin when none is given: 0.05 of accepted/offered. */
   public static final double DEFAULT_DELTA = 0.05;
@@ -58,10 +57,7 @@ public final class SplitRound {
 
   private SplitRound(Builder o) {
     this.o = o;
-    this.runner =
-        new SweepRunner(
-            new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
-            o.progress);
+    this.runner = new SweepRunner(SweepRunner.defaultScraper(), o.progress);
   }
 
   public static Builder builder() {
@@ -100,8 +96,8 @@ public final class SplitRound {
               + live.targets().size()
               + " target(s)");
     }
-    Double workers = Rounds.prediction(live, PREDICTED_WORKERS_KEY);
-    Double lock = Rounds.prediction(live, PREDICTED_LOCK_KEY);
+    Double workers = Predictions.of(live, Predictions.WORKERS_KEY);
+    Double lock = Predictions.of(live, Predictions.LOCK_KEY);
     List<Double> rates = o.rates;
     if (o.lockMultiples != null) {
       Double basis = lock != null ? lock : workers;
@@ -109,9 +105,9 @@ public final class SplitRound {
         return RoundResult.failed(
             Outcome.BAD_INPUT,
             "rates from the calibration need relay_info."
-                + PREDICTED_LOCK_KEY
+                + Predictions.LOCK_KEY
                 + " or ."
-                + PREDICTED_WORKERS_KEY
+                + Predictions.WORKERS_KEY
                 + "; the relay reported neither: pass --rates");
       }
       rates = new AutoRates.Range(basis, basis).rates(o.lockMultiples);

@@ -5,26 +5,29 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What Ctrl-C reaches in a running experiment: the request that no new arm or cell starts, the
- * sweep that is running and the relay that is up. Thread-safe: the shutdown hook calls {@link
- * #request()} and {@link #stopRig()} while the experiment's thread runs.
+ * What Ctrl-C reaches in a running round, whichever design it is: the request that no new arm, link
+ * or cell starts, the loop that is running (a sweep's, reached through its interrupt) and the relay
+ * that is up. One signal is shared by a round and the rounds it runs (a contrast's second arm, a
+ * sweep per link), so a request reaches whichever runs and every loop above it sees it.
+ * Thread-safe: the shutdown hook calls {@link #request()} and {@link #stopRig()} while the round's
+ * thread runs.
  */
 final class StopSignal {
   /**
-   * A flag, not only {@link ArmSweep#interrupt()}, because Ctrl-C can arrive before a sweep exists
-   * (during a rig start) or between the arms.
+   * A flag, not only the running loop's interrupt, because Ctrl-C can arrive before a loop exists
+   * (during a rig start) or between two arms or links.
    */
   private final AtomicBoolean requested = new AtomicBoolean();
 
-  private final AtomicReference<ArmSweep> sweep = new AtomicReference<>();
+  private final AtomicReference<Runnable> running = new AtomicReference<>();
   private final AtomicReference<RigControl.Running> rig = new AtomicReference<>();
 
-  /** Stops the running sweep after its cell, or the next one before any cell. */
+  /** Stops the running loop after its cell, or the next one before any cell. */
   void request() {
     requested.set(true);
-    ArmSweep s = sweep.get();
-    if (s != null) {
-      s.interrupt();
+    Runnable r = running.get();
+    if (r != null) {
+      r.run();
     }
   }
 
@@ -33,19 +36,19 @@ final class StopSignal {
   }
 
   /**
-   * Registers the sweep about to run. Set before checking the flag: either this sees the request or
-   * {@link #request()} sees this sweep, so a Ctrl-C during the rig start stops the sweep before its
-   * first cell.
+   * Registers the interrupt of the loop about to run. Set before checking the flag: either this
+   * sees the request or {@link #request()} sees this loop, so a Ctrl-C during the rig start stops
+   * the loop before its first cell.
    */
-  void sweepStarting(ArmSweep s) {
-    sweep.set(s);
+  void running(Runnable interrupt) {
+    running.set(interrupt);
     if (requested.get()) {
-      s.interrupt();
+      interrupt.run();
     }
   }
 
-  void sweepEnded() {
-    sweep.set(null);
+  void ended() {
+    running.set(null);
   }
 
   void rigUp(RigControl.Running r) {

@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -55,17 +54,25 @@ public final class SweepRunner implements ArmSweep {
 
   private final MetricsScraper scraper;
   private final SweepProgress progress;
-  private final AtomicBoolean interrupted = new AtomicBoolean();
+  private final StopSignal stop = new StopSignal();
 
   public SweepRunner(MetricsScraper scraper, SweepProgress progress) {
     this.scraper = scraper;
     this.progress = progress;
   }
 
+  /**
+   * The scraper every round reads the relay's metrics with: a relay that does not answer within
+   * seconds is a failed scrape, and a body over 16 MiB is not a metrics page.
+   */
+  public static MetricsScraper defaultScraper() {
+    return new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+  }
+
   /** Asks the sweep to stop after the cell that is running. */
   @Override
   public void interrupt() {
-    interrupted.set(true);
+    stop.request();
   }
 
   /** A sweep's result; {@code failure} is the infrastructure problem that stopped it, or null. */
@@ -113,7 +120,7 @@ public final class SweepRunner implements ArmSweep {
         if (done.contains(planned.sequence())) {
           continue;
         }
-        if (interrupted.get()) {
+        if (stop.requested()) {
           break;
         }
         ControlCheck.Result checkBefore = checked ? ControlChecks.run(rig) : null;

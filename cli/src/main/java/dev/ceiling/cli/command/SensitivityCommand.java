@@ -318,9 +318,8 @@ public final class SensitivityCommand implements Callable<Integer> {
         .relayOverrides(params)
         .contrast(contrast)
         .link(link)
-        .problems()
+        .contrastProblems()
         .stream()
-        .filter(q -> q.startsWith("contrast "))
         .map(q -> "--" + q)
         .toList();
   }

@@ -12,7 +12,6 @@ import dev.ceiling.experiment.Identities;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.experiment.SweepRunner;
-import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import java.io.IOException;
@@ -224,12 +223,11 @@ public final class SweepCommand implements Callable<Integer> {
             .withConnectTimeout(connectTimeout);
     SweepRunner runner =
         new SweepRunner(
-            new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024),
-            ConsoleProgress.forStderr(err, verbose, quiet));
+            SweepRunner.defaultScraper(), ConsoleProgress.forStderr(err, verbose, quiet));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
     ShutdownHook hook =
         ShutdownHook.install(
-            "ceiling-sweep-interrupt", runner::interrupt, Duration.ofSeconds(60), () -> {});
+            "ceiling-sweep-interrupt", runner::interrupt, ShutdownHook.INTERRUPT_GRACE, () -> {});
     SweepRunner.Outcome outcome;
     try {
       outcome = runner.run(rig, identity, o);
