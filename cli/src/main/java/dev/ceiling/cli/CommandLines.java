@@ -162,7 +162,15 @@ public final class CommandLines {
         throw new TypeConversionException(
             "'" + value + "' must be a duration > 0 and at most 366 days");
       }
-      return Duration.ofNanos(Math.round(seconds * 1e9));
+      return seconds(seconds);
     }
+  }
+
+  /**
+   * A number of seconds as a {@link Duration}, to the nanosecond: the one conversion for the
+   * options given in seconds ({@code --duration SECONDS}) and for {@link DurationConverter}.
+   */
+  public static Duration seconds(double seconds) {
+    return Duration.ofNanos(Math.round(seconds * 1e9));
   }
 }

@@ -75,15 +75,16 @@ public final class CombineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new OptionChecks()
-        .files(
-            new OutputPaths()
-                .input("HALF_A", a)
-                .input("HALF_B", b)
-                .output("--json", json)
-                .output("--html", html))
-        .orFail(spec.commandLine());
-    VerdictConfig cfg = thresholds.config(spec.commandLine());
+    OptionChecks checks =
+        new OptionChecks()
+            .files(
+                new OutputPaths()
+                    .input("HALF_A", a)
+                    .input("HALF_B", b)
+                    .output("--json", json)
+                    .output("--html", html));
+    VerdictConfig cfg = thresholds.config(checks);
+    checks.orFail(spec.commandLine());
     ExperimentReport report;
     try {
       HalfRun ha = half(a);

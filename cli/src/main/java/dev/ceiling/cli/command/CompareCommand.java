@@ -77,15 +77,16 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new OptionChecks()
-        .files(
-            new OutputPaths()
-                .input("BASELINE", baselineFile)
-                .input("CANDIDATE", candidateFile)
-                .output("--json", json)
-                .output("--html", html))
-        .orFail(spec.commandLine());
-    VerdictConfig cfg = thresholds.config(spec.commandLine());
+    OptionChecks checks =
+        new OptionChecks()
+            .files(
+                new OutputPaths()
+                    .input("BASELINE", baselineFile)
+                    .input("CANDIDATE", candidateFile)
+                    .output("--json", json)
+                    .output("--html", html));
+    VerdictConfig cfg = thresholds.config(checks);
+    checks.orFail(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     HalfRun baseline;
     HalfRun candidate;

@@ -1,6 +1,6 @@
 package dev.ceiling.cli.command;
 
-import java.util.ArrayList;
+import dev.ceiling.core.model.Checks;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +24,10 @@ record DeclaredCounts(Double single, Map<String, Double> byLink, List<String> pr
     if (text == null) {
       return new DeclaredCounts(null, Map.of(), List.of());
     }
-    List<String> problems = new ArrayList<>();
+    Checks problems = new Checks();
     if (!text.contains("=")) {
       Double k = count(text, OPTION, problems);
-      return new DeclaredCounts(k, Map.of(), problems);
+      return new DeclaredCounts(k, Map.of(), problems.problems());
     }
     Map<String, Double> byLink = new LinkedHashMap<>();
     for (String part : text.split(",", -1)) {
@@ -44,10 +44,10 @@ record DeclaredCounts(Double single, Map<String, Double> byLink, List<String> pr
         }
       }
     }
-    return new DeclaredCounts(null, byLink, problems);
+    return new DeclaredCounts(null, byLink, problems.problems());
   }
 
-  private static Double count(String text, String what, List<String> problems) {
+  private static Double count(String text, String what, Checks problems) {
     try {
       double k = Double.parseDouble(text.trim());
       if (k >= 0 && k <= MAX) {
@@ -62,11 +62,12 @@ record DeclaredCounts(Double single, Map<String, Double> byLink, List<String> pr
   }
 
   /**
-   * What is wrong with these counts for a sweep of {@code swept} on a profile declaring {@code
-   * declared}: a single count for several links, or a link that is not swept.
+   * Adds what is wrong with these counts for a sweep of {@code swept} on a profile declaring {@code
+   * declared} to {@code out}: the text's problems, a single count for several links, or a link that
+   * is not swept.
    */
-  List<String> problemsFor(List<String> swept, List<String> declared) {
-    List<String> out = new ArrayList<>(problems);
+  OptionChecks check(OptionChecks out, List<String> swept, List<String> declared) {
+    problems.forEach(out::add);
     if (single != null && swept.size() > 1) {
       out.add(
           OPTION

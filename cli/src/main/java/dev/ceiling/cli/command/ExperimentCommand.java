@@ -15,8 +15,6 @@ import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
-import dev.ceiling.rig.RigException;
-import dev.ceiling.rig.UpOptions;
 import dev.ceiling.verdict.VerdictConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,6 +33,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "experiment",
     mixinStandardHelpOptions = true,
+    resourceBundle = "dev.ceiling.cli.command.ExperimentCommand",
     header = "Run the whole A/B experiment and write its reports.",
     description = {
       "Rig up the treatment arm, sweep it, rig down; the same for the control arm; combine,"
@@ -67,11 +66,7 @@ public final class ExperimentCommand implements Callable<Integer> {
   static final int DEFAULT_REPEATS = 3;
   static final double DEFAULT_WARMUP_S = 2;
 
-  @Option(
-      names = "--profile",
-      defaultValue = "reference",
-      description = "Built-in profile name or profile JSON file (default: ${DEFAULT-VALUE}).")
-  String profile;
+  @Mixin MeasuringOptions.Profile profile = new MeasuringOptions.Profile();
 
   @Option(
       names = "--rates",
@@ -83,21 +78,9 @@ public final class ExperimentCommand implements Callable<Integer> {
       })
   String rates;
 
-  @Option(
-      names = "--duration",
-      paramLabel = "SECONDS",
-      defaultValue = "" + DEFAULT_DURATION_S,
-      description = "Measurement window per cell in seconds (default: ${DEFAULT-VALUE}).")
-  double durationS;
+  @Mixin MeasuringOptions.Window duration = new MeasuringOptions.Window();
 
-  @Option(
-      names = "--warmup",
-      paramLabel = "SECONDS",
-      defaultValue = "" + DEFAULT_WARMUP_S,
-      description =
-          "Load offered before each window so saturating cells start with a full queue, seconds"
-              + " (default: ${DEFAULT-VALUE}).")
-  double warmupS;
+  @Mixin MeasuringOptions.Warmup warmup = new MeasuringOptions.Warmup();
 
   @Option(
       names = "--lag-bound",
@@ -109,21 +92,9 @@ public final class ExperimentCommand implements Callable<Integer> {
               + " generate).")
   Duration lagBound;
 
-  @Option(
-      names = "--repeats",
-      paramLabel = "N",
-      defaultValue = "" + DEFAULT_REPEATS,
-      description = "Repeats per rate (default: ${DEFAULT-VALUE}).")
-  int repeats;
+  @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
-  @Option(names = "--seed", description = "Shuffle the cell order with this seed.")
-  Long seed;
-
-  @Option(
-      names = "--param",
-      paramLabel = "NAME=VALUE",
-      description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
-  Map<String, String> params = new TreeMap<>();
+  @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
 
   @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
   boolean twoCommunity;
@@ -138,49 +109,43 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
 
-  @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
-  Path out;
+  @Mixin MeasuringOptions.Out out = new MeasuringOptions.Out();
 
   @Mixin ThresholdOptions thresholds = new ThresholdOptions();
 
-  @Option(
-      names = "--resume",
-      paramLabel = "DIR",
-      description = {
-        "Continue the interrupted experiment in DIR (its --out): each arm from its journal,",
-        "no journalled cell measured again. Pass the options the run was started with; any",
-        "difference is refused before a relay starts."
-      })
-  Path resume;
+  @Mixin MeasuringOptions.Resume resume = new MeasuringOptions.Resume();
 
-  @Option(
-      names = "--verbose",
-      description = "Echo the generator's progress lines and the libraries' info lines.")
-  boolean verbose;
+  @Mixin MeasuringOptions.Verbose verbose = new MeasuringOptions.Verbose();
 
-  @Option(
-      names = "--quiet",
-      description = "Print only the answer (stdout) and warnings: no progress, table or file list.")
-  boolean quiet;
+  @Mixin MeasuringOptions.Quiet quiet = new MeasuringOptions.Quiet();
 
   @Override
   public Integer call() {
-    OptionChecks checks =
-        new OptionChecks()
-            .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
-            .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
-            .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
-            .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "");
-    identities.check(checks, design.is(DesignOption.Design.identities));
-    sources.check(checks);
-    if (sources.spec != null && generators.generators > 1) {
-      checks.add(
-          "--source-addresses needs the generator in this process; it cannot be combined with"
-              + " --generators "
-              + generators.generators);
+    Checked c = check();
+    Logging.verbose(verbose.verbose);
+    if (design.is(DesignOption.Design.split)) {
+      return split(c);
     }
+    if (design.is(DesignOption.Design.identities)) {
+      return identitiesRound(c);
+    }
+    return run(experiment(c));
+  }
+
+  /** What the checks give a run: the profile, the fixed rates (null for auto), the verdict's. */
+  private record Checked(RelayProfile profile, List<Double> fixedRates, VerdictConfig verdict) {}
+
+  /** Every bad argument at once, before anything starts: one usage line (exit 2) naming each. */
+  private Checked check() {
+    OptionChecks checks = new OptionChecks();
+    duration.check(checks);
+    warmup.check(checks);
+    repeats.check(checks, 1);
+    generators.check(checks);
+    identities.check(checks, design.is(DesignOption.Design.identities));
+    sources.check(checks, generators);
     equivalence.check(checks);
-    if (repeats == 1 && !design.is(DesignOption.Design.identities)) {
+    if (repeats.n == 1 && !design.is(DesignOption.Design.identities)) {
       // One cell per rate has no variance: no rate could ever be comparable, so the whole sweep
       // would run only to fail NO_COMPARABLE_RATE.
       checks.add(
@@ -190,83 +155,62 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (!"auto".equals(rates)) {
       try {
         fixedRates = parse(rates);
-        checks.rates("--rates", fixedRates).planSize(fixedRates, durationS, warmupS);
+        checks.rates("--rates", fixedRates).planSize(fixedRates, duration.seconds, warmup.seconds);
       } catch (RuntimeException e) {
         checks.add("--rates must be 'auto' or numbers like 100,200, got '" + rates + "'");
       }
     }
     VerdictConfig verdictConfig = thresholds.config(checks);
-    if (quiet && verbose) {
-      checks.add("--quiet and --verbose contradict each other; give one");
+    verbose.check(checks, quiet);
+    resume.check(checks, out, "run");
+    design.check(checks, twoCommunity, resume.dir != null, fixedRates);
+    RelayProfile p = profile.resolve(checks);
+    if (p != null) {
+      profile.checkParams(checks, p);
     }
-    if (resume != null && out != null) {
-      checks.add("--resume DIR continues the run in DIR; it cannot be combined with --out");
-    }
-    if (resume != null && !java.nio.file.Files.isDirectory(resume)) {
-      checks.add("--resume: " + resume + " is not a directory");
-    }
-    design.check(checks, twoCommunity, resume != null, fixedRates);
     checks.orFail(spec.commandLine());
-    Logging.verbose(verbose);
-    PrintWriter err = spec.commandLine().getErr();
-    RelayProfile p;
-    try {
-      p = RelayProfile.resolve(profile);
-    } catch (RigException e) {
-      throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
-    }
-    // The profile's parameters are the defaults, as for every API user; only --param changes them.
-    Map<String, String> overrides = new TreeMap<>(params);
-    try {
-      // The rig's own rule for overrides, checked before anything starts.
-      UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(overrides);
-    } catch (IllegalArgumentException e) {
-      throw CommandLines.usage(spec.commandLine(), "--param: " + e.getMessage());
-    }
-    if (design.is(DesignOption.Design.split)) {
-      return split(p, overrides, fixedRates, verdictConfig);
-    }
-    if (design.is(DesignOption.Design.identities)) {
-      return identitiesRound(p, overrides, fixedRates, verdictConfig);
-    }
+    return new Checked(p, fixedRates, verdictConfig);
+  }
+
+  /** The A/B experiment with this command's options. */
+  private Experiment.Builder experiment(Checked c) {
     Experiment.Builder b =
         Experiment.builder()
-            .profile(p)
-            .duration(Duration.ofMillis(Math.round(durationS * 1000)))
-            .repeats(repeats)
-            .relayOverrides(overrides)
+            .profile(c.profile())
+            .duration(duration.value())
+            .repeats(repeats.n)
+            .relayOverrides(overrides())
             .sweepOptions(sweepOptions())
-            .verdictConfig(verdictConfig)
-            .resume(resume != null)
+            .verdictConfig(c.verdict())
+            .resume(resume.dir != null)
             .alsoRender("report.html", HtmlReport::render)
-            .progress(ConsoleProgress.forStderr(err, verbose, quiet));
+            .progress(progress());
     // Without --out or --resume the experiment names a new directory of the run's own
     // (Experiment.newRunDirectory under ceiling-reports), as it does for every API user.
-    if (resume != null || out != null) {
-      b.outDir(resume != null ? resume : out);
+    if (resume.or(out) != null) {
+      b.outDir(resume.or(out));
     }
-    if (seed != null) {
-      b.shuffled(seed);
+    if (seed.seed != null) {
+      b.shuffled(seed.seed);
     }
     if (equivalence.margin != null) {
       b.equivalenceMargin(equivalence.margin);
     }
-    if (fixedRates == null) {
+    if (c.fixedRates() == null) {
       b.ratesFromCalibration(AUTO_MULTIPLES);
     } else {
-      b.rates(fixedRates);
+      b.rates(c.fixedRates());
     }
+    return b;
+  }
+
+  /** Runs the A/B, prints its answer (or summary) and returns the exit code. */
+  private int run(Experiment.Builder b) {
+    PrintWriter err = spec.commandLine().getErr();
     // On Ctrl-C the JVM exits once every shutdown hook has returned. The experiment's own hook
     // returns when run() does; this one holds the exit until the summary and the "written to"
     // lines are printed and flushed, so an interrupted run still says what it wrote.
-    // SIGTERM ends the JVM through the same hooks as Ctrl-C, but the JVM would then exit 143;
-    // once everything is written and printed the hook exits 130, as for Ctrl-C.
-    ShutdownHook holdExit =
-        ShutdownHook.install(
-            "ceiling-print-before-exit",
-            () -> {},
-            PRINT_GRACE,
-            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
+    ShutdownHook holdExit = holdExitUntilPrinted("ceiling-print-before-exit");
     try {
       ExperimentResult r;
       try {
@@ -276,7 +220,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         return ExitCode.USAGE;
       }
       int code =
-          quiet
+          quiet.quiet
               ? ExperimentLines.printAnswer(r, spec.commandLine().getOut())
               : ExperimentLines.print(r, spec.commandLine().getOut(), err);
       spec.commandLine().getOut().flush();
@@ -288,13 +232,31 @@ public final class ExperimentCommand implements Callable<Integer> {
   }
 
   /**
+   * A hook that holds the JVM's exit, on Ctrl-C or SIGTERM, until what a run prints is printed
+   * (longer than the run's own shutdown grace), then exits 130: SIGTERM would otherwise exit 143.
+   */
+  static ShutdownHook holdExitUntilPrinted(String name) {
+    return ShutdownHook.install(
+        name, () -> {}, PRINT_GRACE, () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
+  }
+
+  /** The profile's parameters are the defaults, as for every API user; --param changes them. */
+  private Map<String, String> overrides() {
+    return new TreeMap<>(profile.params);
+  }
+
+  private ConsoleProgress progress() {
+    return ConsoleProgress.forStderr(spec.commandLine().getErr(), verbose.verbose, quiet.quiet);
+  }
+
+  /**
    * Each cell's measurement, the same for every design: a round changes what it varies (the split
    * round its communities, the defaults round its identities per cell).
    */
   private SweepOptions sweepOptions() {
     return sources.apply(
         SweepOptions.defaults(Path.of("journal.jsonl"))
-            .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+            .withWarmup(warmup.value())
             .withSendLagBound(lagBound)
             .withTwoCommunity(twoCommunity)
             .withGenerators(generators.generators)
@@ -302,55 +264,46 @@ public final class ExperimentCommand implements Callable<Integer> {
   }
 
   /** A one-relay round's settings from this command's options, as the A/B takes them. */
-  private <B extends RoundBuilder<B>> B round(
-      B b, RelayProfile p, Map<String, String> overrides, VerdictConfig verdictConfig) {
-    b.profile(p)
-        .duration(Duration.ofMillis(Math.round(durationS * 1000)))
-        .repeats(repeats)
-        .relayOverrides(overrides)
+  private <B extends RoundBuilder<B>> B round(B b, Checked c) {
+    b.profile(c.profile())
+        .duration(duration.value())
+        .repeats(repeats.n)
+        .relayOverrides(overrides())
         .sweepOptions(sweepOptions())
-        .verdictConfig(verdictConfig)
-        .progress(ConsoleProgress.forStderr(spec.commandLine().getErr(), verbose, quiet));
+        .verdictConfig(c.verdict())
+        .progress(progress());
     // Without --out the round names a new directory of its own, as the A/B does.
-    if (out != null) {
-      b.outDir(out);
+    if (out.dir != null) {
+      b.outDir(out.dir);
     }
-    if (seed != null) {
-      b.shuffled(seed);
+    if (seed.seed != null) {
+      b.shuffled(seed.seed);
     }
     return b;
   }
 
   /** The split round with this command's options. */
-  private int split(
-      RelayProfile p,
-      Map<String, String> overrides,
-      List<Double> fixedRates,
-      VerdictConfig verdictConfig) {
-    SplitRound.Builder b = round(SplitRound.builder(), p, overrides, verdictConfig);
+  private int split(Checked c) {
+    SplitRound.Builder b = round(SplitRound.builder(), c);
     if (equivalence.margin != null) {
       b.equivalenceMargin(equivalence.margin);
     }
-    if (fixedRates == null) {
+    if (c.fixedRates() == null) {
       b.ratesFromLockCalibration(SplitRun.AUTO_LOCK_MULTIPLES);
     } else {
-      b.rates(fixedRates);
+      b.rates(c.fixedRates());
     }
-    return SplitRun.run(b, quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
+    return SplitRun.run(b, quiet.quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 
   /** The defaults round with this command's options. */
-  private int identitiesRound(
-      RelayProfile p,
-      Map<String, String> overrides,
-      List<Double> fixedRates,
-      VerdictConfig verdictConfig) {
-    IdentitiesRound.Builder b =
-        round(IdentitiesRound.builder(), p, overrides, verdictConfig).identities(identities.values);
-    if (fixedRates != null) {
-      b.rate(fixedRates.get(0));
+  private int identitiesRound(Checked c) {
+    IdentitiesRound.Builder b = round(IdentitiesRound.builder(), c).identities(identities.values);
+    if (c.fixedRates() != null) {
+      b.rate(c.fixedRates().get(0));
     }
-    return IdentitiesRun.run(b, quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
+    return IdentitiesRun.run(
+        b, quiet.quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 
   /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */

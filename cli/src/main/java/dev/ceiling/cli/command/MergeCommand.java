@@ -3,6 +3,7 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
+import dev.ceiling.core.model.Checks;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.SegmentMerge;
 import dev.ceiling.generator.SegmentMergeException;
@@ -62,7 +63,7 @@ public final class MergeCommand implements Callable<Integer> {
     new OptionChecks().files(files.output("--json", json)).orFail(spec.commandLine());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    List<String> problems = new ArrayList<>();
+    Checks problems = new Checks();
     List<SegmentMerge.Input> inputs = new ArrayList<>();
     for (Path p : segments) {
       try {
@@ -72,15 +73,17 @@ public final class MergeCommand implements Callable<Integer> {
       }
     }
     GeneratorReport merged = null;
-    if (problems.isEmpty()) {
+    if (problems.ok()) {
       try {
         merged = SegmentMerge.merge(inputs);
       } catch (SegmentMergeException e) {
-        problems.addAll(e.problems());
+        e.problems().forEach(problems::add);
       }
     }
-    if (merged == null) {
-      err.println("error: cannot merge: " + String.join("; ", problems));
+    try {
+      problems.orThrow();
+    } catch (IllegalArgumentException e) {
+      err.println("error: cannot merge: " + e.getMessage());
       err.flush();
       return ExitCode.USAGE;
     }

@@ -88,10 +88,17 @@ final class OptionChecks {
     return this;
   }
 
+  /** The problems so far, for a parser that reports into core's {@link Checks}. */
+  Checks all() {
+    return checks;
+  }
+
   /** Throws one usage error listing every problem; returns when there is none. */
   void orFail(CommandLine cl) {
-    if (!checks.ok()) {
-      throw CommandLines.usage(cl, String.join("; ", checks.problems()));
+    try {
+      checks.orThrow();
+    } catch (IllegalArgumentException e) {
+      throw CommandLines.usage(cl, e.getMessage());
     }
   }
 }

@@ -49,10 +49,10 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new OptionChecks()
-        .files(new OutputPaths().input("REPORT", file).output("--html", html))
-        .orFail(spec.commandLine());
-    VerdictConfig cfg = thresholds.config(spec.commandLine());
+    OptionChecks checks =
+        new OptionChecks().files(new OutputPaths().input("REPORT", file).output("--html", html));
+    VerdictConfig cfg = thresholds.config(checks);
+    checks.orFail(spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;
     try {

@@ -17,8 +17,6 @@ import dev.ceiling.experiment.SensitivityResult;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
-import dev.ceiling.rig.RigException;
-import dev.ceiling.rig.UpOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -41,6 +39,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "sensitivity",
     mixinStandardHelpOptions = true,
+    resourceBundle = "dev.ceiling.cli.command.SensitivityCommand",
     header = "Round trips per event on each link, by a delay sweep.",
     description = {
       "Brings the relay up once with a delay proxy on each upstream its profile declares, fixes"
@@ -67,11 +66,7 @@ import picocli.CommandLine.Spec;
 public final class SensitivityCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--profile",
-      defaultValue = "reference-linked",
-      description = "Built-in profile name or profile JSON file (default: ${DEFAULT-VALUE}).")
-  String profile;
+  @Mixin MeasuringOptions.Profile profile = new MeasuringOptions.Profile();
 
   @Option(
       names = "--link",
@@ -90,20 +85,9 @@ public final class SensitivityCommand implements Callable<Integer> {
       description = "Added round-trip delays, ms, ascending (default: ${DEFAULT-VALUE}).")
   List<Double> delaysMs;
 
-  @Option(
-      names = "--repeats",
-      paramLabel = "N",
-      defaultValue = "3",
-      description = "Cells per delay, at least 2 (default: ${DEFAULT-VALUE}).")
-  int repeats;
+  @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
-  @Option(
-      names = "--duration",
-      paramLabel = "SECONDS",
-      defaultValue = "3",
-      converter = CommandLines.FiniteDouble.class,
-      description = "Measurement window per cell, seconds (default: ${DEFAULT-VALUE}).")
-  double durationS;
+  @Mixin MeasuringOptions.Window duration = new MeasuringOptions.Window();
 
   @Option(
       names = "--rate",
@@ -132,17 +116,7 @@ public final class SensitivityCommand implements Callable<Integer> {
       description = "Equivalence margin around the declared count (default: ${DEFAULT-VALUE}).")
   double margin;
 
-  @Option(
-      names = "--seed",
-      defaultValue = "1",
-      description = "Seed of the cell order (default: ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(
-      names = "--param",
-      paramLabel = "NAME=VALUE",
-      description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
-  Map<String, String> params = new TreeMap<>();
+  @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
 
   @Option(
       names = "--contrast",
@@ -154,64 +128,52 @@ public final class SensitivityCommand implements Callable<Integer> {
               + " contrast/.")
   Map<String, String> contrast = new TreeMap<>();
 
-  @Option(names = "--out", description = "Output directory (default: ceiling-reports/<timestamp>).")
-  Path out;
+  @Mixin MeasuringOptions.Out out = new MeasuringOptions.Out();
 
-  @Option(
-      names = "--resume",
-      paramLabel = "DIR",
-      description = {
-        "Continue the interrupted or partial sweep in DIR (its --out): its sensitivity.json's plan",
-        "is the plan (its offer and offer rule included), only the planned cells not in the file",
-        "run, on a relay started afresh, and every cell in the file is kept. Pass the options the",
-        "sweep was started with (--rate may be left out); a different plan, a missing, unreadable",
-        "or complete file, or a relay that differs from the stored one is refused (exit 2)."
-      })
-  Path resume;
+  @Mixin MeasuringOptions.Resume resume = new MeasuringOptions.Resume();
 
-  @Option(names = "--quiet", description = "Print only the answer and warnings.")
-  boolean quiet;
+  @Mixin MeasuringOptions.Quiet quiet = new MeasuringOptions.Quiet();
 
   @Mixin IdentitiesOption identities = new IdentitiesOption();
 
   @Override
   public Integer call() {
-    PrintWriter err = spec.commandLine().getErr();
-    RelayProfile p;
-    try {
-      p = RelayProfile.resolve(profile);
-    } catch (RigException e) {
-      throw CommandLines.usage(spec.commandLine(), "--profile: " + e.getMessage());
-    }
+    RelayProfile p = profile();
     if (link == null && p.linkNames().size() == 1) {
       link = p.linkNames().get(0);
     }
     DeclaredCounts counts = DeclaredCounts.parse(expectRoundTrips);
     check(p, counts);
     Logging.verbose(false);
+    PrintWriter err = spec.commandLine().getErr();
     Path dir;
     try {
-      dir =
-          resume != null
-              ? resume
-              : out != null ? out : Experiment.newRunDirectory(Path.of("ceiling-reports"));
+      dir = resume.or(out) != null ? resume.or(out) : Experiment.newRunDirectory(REPORTS);
     } catch (IOException e) {
       CommandLines.error(err, "cannot create the output directory: " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
     // The sweep's own hook stops it after the running cell on Ctrl-C or SIGTERM; this one holds
-    // the exit until the answer and the file's path are printed, then exits 130 (as experiment).
-    ShutdownHook holdExit =
-        ShutdownHook.install(
-            "ceiling-print-before-exit",
-            () -> {},
-            ExperimentCommand.PRINT_GRACE,
-            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
+    // the exit until the answer and the file's path are printed, as experiment's does.
+    ShutdownHook holdExit = ExperimentCommand.holdExitUntilPrinted("ceiling-print-before-exit");
     try {
       return link == null ? sweepLinks(p, counts, dir, err) : sweep(p, counts, dir, err);
     } finally {
       holdExit.close();
     }
+  }
+
+  private static final Path REPORTS = Path.of("ceiling-reports");
+
+  /**
+   * The profile, or a usage error naming {@code --profile}: every other check reads its links, so a
+   * profile that does not resolve is the one problem reported.
+   */
+  private RelayProfile profile() {
+    OptionChecks checks = new OptionChecks();
+    RelayProfile p = profile.resolve(checks);
+    checks.orFail(spec.commandLine());
+    return p;
   }
 
   /** Runs the sweep and prints its answer; the exit code. */
@@ -230,7 +192,7 @@ public final class SensitivityCommand implements Callable<Integer> {
           dir.resolve(dev.ceiling.experiment.DelaySweepOptions.CONTRAST_DIR),
           err);
     }
-    return SensitivityLines.finish(spec.commandLine().getOut(), err, r, html, quiet);
+    return SensitivityLines.finish(spec.commandLine().getOut(), err, r, html, quiet.quiet);
   }
 
   /** Sweeps each link in turn, then prints the table; the exit code. */
@@ -254,7 +216,7 @@ public final class SensitivityCommand implements Callable<Integer> {
               }
             });
     Path html = r.report() == null ? null : writeLinksHtml(r, err);
-    return SensitivityLines.finishLinks(spec.commandLine().getOut(), err, r, html, quiet);
+    return SensitivityLines.finishLinks(spec.commandLine().getOut(), err, r, html, quiet.quiet);
   }
 
   /** Everything but the link and the declared count. */
@@ -262,20 +224,20 @@ public final class SensitivityCommand implements Callable<Integer> {
     return DelaySweep.builder()
         .profile(p)
         .delaysMs(delaysMs)
-        .repeats(repeats)
-        .duration(Duration.ofNanos(Math.round(durationS * 1e9)))
+        .repeats(repeats.n)
+        .duration(duration.value())
         .margin(margin)
-        .seed(seed)
-        .relayOverrides(params)
+        .seed(seed.seed)
+        .relayOverrides(profile.params)
         .contrast(contrast)
         .sweepOptions(
             SweepOptions.defaults(dir.resolve("journal.jsonl"))
                 .withWarmup(Duration.ofSeconds(1))
                 .withIdentities(identities.value()))
         .outDir(dir)
-        .progress(new SensitivityLines(err, quiet))
+        .progress(new SensitivityLines(err, quiet.quiet))
         .rate(rate)
-        .resume(resume != null);
+        .resume(resume.dir != null);
   }
 
   /**
@@ -315,7 +277,7 @@ public final class SensitivityCommand implements Callable<Integer> {
     }
     return DelaySweep.builder()
         .profile(p)
-        .relayOverrides(params)
+        .relayOverrides(profile.params)
         .contrast(contrast)
         .link(link)
         .contrastProblems()
@@ -326,10 +288,9 @@ public final class SensitivityCommand implements Callable<Integer> {
 
   /** Every bad argument at once, before anything starts: one usage line naming each. */
   private void check(RelayProfile p, DeclaredCounts counts) {
-    OptionChecks checks =
-        new OptionChecks()
-            .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
-            .between("--repeats", repeats, 2, OptionChecks.MAX_REPEATS, "");
+    OptionChecks checks = new OptionChecks();
+    duration.check(checks);
+    repeats.check(checks, 2);
     if (rate != null) {
       checks.positive("--rate", rate, OptionChecks.MAX_RATE_PER_S, "events/s");
     }
@@ -344,41 +305,33 @@ public final class SensitivityCommand implements Callable<Integer> {
     } else if (link != null && !links.contains(link)) {
       checks.add("--link '" + link + "' is not a link of profile '" + p.name() + "': " + links);
     } else {
-      counts.problemsFor(link == null ? links : List.of(link), links).forEach(checks::add);
+      counts.check(checks, link == null ? links : List.of(link), links);
     }
     if (link == null && links.size() > 1 && !contrast.isEmpty()) {
       checks.add(
           "--contrast sweeps one link: give --link with it (the profile declares " + links + ")");
     }
     SensitivityPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
-    if (resume != null && out != null) {
-      checks.add("--resume DIR continues the sweep in DIR; it cannot be combined with --out");
-    } else if (resume != null && !Files.isDirectory(resume)) {
-      checks.add("--resume: " + resume + " is not a directory");
-    }
-    if (resume != null && link == null && links.size() > 1) {
+    resume.check(checks, out, "sweep");
+    if (resume.dir != null && link == null && links.size() > 1) {
       checks.add(
           "--resume continues one link's sweep: give --link with it (the profile declares "
               + links
               + ")");
     }
-    if (out != null && Files.exists(out.resolve(DelaySweep.REPORT_FILE))) {
+    if (out.dir != null && Files.exists(out.dir.resolve(DelaySweep.REPORT_FILE))) {
       checks.add(
           "--out "
-              + out
+              + out.dir
               + " already holds a sensitivity.json; choose a new directory, or continue it with"
               + " --resume "
-              + out);
+              + out.dir);
     }
-    if (out != null && Files.exists(out.resolve(LinkSweeps.FILE))) {
+    if (out.dir != null && Files.exists(out.dir.resolve(LinkSweeps.FILE))) {
       checks.add(
-          "--out " + out + " already holds a " + LinkSweeps.FILE + "; choose a new directory");
+          "--out " + out.dir + " already holds a " + LinkSweeps.FILE + "; choose a new directory");
     }
-    try {
-      UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(params);
-    } catch (IllegalArgumentException e) {
-      checks.add("--param: " + e.getMessage());
-    }
+    profile.checkParams(checks, p);
     contrastProblems(p).forEach(checks::add);
     checks.orFail(spec.commandLine());
   }

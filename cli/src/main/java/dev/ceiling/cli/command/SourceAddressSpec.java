@@ -2,6 +2,7 @@ package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
 import com.google.common.net.InetAddresses;
+import dev.ceiling.core.model.Checks;
 import dev.ceiling.generator.SourceAddresses;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -25,7 +26,7 @@ final class SourceAddressSpec {
    * The addresses {@code spec} names, in order; adds one problem per bad item (each naming the
    * option) and returns what parsed.
    */
-  static List<InetAddress> parse(String spec, List<String> problems) {
+  static List<InetAddress> parse(String spec, Checks problems) {
     List<InetAddress> out = new ArrayList<>();
     for (String item : Splitter.on(',').trimResults().split(spec)) {
       if (item.isEmpty()) {
@@ -50,9 +51,17 @@ final class SourceAddressSpec {
     return out;
   }
 
+  /** {@link #parse(String, Checks)} for a caller that collects its problems in a list. */
+  static List<InetAddress> parse(String spec, List<String> problems) {
+    Checks found = new Checks();
+    List<InetAddress> out = parse(spec, found);
+    problems.addAll(found.problems());
+    return out;
+  }
+
   /** Adds A..B to {@code out}, or one problem. */
   private static void range(
-      String item, String from, String to, List<InetAddress> out, List<String> problems) {
+      String item, String from, String to, List<InetAddress> out, Checks problems) {
     InetAddress a = literal(from, problems);
     InetAddress b = literal(to, problems);
     if (a == null || b == null) {
@@ -85,7 +94,7 @@ final class SourceAddressSpec {
     }
   }
 
-  private static InetAddress literal(String s, List<String> problems) {
+  private static InetAddress literal(String s, Checks problems) {
     try {
       return InetAddresses.forString(s);
     } catch (IllegalArgumentException e) {

@@ -3,7 +3,6 @@ package dev.ceiling.cli.command;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.generator.SourceAddresses;
 import java.net.InetAddress;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -27,18 +26,25 @@ final class SourceAddressesOption {
 
   private List<InetAddress> addresses = List.of();
 
-  /** Parses the value and checks the generator's rules for addresses, with the other problems. */
-  OptionChecks check(OptionChecks checks) {
+  /**
+   * Parses the value and checks the generator's rules for addresses, and that the generator runs in
+   * this process, with the other problems.
+   */
+  OptionChecks check(OptionChecks checks, GeneratorsOption generators) {
     if (spec == null) {
       return checks;
     }
-    List<String> problems = new ArrayList<>();
-    addresses = SourceAddressSpec.parse(spec, problems);
+    addresses = SourceAddressSpec.parse(spec, checks.all());
     // The connections are not known here: the rules that need them are met by apply().
     for (String p : SourceAddresses.problems(addresses, null)) {
-      problems.add(SourceAddressSpec.OPTION + ": " + p);
+      checks.add(SourceAddressSpec.OPTION + ": " + p);
     }
-    problems.forEach(checks::add);
+    if (generators.generators > 1) {
+      checks.add(
+          "--source-addresses needs the generator in this process; it cannot be combined with"
+              + " --generators "
+              + generators.generators);
+    }
     return checks;
   }
 

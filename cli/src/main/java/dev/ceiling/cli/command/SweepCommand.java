@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "sweep",
     mixinStandardHelpOptions = true,
+    resourceBundle = "dev.ceiling.cli.command.SweepCommand",
     header = "Measure one arm's half-run against a relay that is up.",
     description = {
       "For each rate and repeat: drain, warm up, scrape, offer load, scrape. A half-run is a"
@@ -51,6 +52,7 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--json", required = true, description = "Where to write the half-run.")
   Path json;
 
+  // Not MeasuringOptions.Profile: the relay is up already, its profile named by the descriptor.
   @Option(names = "--profile", description = "Profile (default: the descriptor's profile name).")
   String profile;
 
@@ -62,26 +64,11 @@ public final class SweepCommand implements Callable<Integer> {
       description = "Offered rates, events/s, comma-separated.")
   List<Double> rates;
 
-  @Option(
-      names = "--duration",
-      paramLabel = "SECONDS",
-      defaultValue = "" + ExperimentCommand.DEFAULT_DURATION_S,
-      description = "Measurement window per cell, seconds (default: ${DEFAULT-VALUE}).")
-  double durationS;
+  @Mixin MeasuringOptions.Window duration = new MeasuringOptions.Window();
 
-  @Option(
-      names = "--warmup",
-      paramLabel = "SECONDS",
-      defaultValue = "" + ExperimentCommand.DEFAULT_WARMUP_S,
-      description = "Load offered before each window, seconds (default: ${DEFAULT-VALUE}).")
-  double warmupS;
+  @Mixin MeasuringOptions.Warmup warmup = new MeasuringOptions.Warmup();
 
-  @Option(
-      names = "--repeats",
-      paramLabel = "N",
-      defaultValue = "" + ExperimentCommand.DEFAULT_REPEATS,
-      description = "Repeats per rate (default: ${DEFAULT-VALUE}).")
-  int repeats;
+  @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
   @Option(
       names = "--order",
@@ -89,8 +76,7 @@ public final class SweepCommand implements Callable<Integer> {
       description = "ascending or shuffled (default: ${DEFAULT-VALUE}).")
   String order;
 
-  @Option(names = "--seed", description = "Shuffle seed (with --order shuffled).")
-  Long seed;
+  @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
 
   @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
   boolean twoCommunity;
@@ -98,6 +84,7 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--journal", description = "Journal path (default: beside --json).")
   Path journal;
 
+  // Not MeasuringOptions.Resume: a sweep continues a journal file, not a run's directory.
   @Option(names = "--resume", description = "Continue this journal without repeating its cells.")
   Path resume;
 
@@ -118,19 +105,69 @@ public final class SweepCommand implements Callable<Integer> {
               + " before the sweep fails with exit 3, e.g. 10s (default: ${DEFAULT-VALUE}).")
   Duration connectTimeout;
 
-  @Option(names = "--verbose", description = "Echo the generator's progress lines.")
-  boolean verbose;
+  @Mixin MeasuringOptions.Verbose verbose = new MeasuringOptions.Verbose();
 
-  @Option(
-      names = "--quiet",
-      description = "Print only the answer (stdout) and warnings: no progress or file lines.")
-  boolean quiet;
+  @Mixin MeasuringOptions.Quiet quiet = new MeasuringOptions.Quiet();
+
+  /** Every bad argument at once, before anything is read: one usage line (exit 2) naming each. */
+  private void check(Path journalFile) {
+    OptionChecks checks = new OptionChecks();
+    verbose.check(checks, quiet);
+    equivalence.check(checks);
+    sources.check(checks, generators);
+    checks.rates("--rates", rates);
+    duration.check(checks);
+    warmup.check(checks);
+    repeats.check(checks, 1);
+    generators.check(checks);
+    checks.planSize(rates, duration.seconds, warmup.seconds);
+    checks.files(
+        new OutputPaths()
+            .input("--rig", rigFile)
+            .output("--json", json)
+            .output(
+                resume != null ? "--resume" : journal != null ? "--journal" : "the journal",
+                journalFile));
+    identities.check(checks);
+    if (!"ascending".equals(order) && !"shuffled".equals(order)) {
+      checks.add("--order must be 'ascending' or 'shuffled', got '" + order + "'");
+    } else if ("shuffled".equals(order) != (seed.seed != null)) {
+      checks.add("--seed is required with --order shuffled, and only then");
+    }
+    checks.orFail(spec.commandLine());
+  }
+
+  /** The descriptor, refused unless every address in it is this machine's. */
+  private RigDescriptor rig() throws ReportFormatException {
+    RigDescriptor rig = Json.read(rigFile, RigDescriptor.class);
+    // The same rule as 'rig up': a descriptor is a file anyone can edit.
+    List<String> notLoopback = dev.ceiling.core.net.Loopback.problems(rig);
+    if (!notLoopback.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--rig " + rigFile + ": " + String.join("; ", notLoopback));
+    }
+    return rig;
+  }
+
+  /** The half-run's identity: the plan, the relay described by {@code rig}, the measurement. */
+  private ExperimentIdentity identity(RigDescriptor rig) throws RigException {
+    RelayProfile p = RelayProfile.resolve(profile != null ? profile : rig.profile());
+    return Identities.of(
+            p,
+            rig,
+            rates.stream().sorted().distinct().toList(),
+            duration.seconds,
+            repeats.n,
+            seed.seed,
+            options().measurement())
+        .withEquivalenceMargin(equivalence.margin);
+  }
 
   /** The sweep's options but for the journal: its measurement settings enter the identity. */
   private SweepOptions options() {
     return sources.apply(
         SweepOptions.defaults(Path.of("journal.jsonl"))
-            .withWarmup(Duration.ofMillis(Math.round(warmupS * 1000)))
+            .withWarmup(warmup.value())
             .withIdentities(identities.value()));
   }
 
@@ -146,70 +183,15 @@ public final class SweepCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path journalFile = journalFile();
-    OptionChecks checks = new OptionChecks();
-    if (quiet && verbose) {
-      checks.add("--quiet and --verbose contradict each other; give one");
-    }
-    equivalence.check(checks);
-    sources.check(checks);
-    if (sources.spec != null && generators.generators > 1) {
-      checks.add(
-          "--source-addresses needs the generator in this process; it cannot be combined with"
-              + " --generators "
-              + generators.generators);
-    }
-    identities
-        .check(
-            checks
-                .rates("--rates", rates)
-                .positive("--duration", durationS, OptionChecks.MAX_DURATION_S, "seconds")
-                .between("--warmup", warmupS, 0, OptionChecks.MAX_WARMUP_S, "seconds")
-                .between("--repeats", repeats, 1, OptionChecks.MAX_REPEATS, "")
-                .between("--generators", generators.generators, 1, SweepOptions.MAX_GENERATORS, "")
-                .planSize(rates, durationS, warmupS)
-                .files(
-                    new OutputPaths()
-                        .input("--rig", rigFile)
-                        .output("--json", json)
-                        .output(
-                            resume != null
-                                ? "--resume"
-                                : journal != null ? "--journal" : "the journal",
-                            journalFile)))
-        .orFail(spec.commandLine());
-    Logging.verbose(verbose);
+    check(journalFile);
+    Logging.verbose(verbose.verbose);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     RigDescriptor rig;
-    RelayProfile p;
     ExperimentIdentity identity;
     try {
-      rig = Json.read(rigFile, RigDescriptor.class);
-      // The same rule as 'rig up': a descriptor is a file anyone can edit.
-      List<String> notLoopback = dev.ceiling.core.net.Loopback.problems(rig);
-      if (!notLoopback.isEmpty()) {
-        throw new IllegalArgumentException(
-            "--rig " + rigFile + ": " + String.join("; ", notLoopback));
-      }
-      p = RelayProfile.resolve(profile != null ? profile : rig.profile());
-      if (!"ascending".equals(order) && !"shuffled".equals(order)) {
-        throw new IllegalArgumentException(
-            "--order must be 'ascending' or 'shuffled', got '" + order + "'");
-      }
-      if ("shuffled".equals(order) != (seed != null)) {
-        throw new IllegalArgumentException(
-            "--seed is required with --order shuffled, and only then");
-      }
-      identity =
-          Identities.of(
-                  p,
-                  rig,
-                  rates.stream().sorted().distinct().toList(),
-                  durationS,
-                  repeats,
-                  seed,
-                  options().measurement())
-              .withEquivalenceMargin(equivalence.margin);
+      rig = rig();
+      identity = identity(rig);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.USAGE;
@@ -223,7 +205,7 @@ public final class SweepCommand implements Callable<Integer> {
             .withConnectTimeout(connectTimeout);
     SweepRunner runner =
         new SweepRunner(
-            SweepRunner.defaultScraper(), ConsoleProgress.forStderr(err, verbose, quiet));
+            SweepRunner.defaultScraper(), ConsoleProgress.forStderr(err, verbose.verbose, quiet.quiet));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
     ShutdownHook hook =
         ShutdownHook.install(
@@ -259,7 +241,7 @@ public final class SweepCommand implements Callable<Integer> {
     } finally {
       hook.close();
     }
-    if (!quiet) {
+    if (!quiet.quiet) {
       err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
     }
     if (outcome.failure() != null) {

@@ -1,7 +1,6 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.verdict.VerdictConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,14 +36,6 @@ final class ThresholdOptions {
               + VerdictConfig.MAX_STEADY_TOLERANCE
               + " (default: Ceiling's, 0.05).")
   Double steadyTolerance;
-
-  /** Ceiling's defaults with the flags given; a usage error naming every flag out of range. */
-  VerdictConfig config(CommandLine cl) {
-    OptionChecks checks = new OptionChecks();
-    VerdictConfig c = config(checks);
-    checks.orFail(cl);
-    return c;
-  }
 
   /**
    * Ceiling's defaults with the flags given, or null after adding to {@code checks} a problem per

@@ -13,7 +13,7 @@ class SourceAddressesOptionTest {
     SourceAddressesOption o = new SourceAddressesOption();
     o.spec = "127.0.0.2-127.0.0.17";
     // No problem: orFail returns instead of throwing a usage error.
-    o.check(new OptionChecks()).orFail(null);
+    o.check(new OptionChecks(), new GeneratorsOption()).orFail(null);
 
     SweepOptions s = o.apply(SweepOptions.defaults(Path.of("j.jsonl")));
 

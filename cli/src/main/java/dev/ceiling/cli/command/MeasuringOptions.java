@@ -1,0 +1,199 @@
+package dev.ceiling.cli.command;
+
+import dev.ceiling.cli.CommandLines;
+import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.rig.RigException;
+import dev.ceiling.rig.UpOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import picocli.CommandLine.Option;
+
+/**
+ * The options the measuring commands ({@code experiment}, {@code sweep}, {@code sensitivity})
+ * share, each declared once as a picocli mixin with its range check, so that a flag has one name,
+ * one syntax and one error line wherever it appears.
+ *
+ * <p>Where a command words an option's help or sets its default differently, it says so in its own
+ * resource bundle ({@code ExperimentCommand.properties}, ...): the {@code descriptionKey} below
+ * (the option's name without dashes) replaces the description, and {@code NAME.default} the
+ * default. picocli looks both up in the bundle of the command that mixes the option in; with no
+ * entry, the text and default here hold.
+ */
+final class MeasuringOptions {
+  private MeasuringOptions() {}
+
+  /** {@code --profile} and {@code --param}: which relay, and its parameters changed. */
+  static final class Profile {
+    @Option(
+        names = "--profile",
+        defaultValue = "${bundle:profile.default:-reference}",
+        descriptionKey = "profile",
+        description = "Built-in profile name or profile JSON file (default: ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(
+        names = "--param",
+        paramLabel = "NAME=VALUE",
+        descriptionKey = "param",
+        description = "Override a profile port or parameter, NAME=VALUE (repeatable).")
+    Map<String, String> params = new TreeMap<>();
+
+    /** The profile named, or a problem naming {@code --profile} and null. */
+    RelayProfile resolve(OptionChecks checks) {
+      try {
+        return RelayProfile.resolve(profile);
+      } catch (RigException e) {
+        checks.add("--profile: " + e.getMessage());
+        return null;
+      }
+    }
+
+    /**
+     * The rig's own rule for overrides, applied to {@code p} before anything starts: a problem
+     * naming {@code --param} for a port or parameter the profile does not accept.
+     */
+    OptionChecks checkParams(OptionChecks checks, RelayProfile p) {
+      try {
+        UpOptions.of(p, p.treatmentArm(), Path.of(".")).withOverrides(params);
+      } catch (IllegalArgumentException e) {
+        checks.add("--param: " + e.getMessage());
+      }
+      return checks;
+    }
+  }
+
+  /** {@code --duration SECONDS}: the measurement window per cell. */
+  static final class Window {
+    @Option(
+        names = "--duration",
+        paramLabel = "SECONDS",
+        defaultValue = "${bundle:duration.default:-" + ExperimentCommand.DEFAULT_DURATION_S + "}",
+        descriptionKey = "duration",
+        description = "Measurement window per cell, seconds (default: ${DEFAULT-VALUE}).")
+    double seconds;
+
+    Duration value() {
+      return CommandLines.seconds(seconds);
+    }
+
+    OptionChecks check(OptionChecks checks) {
+      return checks.positive("--duration", seconds, OptionChecks.MAX_DURATION_S, "seconds");
+    }
+  }
+
+  /** {@code --warmup SECONDS}: load offered before each window. */
+  static final class Warmup {
+    @Option(
+        names = "--warmup",
+        paramLabel = "SECONDS",
+        defaultValue = "" + ExperimentCommand.DEFAULT_WARMUP_S,
+        descriptionKey = "warmup",
+        description = "Load offered before each window, seconds (default: ${DEFAULT-VALUE}).")
+    double seconds;
+
+    Duration value() {
+      return CommandLines.seconds(seconds);
+    }
+
+    OptionChecks check(OptionChecks checks) {
+      return checks.between("--warmup", seconds, 0, OptionChecks.MAX_WARMUP_S, "seconds");
+    }
+  }
+
+  /** {@code --repeats N}: cells per point of the grid. */
+  static final class Repeats {
+    @Option(
+        names = "--repeats",
+        paramLabel = "N",
+        defaultValue = "${bundle:repeats.default:-" + ExperimentCommand.DEFAULT_REPEATS + "}",
+        descriptionKey = "repeats",
+        description = "Repeats per rate (default: ${DEFAULT-VALUE}).")
+    int n;
+
+    /** {@code min} is the command's: a design that fits a variance per point needs two. */
+    OptionChecks check(OptionChecks checks, int min) {
+      return checks.between("--repeats", n, min, OptionChecks.MAX_REPEATS, "");
+    }
+  }
+
+  /** {@code --seed}: the cell order's seed; null when a command has no default and none given. */
+  static final class Seed {
+    @Option(
+        names = "--seed",
+        defaultValue = "${bundle:seed.default}",
+        descriptionKey = "seed",
+        description = "Shuffle the cell order with this seed.")
+    Long seed;
+  }
+
+  /** {@code --out}: the run's directory. */
+  static final class Out {
+    @Option(
+        names = "--out",
+        paramLabel = "<out>",
+        descriptionKey = "out",
+        description = "Output directory (default: ceiling-reports/<timestamp>).")
+    Path dir;
+  }
+
+  /** {@code --resume DIR}: continue the interrupted run stored in DIR. */
+  static final class Resume {
+    @Option(
+        names = "--resume",
+        paramLabel = "DIR",
+        descriptionKey = "resume",
+        description = {
+          "Continue the interrupted experiment in DIR (its --out): each arm from its journal,",
+          "no journalled cell measured again. Pass the options the run was started with; any",
+          "difference is refused before a relay starts."
+        })
+    Path dir;
+
+    /** The directory a run writes to: the one resumed, else {@code out}'s (may be null). */
+    Path or(Out out) {
+      return dir != null ? dir : out.dir;
+    }
+
+    /** A resumed {@code run} (its word: "run", "sweep") is a directory, and never a new --out. */
+    OptionChecks check(OptionChecks checks, Out out, String run) {
+      if (dir != null && out.dir != null) {
+        checks.add(
+            "--resume DIR continues the " + run + " in DIR; it cannot be combined with --out");
+      }
+      if (dir != null && !Files.isDirectory(dir)) {
+        checks.add("--resume: " + dir + " is not a directory");
+      }
+      return checks;
+    }
+  }
+
+  /** {@code --quiet}: the answer and warnings only. */
+  static final class Quiet {
+    @Option(
+        names = "--quiet",
+        descriptionKey = "quiet",
+        description =
+            "Print only the answer (stdout) and warnings: no progress, table or file list.")
+    boolean quiet;
+  }
+
+  /** {@code --verbose}: the generator's and the libraries' lines too. */
+  static final class Verbose {
+    @Option(
+        names = "--verbose",
+        descriptionKey = "verbose",
+        description = "Echo the generator's progress lines and the libraries' info lines.")
+    boolean verbose;
+
+    /** The two ask for opposite consoles. */
+    OptionChecks check(OptionChecks checks, Quiet quiet) {
+      if (quiet.quiet && verbose) {
+        checks.add("--quiet and --verbose contradict each other; give one");
+      }
+      return checks;
+    }
+  }
+}
