@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when a consumer's resolved test classpath (one line, ':'-separated, as written by
 # maven-dependency-plugin's build-classpath) holds a jar an embedding project must not get:
-# picocli and JFreeChart belong to the CLI, H2 and the PostgreSQL driver to the reference relay.
+# picocli and uPlot (the report pages' chart script) belong to the CLI, H2 and the PostgreSQL
+# driver to the reference relay.
 # It also requires the embedding API itself, so an empty or wrong file cannot pass.
 set -euo pipefail
 file="${1:?usage: check-classpath.sh CLASSPATH_FILE}"
@@ -10,7 +11,7 @@ mapfile -t jars < <(tr ':' '\n' < "$file")
 bad=()
 for jar in "${jars[@]}"; do
   case "$(basename "$jar")" in
-    picocli-*|jfreechart-*|org.jfree.svg-*|h2-*|postgresql-*|ceiling-cli-*|ceiling-reference-relay-*)
+    picocli-*|uplot-*|h2-*|postgresql-*|ceiling-cli-*|ceiling-reference-relay-*)
       bad+=("$jar") ;;
   esac
 done
@@ -36,4 +37,4 @@ if ((${#missing[@]} > 0)); then
   echo "consumer classpath check: not on the example's test classpath: ${missing[*]} (it holds ${#jars[@]} jars, from $file)" >&2
   exit 1
 fi
-echo "consumer classpath check: ${#jars[@]} jars, no picocli, JFreeChart, H2 or PostgreSQL driver"
+echo "consumer classpath check: ${#jars[@]} jars, no picocli, uPlot, H2 or PostgreSQL driver"

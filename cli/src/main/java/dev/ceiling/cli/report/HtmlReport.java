@@ -6,6 +6,9 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.verdict.ArmStats;
+import dev.ceiling.verdict.CellProblem;
+import dev.ceiling.verdict.CellRef;
+import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.Failure;
 import dev.ceiling.verdict.FatalProblem;
@@ -14,6 +17,7 @@ import dev.ceiling.verdict.Verdict;
 import dev.ceiling.verdict.VerdictReport;
 import dev.ceiling.verdict.WorkerRate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,19 +25,20 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * A self-contained HTML report: the answer in words first ({@link Answer}), then inline SVG charts
- * (JFreeChart via JFreeSVG), tables ({@link HtmlTables}), the method folded below the results, and
- * the run's metadata. No script and no network, so the file can be archived, mailed and opened
- * offline years later. Figures come from the verdict and the raw cells; latency percentiles per
- * rate are read from the cells' merged histograms.
+ * A self-contained HTML report: the answer in words first ({@link Answer}), then interactive charts
+ * ({@link Charts}: uPlot and the data inlined, every cell a point that shows its figures on hover),
+ * tables ({@link HtmlTables}), the method folded below the results, and the run's metadata. No
+ * network, so the file can be archived, mailed and opened offline years later. Figures come from
+ * the verdict and the raw cells; latency percentiles per rate are read from the cells' merged
+ * histograms.
  */
 public final class HtmlReport {
   private HtmlReport() {}
 
   /**
    * Page style. Everything must fit a phone (390 px) as well as a desktop (1,400 px) without
-   * sideways scrolling, which hides columns a reader then never sees: charts scale with their
-   * viewBox, wide tables shrink their font and break long words rather than overflow, and the
+   * sideways scrolling, which hides columns a reader then never sees: charts take their figure's
+   * width, wide tables shrink their font and break long words rather than overflow, and the
    * identity's JSON wraps.
    */
   static final String STYLE =
@@ -41,7 +46,6 @@ public final class HtmlReport {
           + "table{border-collapse:collapse;margin:1em 0;font-size:13px;max-width:100%}"
           + "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;overflow-wrap:anywhere}"
           + "th{background:#f3f3f3}td.l,th.l{text-align:left}"
-          + "svg{max-width:100%;height:auto}"
           + "pre{white-space:pre-wrap;overflow-wrap:anywhere}"
           + ".answer{font-size:1.15em;line-height:1.4}"
           + ".pass{color:#1e7b34;font-weight:bold}.fail{color:#b00020;font-weight:bold}"
@@ -80,7 +84,7 @@ public final class HtmlReport {
         .append(esc(v.method()))
         .append("</p></details>\n");
     metadata(h, report);
-    h.append("</body></html>\n");
+    h.append(Charts.library()).append("</body></html>\n");
     return h.toString();
   }
 
@@ -135,6 +139,8 @@ public final class HtmlReport {
     }
     h.append("<h2>Latency: scheduled (from the intended slot) vs service (from the send)</h2>\n");
     h.append(latencyChart(report));
+    h.append(percentileChart(report, "scheduled", Cell::scheduled));
+    h.append(percentileChart(report, "service", Cell::service));
     h.append("<h2>Audit worker</h2>\n").append(busyChart(report));
     workerRate(h, v);
     if (v.knee() != null) {
@@ -224,95 +230,282 @@ public final class HtmlReport {
   }
 
   private static String acceptanceChart(ExperimentReport r) {
-    // Drawn from the verdict's rows, not recomputed from cells: the chart shows exactly the means
-    // and intervals that decided, excluded cells already left out.
     List<Charts.Series> series = new ArrayList<>();
-    series.add(armSeries(r, r.identity().treatmentArm(), RateRow::treatment));
-    series.add(armSeries(r, r.identity().controlArm(), RateRow::control));
-    return Charts.intervals(
-        "accepted/offered per arm (mean and interval)",
-        "offered rate (events/s)",
-        "accepted / offered",
-        series);
+    Map<CellRef, List<CellProblem>> excluded = excluded(r.verdict());
+    int colour = 0;
+    for (HalfRun half : halves(r)) {
+      // Every cell, not only the means: a mean of four repeats that agree and one of four that
+      // scatter look alike, and the scatter is what a reader must see before trusting a mean.
+      List<Charts.Point> cells = new ArrayList<>();
+      List<Charts.Point> twoCommunity = new ArrayList<>();
+      for (Cell c : half.cells()) {
+        Charts.Point p =
+            new Charts.Point(c.offeredPerS(), c.acceptedOverOffered(), cellTip(c, excluded));
+        (c.twoCommunity() ? twoCommunity : cells).add(p);
+      }
+      series.add(new Charts.Series(half.arm() + " cells", Charts.Draw.POINTS, colour, cells));
+      if (!twoCommunity.isEmpty()) {
+        series.add(
+            new Charts.Series(
+                half.arm() + " two-community cells (report-only)",
+                Charts.Draw.POINTS,
+                colour + 4,
+                twoCommunity));
+      }
+      // The means and intervals are the verdict's own, not recomputed from the cells: the line
+      // shows exactly what decided, excluded cells already left out.
+      Function<RateRow, ArmStats> pick =
+          half.arm().equals(r.identity().treatmentArm()) ? RateRow::treatment : RateRow::control;
+      series.add(meanSeries(r, half.arm(), pick, colour));
+      colour++;
+    }
+    return Charts.chart(
+        new Charts.Chart(
+            "Accepted/offered per arm: every cell, and the mean the verdict used",
+            "offered rate (events/s)",
+            Charts.Axis.LINEAR,
+            "accepted / offered",
+            Charts.Axis.LINEAR,
+            series));
   }
 
-  private static Charts.Series armSeries(
-      ExperimentReport r, String name, Function<RateRow, ArmStats> pick) {
+  /** Each excluded cell's reasons, to say on its point why the verdict did not use it. */
+  private static Map<CellRef, List<CellProblem>> excluded(VerdictReport v) {
+    Map<CellRef, List<CellProblem>> m = new HashMap<>();
+    for (ExcludedCell e : v.excluded()) {
+      m.put(e.cell(), e.reasons());
+    }
+    return m;
+  }
+
+  /** What hovering a cell shows: which cell it is, its figures, and whether it was used. */
+  private static List<Charts.Tip> cellTip(Cell c, Map<CellRef, List<CellProblem>> excluded) {
+    List<Charts.Tip> t = new ArrayList<>();
+    t.add(new Charts.Tip("arm", c.arm()));
+    t.add(
+        new Charts.Tip(
+            "offered",
+            HtmlTables.f(c.offeredPerS(), 0) + "/s" + (c.twoCommunity() ? " (2c)" : "")));
+    t.add(new Charts.Tip("repeat", c.repeat() + " (seq " + c.sequence() + ")"));
+    t.add(new Charts.Tip("accepted/offered", HtmlTables.f(c.acceptedOverOffered(), 4)));
+    t.add(new Charts.Tip("accepted of attempted", c.accepted() + " of " + c.attempted()));
+    t.add(new Charts.Tip("scheduled p99", ms(c.scheduled().p99Ms())));
+    t.add(
+        new Charts.Tip(
+            "service p50 / p99", ms(c.service().p50Ms()) + " / " + ms(c.service().p99Ms())));
+    if (c.auditBusyFraction() != null) {
+      t.add(new Charts.Tip("audit busy", HtmlTables.f(c.auditBusyFraction(), 3)));
+    }
+    List<CellProblem> reasons = excluded.get(CellRef.of(c));
+    String used;
+    if (reasons != null) {
+      used =
+          "no: "
+              + String.join(
+                  "; ", reasons.stream().map(p -> p.kind() + ": " + p.message()).toList());
+    } else if (c.twoCommunity()) {
+      used = "no: two-community cells are report-only";
+    } else {
+      used = "yes";
+    }
+    t.add(new Charts.Tip("used by the verdict", used));
+    return t;
+  }
+
+  private static String ms(Double v) {
+    return v == null ? "n/a" : HtmlTables.f(v, 2) + " ms";
+  }
+
+  private static Charts.Series meanSeries(
+      ExperimentReport r, String arm, Function<RateRow, ArmStats> pick, int colour) {
     List<Charts.Point> pts = new ArrayList<>();
     for (RateRow row : r.verdict().rates()) {
       ArmStats a = pick.apply(row);
       if (a == null || a.mean() == null) {
         continue;
       }
-      // One evidence cell has no interval: drawn as a point, never as a made-up bar.
-      double lo = a.lower() == null ? a.mean() : a.lower();
-      double hi = a.upper() == null ? a.mean() : a.upper();
-      pts.add(new Charts.Point(row.offeredPerS(), a.mean(), lo, hi));
+      List<Charts.Tip> tip = new ArrayList<>();
+      tip.add(new Charts.Tip("arm", arm));
+      tip.add(new Charts.Tip("offered", HtmlTables.f(row.offeredPerS(), 0) + "/s"));
+      tip.add(new Charts.Tip("mean accepted/offered", HtmlTables.f(a.mean(), 4)));
+      // One evidence cell has no interval: said, never a made-up one.
+      tip.add(
+          new Charts.Tip(
+              "interval",
+              a.lower() == null
+                  ? "none (one cell)"
+                  : "[" + HtmlTables.f(a.lower(), 4) + ", " + HtmlTables.f(a.upper(), 4) + "]"));
+      tip.add(new Charts.Tip("cells used", Integer.toString(a.n())));
+      pts.add(new Charts.Point(row.offeredPerS(), a.mean(), tip));
     }
-    return new Charts.Series(name, pts);
+    return new Charts.Series(arm + " mean", Charts.Draw.LINE_AND_POINTS, colour, pts);
+  }
+
+  /** The percentiles drawn; only those a histogram's count can resolve are kept. */
+  static final double[] PERCENTILES = {
+    0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.995, 99.999
+  };
+
+  /**
+   * HdrHistogram's percentile-distribution plot, one line per arm and rate, from the merged
+   * histograms of that rate's single-community cells: the tail's shape, which p50 and p99 alone do
+   * not show (a knee moves the far tail first).
+   */
+  private static String percentileChart(
+      ExperimentReport r, String what, Function<Cell, LatencySummary> pick) {
+    List<Charts.Series> series = new ArrayList<>();
+    int colour = 0;
+    for (HalfRun half : halves(r)) {
+      for (Map.Entry<Double, List<Cell>> e : byRate(half).entrySet()) {
+        LatencySummary merged = LatencySummary.merge(e.getValue().stream().map(pick).toList());
+        if (merged.count() == 0) {
+          continue;
+        }
+        String rate = HtmlTables.f(e.getKey(), 0) + "/s";
+        List<Charts.Point> pts = new ArrayList<>();
+        double lastX = 0;
+        for (double p : PERCENTILES) {
+          double x = 1 / (1 - p / 100);
+          if (x > merged.count()) {
+            break;
+          }
+          double valueMs = merged.histogram().getValueAtPercentile(p) / 1000.0;
+          if (valueMs > 0) {
+            pts.add(
+                new Charts.Point(
+                    x, valueMs, percentileTip(half, rate, e.getValue(), p + "%", valueMs)));
+            lastX = x;
+          }
+        }
+        double maxMs = merged.histogram().getMaxValue() / 1000.0;
+        if (merged.count() > lastX && maxMs > 0) {
+          // The maximum sits where the count runs out, as in HdrHistogram's own plot.
+          pts.add(
+              new Charts.Point(
+                  merged.count(), maxMs, percentileTip(half, rate, e.getValue(), "max", maxMs)));
+        }
+        series.add(
+            new Charts.Series(half.arm() + " " + rate, Charts.Draw.LINE_AND_POINTS, colour++, pts));
+      }
+    }
+    if (series.isEmpty()) {
+      return "<p>No " + what + " latencies were recorded.</p>\n";
+    }
+    return Charts.chart(
+        new Charts.Chart(
+            capitalized(what)
+                + " latency by percentile, per arm and rate (all single-community cells of a"
+                + " rate merged)",
+            "percentile",
+            Charts.Axis.PERCENTILE,
+            "latency",
+            Charts.Axis.LOG_MS,
+            series));
+  }
+
+  private static List<Charts.Tip> percentileTip(
+      HalfRun half, String rate, List<Cell> cells, String percentile, double valueMs) {
+    return List.of(
+        new Charts.Tip("arm", half.arm()),
+        new Charts.Tip("offered", rate),
+        new Charts.Tip("percentile", percentile),
+        new Charts.Tip("latency", HtmlTables.f(valueMs, 3) + " ms"),
+        new Charts.Tip(
+            "cells merged",
+            cells.size()
+                + " (repeats "
+                + String.join(", ", cells.stream().map(c -> Integer.toString(c.repeat())).toList())
+                + ")"));
   }
 
   private static String latencyChart(ExperimentReport r) {
     List<Charts.Series> series = new ArrayList<>();
+    int colour = 0;
     for (HalfRun half : halves(r)) {
       Map<Double, List<Cell>> byRate = byRate(half);
       // Scheduled beside service: the gap between them is the time events waited to be sent,
       // which a latency timed from the send alone would hide (coordinated omission).
-      series.add(latency(half.arm() + " scheduled p99", byRate, Cell::scheduled, 99));
-      series.add(latency(half.arm() + " service p99", byRate, Cell::service, 99));
-      series.add(latency(half.arm() + " service p50", byRate, Cell::service, 50));
+      series.add(latency(half, "scheduled", byRate, Cell::scheduled, 99, colour++));
+      series.add(latency(half, "service", byRate, Cell::service, 99, colour++));
+      series.add(latency(half, "service", byRate, Cell::service, 50, colour++));
     }
-    return Charts.lines(
-        "latency per rate: scheduled vs service (all single-community cells merged)",
-        "offered rate (events/s)",
-        "milliseconds (log scale)",
-        series,
-        true);
+    series.removeIf(x -> x.points().isEmpty());
+    if (series.isEmpty()) {
+      return "<p>No latencies were recorded.</p>\n";
+    }
+    return Charts.chart(
+        new Charts.Chart(
+            "Latency per rate: scheduled vs service (all single-community cells merged)",
+            "offered rate (events/s)",
+            Charts.Axis.LINEAR,
+            "latency",
+            Charts.Axis.LOG_MS,
+            series));
   }
 
   private static Charts.Series latency(
-      String name,
+      HalfRun half,
+      String what,
       Map<Double, List<Cell>> byRate,
       Function<Cell, LatencySummary> pick,
-      double pct) {
+      int pct,
+      int colour) {
     List<Charts.Point> pts = new ArrayList<>();
     for (Map.Entry<Double, List<Cell>> e : byRate.entrySet()) {
       // Percentiles of the merged histograms, never an average of per-cell percentiles, which
       // is not a percentile of anything.
       LatencySummary merged = LatencySummary.merge(e.getValue().stream().map(pick).toList());
-      if (merged.count() > 0) {
-        double ms = merged.histogram().getValueAtPercentile(pct) / 1000.0;
-        pts.add(new Charts.Point(e.getKey(), ms, ms, ms));
+      double ms = merged.count() == 0 ? 0 : merged.histogram().getValueAtPercentile(pct) / 1000.0;
+      // A log axis cannot place zero: such a rate is left out of the line, its tooltip-less gap
+      // visible, rather than drawn at a made-up floor.
+      if (ms > 0) {
+        pts.add(
+            new Charts.Point(
+                e.getKey(),
+                ms,
+                percentileTip(
+                    half,
+                    HtmlTables.f(e.getKey(), 0) + "/s",
+                    e.getValue(),
+                    what + " p" + pct,
+                    ms)));
       }
     }
-    return new Charts.Series(name, pts);
+    return new Charts.Series(
+        half.arm() + " " + what + " p" + pct, Charts.Draw.LINE_AND_POINTS, colour, pts);
   }
 
   private static String busyChart(ExperimentReport r) {
     List<Charts.Series> series = new ArrayList<>();
+    Map<CellRef, List<CellProblem>> excluded = excluded(r.verdict());
+    int colour = 0;
     for (HalfRun half : halves(r)) {
       List<Charts.Point> pts = new ArrayList<>();
       // One point per cell, not a mean per rate: a worker busy in some repeats and idle in others
       // is what decides whether its completion rate can be read as its capacity.
       for (Cell c : half.cells()) {
         if (!c.twoCommunity() && c.auditBusyFraction() != null) {
-          pts.add(
-              new Charts.Point(
-                  c.offeredPerS(),
-                  c.auditBusyFraction(),
-                  c.auditBusyFraction(),
-                  c.auditBusyFraction()));
+          pts.add(new Charts.Point(c.offeredPerS(), c.auditBusyFraction(), cellTip(c, excluded)));
         }
       }
       if (!pts.isEmpty()) {
-        series.add(new Charts.Series(half.arm() + " audit busy fraction", pts));
+        series.add(
+            new Charts.Series(
+                half.arm() + " audit busy fraction", Charts.Draw.POINTS, colour, pts));
       }
+      colour++;
     }
     if (series.isEmpty()) {
       return "<p>No audit busy-fraction readings.</p>\n";
     }
-    return Charts.lines(
-        "audit worker busy fraction per cell", "offered rate (events/s)", "busy fraction", series);
+    return Charts.chart(
+        new Charts.Chart(
+            "Audit worker busy fraction per cell",
+            "offered rate (events/s)",
+            Charts.Axis.LINEAR,
+            "busy fraction",
+            Charts.Axis.LINEAR_FROM_ZERO,
+            series));
   }
 
   /**

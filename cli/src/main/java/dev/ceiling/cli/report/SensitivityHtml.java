@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  * {@code sensitivity.html}: a delay sweep's answer first, then the line it was read from (each used
  * cell's milliseconds per event against the delay the proxy really added, with the fitted 1/C = k d
  * + c), the points, every cell with what the A/B's rules made of it, and the plan that was fixed
- * before the first cell. Self-contained like {@link HtmlReport}: no script, no network.
+ * before the first cell. Self-contained like {@link HtmlReport}: the chart's script and data are in
+ * the page, nothing is fetched.
  */
 public final class SensitivityHtml {
   /** The limits of the model, printed with every result, on the page as on the console. */
@@ -54,63 +55,128 @@ public final class SensitivityHtml {
     }
     h.append("<details><summary>Plan and fit</summary>\n")
         .append(planTable(r))
-        .append("</details>");
-    h.append("\n</body></html>\n");
+        .append("</details>\n");
+    h.append(Charts.library()).append("</body></html>\n");
     return h.toString();
   }
 
   /**
    * The fit's own data: every cell whose worker rate is a point of the fit, at its delay's realized
-   * x, and the fitted line over the same x range. Nothing is drawn that the fit did not use.
+   * x, and the fitted line over the same x range; beside them, greyed, the measured cells the fit
+   * did not use, each saying why, so that a reader sees what was left out and not only what was
+   * kept.
    */
   private static String chart(SensitivityReport r) {
     List<Charts.Point> cells = new ArrayList<>();
+    List<Charts.Point> unused = new ArrayList<>();
     for (SensitivityCell c : r.cells()) {
-      if (c.ceilingUsed() && c.cell().auditCompletedPerS() != null) {
-        double ms = 1000 / c.cell().auditCompletedPerS();
-        double x = SensitivityPoint.fitX(r.points(), c.planned().addedDelayMs());
-        cells.add(new Charts.Point(x, ms, ms, ms));
+      Double rate = c.cell().auditCompletedPerS();
+      if (rate == null || rate <= 0) {
+        continue;
       }
+      double ms = 1000 / rate;
+      double x = SensitivityPoint.fitX(r.points(), c.planned().addedDelayMs());
+      (c.ceilingUsed() ? cells : unused).add(new Charts.Point(x, ms, cellTip(c, x, ms)));
     }
-    List<Charts.Series> lines = new ArrayList<>();
+    List<Charts.Series> series = new ArrayList<>();
+    series.add(
+        new Charts.Series("cells used (" + cells.size() + ")", Charts.Draw.POINTS, 1, cells));
+    if (!unused.isEmpty()) {
+      series.add(
+          new Charts.Series(
+              "cells not used (" + unused.size() + ")", Charts.Draw.POINTS, 7, unused));
+    }
     SensitivityFit fit = r.fit();
     if (fit != null && !cells.isEmpty()) {
       double lo = cells.stream().mapToDouble(Charts.Point::x).min().orElseThrow();
       double hi = cells.stream().mapToDouble(Charts.Point::x).max().orElseThrow();
+      double k = fit.roundTripsPerEvent().value();
       double c = fit.interceptMsPerEvent().value();
-      lines.add(line(FIT_LEGEND, fit.roundTripsPerEvent().value(), c, lo, hi));
+      series.add(line(FIT_LEGEND, Charts.Draw.LINE, 0, k, c, lo, hi, fit.message()));
       if (r.wireTurnsPerEvent() != null) {
         // The proxy's own count as a slope through the cells' centre: where the timing fit and
         // the wire count agree, the two lines lie on each other; where not, their slopes differ.
         double w = r.wireTurnsPerEvent();
         double meanX = cells.stream().mapToDouble(Charts.Point::x).average().orElseThrow();
         double meanY = cells.stream().mapToDouble(Charts.Point::y).average().orElseThrow();
-        lines.add(
+        series.add(
             line(
                 "slope of the wire count (" + f(w, 2) + " turns per entry)",
+                Charts.Draw.DASHED_LINE,
+                2,
                 w,
                 meanY - w * meanX,
                 lo,
-                hi));
+                hi,
+                "the proxy counted " + f(w, 3) + " wire turns per audit entry"));
       }
     }
-    return Charts.pointsAndLines(
-        "Worker ms per event against the delay the proxy added",
-        "added round-trip delay, ms (realized)",
-        "1000 / worker completion rate, ms per event",
-        new Charts.Series("cells used (" + cells.size() + ")", cells),
-        lines);
+    return Charts.chart(
+        new Charts.Chart(
+            "Worker ms per event against the delay the proxy added",
+            "added round-trip delay, ms (realized)",
+            Charts.Axis.LINEAR_FROM_ZERO,
+            "ms per event (1000 / worker rate)",
+            Charts.Axis.LINEAR_FROM_ZERO,
+            series));
+  }
+
+  /** What hovering a sweep's cell shows: which cell, its figures, and whether the fit used it. */
+  private static List<Charts.Tip> cellTip(SensitivityCell c, double x, double ms) {
+    List<Charts.Tip> t = new ArrayList<>();
+    t.add(new Charts.Tip("cell", "#" + c.planned().sequence()));
+    t.add(new Charts.Tip("added delay", HtmlTables.num(c.planned().addedDelayMs()) + " ms"));
+    t.add(new Charts.Tip("realized delay", f(x, 3) + " ms"));
+    t.add(new Charts.Tip("repeat", Integer.toString(c.planned().repeat())));
+    t.add(new Charts.Tip("offered", f(c.cell().offeredPerS(), 0) + "/s"));
+    t.add(new Charts.Tip("accepted/offered", f(c.cell().acceptedOverOffered(), 4)));
+    t.add(new Charts.Tip("worker", opt(c.cell().auditCompletedPerS(), 1) + " events/s"));
+    t.add(new Charts.Tip("ms per event", f(ms, 3)));
+    t.add(new Charts.Tip("turns per entry", opt(c.turnsPerEvent(), 2)));
+    t.add(
+        new Charts.Tip(
+            "scheduled p99",
+            c.cell().scheduled().p99Ms() == null
+                ? "n/a"
+                : f(c.cell().scheduled().p99Ms(), 2) + " ms"));
+    String why =
+        c.problems().stream().map(SensitivityHtml::problem).collect(Collectors.joining("; "));
+    t.add(
+        new Charts.Tip(
+            "used by the fit",
+            c.ceilingUsed()
+                ? "yes" + (why.isEmpty() ? "" : " (" + why + ")")
+                : "no: " + (why.isEmpty() ? c.use().toString() : why)));
+    return t;
   }
 
   /** The fitted line's legend. */
   static final String FIT_LEGEND = "fit: 1/C = k d + c";
 
   private static Charts.Series line(
-      String name, double slope, double intercept, double lo, double hi) {
-    double yLo = slope * lo + intercept;
-    double yHi = slope * hi + intercept;
-    return new Charts.Series(
-        name, List.of(new Charts.Point(lo, yLo, yLo, yLo), new Charts.Point(hi, yHi, yHi, yHi)));
+      String name,
+      Charts.Draw draw,
+      int colour,
+      double slope,
+      double intercept,
+      double lo,
+      double hi,
+      String what) {
+    List<Charts.Point> ends = new ArrayList<>();
+    for (double x : new double[] {lo, hi}) {
+      double y = slope * x + intercept;
+      ends.add(
+          new Charts.Point(
+              x,
+              y,
+              List.of(
+                  new Charts.Tip("line", name),
+                  new Charts.Tip("at delay", f(x, 3) + " ms"),
+                  new Charts.Tip("ms per event", f(y, 3)),
+                  new Charts.Tip("slope, intercept", f(slope, 3) + ", " + f(intercept, 3)),
+                  new Charts.Tip("from", what))));
+    }
+    return new Charts.Series(name, draw, colour, ends);
   }
 
   private static String pointTable(List<SensitivityPoint> points) {

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
 import dev.ceiling.verdict.ExperimentReport;
-import dev.ceiling.verdict.Model;
-import dev.ceiling.verdict.ModelConfig;
-import dev.ceiling.verdict.VerdictConfig;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,10 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * report.html in a real headless Chromium (Debian's {@code chromium}; {@code .ci/run} installs it
- * and sets CEILING_CHROMIUM). A probe script, added to a test copy of the page only (the report
- * itself has no script), waits for layout and writes what the browser drew into the DOM that {@code
- * --dump-dom} prints: each SVG's laid-out size and its data points, the verdict line, and every
- * console error or uncaught exception. Chromium's own console log on stderr is read too.
+ * and sets CEILING_CHROMIUM). A probe script, added to a test copy of the page only, waits for
+ * layout and writes what the browser drew into the DOM that {@code --dump-dom} prints: each chart's
+ * laid-out size and its data points, the verdict line, and every console error or uncaught
+ * exception. Chromium's own console log on stderr is read too.
  */
 class HtmlReportBrowserIT {
   static String chromium;
@@ -65,9 +62,14 @@ class HtmlReportBrowserIT {
           + "var pts=0;s.querySelectorAll('path,rect,ellipse,circle,line,polyline').forEach("
           + "function(p){var r=p.getBBox();if(r.width>0||r.height>0)pts++;});"
           + "out.push('svg '+i+' '+Math.round(b.width)+'x'+Math.round(b.height)+' shapes '+pts);});"
+          + "(window.ceilingCharts||[]).forEach(function(c,i){"
+          + "var b=c.u.root.querySelector('canvas').getBoundingClientRect();var pts=0;"
+          + "c.u.data.forEach(function(d){if(d)pts+=d[0].length;});"
+          + "out.push('chart '+i+' '+Math.round(b.width)+'x'+Math.round(b.height)+' points '+pts);});"
+          + "out.push('figures '+document.querySelectorAll('figure.chart').length);"
           + "var vw=window.innerWidth,sw=document.documentElement.scrollWidth;"
           + "out.push('viewport '+vw+' scroll '+sw);if(sw>vw)out.push('overflow page '+sw+' > '+vw);"
-          + "document.querySelectorAll('svg, table, pre, p, h1, h2').forEach(function(e,i){"
+          + "document.querySelectorAll('svg, canvas, figure, table, pre, p, h1, h2').forEach(function(e,i){"
           + "var r=e.getBoundingClientRect();if(r.right>vw+1||r.left<-1)out.push('overflow '+"
           + "e.tagName.toLowerCase()+' '+i+' '+Math.round(r.left)+'..'+Math.round(r.right));});"
           + "var v=document.querySelector('p.pass, p.fail');"
@@ -114,6 +116,8 @@ class HtmlReportBrowserIT {
    */
   record Seen(
       List<String> svgs,
+      List<String> charts,
+      int figures,
       String verdict,
       List<String> errors,
       String viewport,
@@ -176,6 +180,8 @@ class HtmlReportBrowserIT {
     Matcher m = Pattern.compile("(?s)<pre id=\"ceiling-probe\">(.*?)</pre>").matcher(dom);
     assertThat(m.find()).as("the probe ran; log:%n%s", log).isTrue();
     List<String> svgs = new ArrayList<>();
+    List<String> charts = new ArrayList<>();
+    int figures = -1;
     String verdict = null;
     List<String> errors = new ArrayList<>();
     String viewport = null;
@@ -183,6 +189,10 @@ class HtmlReportBrowserIT {
     for (String line : m.group(1).replace("&gt;", ">").replace("&lt;", "<").split("\n", -1)) {
       if (line.startsWith("svg ")) {
         svgs.add(line);
+      } else if (line.startsWith("chart ")) {
+        charts.add(line);
+      } else if (line.startsWith("figures ")) {
+        figures = Integer.parseInt(line.substring("figures ".length()));
       } else if (line.startsWith("verdict ")) {
         verdict = line.substring("verdict ".length());
       } else if (line.startsWith("error ")) {
@@ -199,13 +209,12 @@ class HtmlReportBrowserIT {
         errors.add("chromium log: " + line);
       }
     }
-    return new Seen(svgs, verdict, errors, viewport, overflows);
+    return new Seen(svgs, charts, figures, verdict, errors, viewport, overflows);
   }
 
-  static ExperimentReport report() {
-    return Model.report(
-        new ModelConfig(List.of(250.0, 500.0, 750.0, 1000.0), 4, 3, 200, 550, 1),
-        VerdictConfig.defaults());
+  /** A report with every chart: latencies and busy fractions in each cell. */
+  static ExperimentReport report() throws Exception {
+    return MeasuredReport.report();
   }
 
   @Test
@@ -218,14 +227,15 @@ class HtmlReportBrowserIT {
     Seen seen = open(HtmlReport.render(r));
 
     assertThat(seen.errors()).isEmpty();
-    assertThat(seen.svgs()).hasSizeGreaterThanOrEqualTo(2);
-    for (String svg : seen.svgs()) {
-      // "svg i WxH shapes N": laid out at a real size, with a shape per data point at least.
-      String[] f = svg.split(" ", -1);
+    // Every chart on the page was drawn: as many uPlot charts as figures, none left as bare data.
+    assertThat(seen.charts()).hasSize(5).hasSize(seen.figures());
+    for (String chart : seen.charts()) {
+      // "chart i WxH points N": laid out at a real size, with the data points it was given.
+      String[] f = chart.split(" ", -1);
       String[] wh = f[2].split("x", -1);
-      assertThat(Integer.parseInt(wh[0])).as(svg).isGreaterThan(100);
-      assertThat(Integer.parseInt(wh[1])).as(svg).isGreaterThan(100);
-      assertThat(Integer.parseInt(f[4])).as(svg).isGreaterThanOrEqualTo(4);
+      assertThat(Integer.parseInt(wh[0])).as(chart).isGreaterThan(100);
+      assertThat(Integer.parseInt(wh[1])).as(chart).isGreaterThan(100);
+      assertThat(Integer.parseInt(f[4])).as(chart).isGreaterThanOrEqualTo(4);
     }
     assertThat(seen.verdict())
         .isEqualTo(fromJson.verdict().established() ? "ESTABLISHED" : "NOT ESTABLISHED");
@@ -259,9 +269,10 @@ class HtmlReportBrowserIT {
       assertThat(seen.overflows()).as("width %d: %s", width, seen.viewport()).isEmpty();
       assertThat(seen.errors()).isEmpty();
       // Every chart still drawn at a readable size on the phone, not shrunk to a stamp.
-      for (String svg : seen.svgs()) {
-        int w = Integer.parseInt(svg.split(" ", -1)[2].split("x", -1)[0]);
-        assertThat(w).as(svg).isBetween(Math.min(300, width - 40), width);
+      assertThat(seen.charts()).hasSize(5);
+      for (String chart : seen.charts()) {
+        int w = Integer.parseInt(chart.split(" ", -1)[2].split("x", -1)[0]);
+        assertThat(w).as(chart).isBetween(Math.min(300, width - 40), width);
       }
       screenshot(html, width);
     }
@@ -296,7 +307,10 @@ class HtmlReportBrowserIT {
     assertThat(broken.errors())
         .anySatisfy(e -> assertThat(e).contains("boom"))
         .anySatisfy(e -> assertThat(e).contains("undefinedFn"));
-    Seen noCharts = open(html.replaceAll("(?s)<svg.*?</svg>", ""));
-    assertThat(noCharts.svgs()).isEmpty();
+    // A page whose chart script is missing keeps its figures but draws nothing: caught.
+    Seen noCharts =
+        open(html.replace("querySelectorAll('script.ceiling-chart')", "querySelectorAll('x')"));
+    assertThat(noCharts.charts()).isEmpty();
+    assertThat(noCharts.figures()).isEqualTo(5);
   }
 }

@@ -32,10 +32,13 @@ class HtmlReportTest {
   }
 
   @Test
-  void rendersChartsInlineWithNoNetworkReference() {
-    String html = HtmlReport.render(modelReport());
-    assertThat(html).contains("<svg").contains("MODEL OUTPUT").contains("Run metadata");
-    assertThat(html.split("<svg", -1)).hasSizeGreaterThanOrEqualTo(3);
+  void rendersChartsInlineWithNoNetworkReference() throws Exception {
+    assertThat(HtmlReport.render(modelReport())).contains("MODEL OUTPUT").contains("Run metadata");
+    String html = HtmlReport.render(MeasuredReport.report());
+    // Acceptance, latency per rate, scheduled and service by percentile, busy fraction.
+    assertThat(html.split("<script type=\"application/json\" class=\"ceiling-chart\">", -1))
+        .hasSize(6);
+    assertThat(html).contains("uPlot " + Charts.UPLOT_VERSION).contains("The MIT License");
     assertThat(externalReferences(html)).isEmpty();
   }
 
