@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param upstreams each declared upstream's target and the address the relay was given
  * @param sourceDir the relay's checkout for provenance, or null
  * @param binary the relay's binary, jar or classes directory to digest, or null
+ * @param workingDirectory the directory the relay starts in: the profile's working_directory, or
+ *     the state directory
  */
 record LaunchPlan(
     String rigId,
@@ -45,7 +47,8 @@ record LaunchPlan(
     Probe probe,
     List<UpstreamRoute> upstreams,
     Path sourceDir,
-    Path binary) {
+    Path binary,
+    Path workingDirectory) {
 
   LaunchPlan {
     Objects.requireNonNull(rigId, "rig_id must not be null");
@@ -60,5 +63,6 @@ record LaunchPlan(
     limiter = Map.copyOf(limiter);
     Objects.requireNonNull(probe, "probe must not be null");
     upstreams = List.copyOf(upstreams);
+    Objects.requireNonNull(workingDirectory, "working_directory must not be null");
   }
 }

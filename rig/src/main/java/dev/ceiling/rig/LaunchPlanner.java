@@ -88,10 +88,35 @@ final class LaunchPlanner {
           probe(p.readiness(), health, targets, ports),
           routes,
           p.sourceDir() == null ? null : resolve(p, p.sourceDir()),
-          p.binaryPath() == null ? null : resolve(p, Templates.expand(p.binaryPath(), vars)));
+          p.binaryPath() == null ? null : resolve(p, Templates.expand(p.binaryPath(), vars)),
+          workingDirectory(p, vars, stateDir, o.skipRelay()));
     } catch (IllegalArgumentException e) {
       throw new RigException(RigException.Kind.BAD_INPUT, p.origin() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Where the relay starts: the profile's working_directory (placeholders expanded, relative to the
+   * profile's directory), which must exist unless nothing is launched; else the state directory.
+   */
+  private static Path workingDirectory(
+      RelayProfile p, Map<String, String> vars, Path stateDir, boolean skipRelay)
+      throws RigException {
+    if (p.workingDirectory() == null) {
+      return stateDir;
+    }
+    Path dir = resolve(p, Templates.expand(p.workingDirectory(), vars)).toAbsolutePath();
+    if (!skipRelay && !java.nio.file.Files.isDirectory(dir)) {
+      throw new RigException(
+          RigException.Kind.BAD_INPUT,
+          p.origin()
+              + ": $.working_directory: "
+              + dir
+              + " is not a directory (expanded from \""
+              + p.workingDirectory()
+              + "\")");
+    }
+    return dir;
   }
 
   private Map<String, String> placeholders(

@@ -2,6 +2,7 @@ package dev.ceiling.rig;
 
 import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
+import dev.ceiling.rig.internal.Listeners;
 import dev.ceiling.rig.internal.OwnerOnlyFiles;
 import dev.ceiling.rig.internal.PidFile;
 import dev.ceiling.rig.internal.PortGuard;
@@ -31,11 +32,26 @@ final class Launcher {
         throws InterruptedException;
   }
 
+  /**
+   * The sockets a started relay's process tree listens on off loopback, each described with its
+   * address and pid; the real one reads the OS's tables ({@link Listeners}).
+   */
+  @FunctionalInterface
+  interface ListenerCheck {
+    List<String> offLoopback(long relayPid);
+  }
+
+  /** Every socket of the relay's process tree, from /proc. */
+  static final ListenerCheck WHOLE_TREE =
+      pid -> Listeners.offLoopback(pid).stream().map(Listeners.OffLoopback::describe).toList();
+
   private final PortCheck portCheck;
+  private final ListenerCheck listenerCheck;
   private final Teardown teardown;
 
-  Launcher(PortCheck portCheck, Teardown teardown) {
+  Launcher(PortCheck portCheck, ListenerCheck listenerCheck, Teardown teardown) {
     this.portCheck = portCheck;
+    this.listenerCheck = listenerCheck;
     this.teardown = teardown;
   }
 
@@ -46,12 +62,14 @@ final class Launcher {
       requirePortsFree(plan, o);
       prepare(plan, o.reset());
       RelayProcess relay =
-          RelayProcess.spawn(plan.command(), plan.environment(), plan.stateDir(), plan.log());
+          RelayProcess.spawn(
+              plan.command(), plan.environment(), plan.workingDirectory(), plan.log());
       waitingFor = "the relay's exec";
       Identity id = relay.awaitExec(EXEC_WAIT);
       writePidFile(plan, o.profile().name(), id, relay);
       waitingFor = "readiness";
       awaitReady(plan, o, relay, id);
+      requireLoopbackListeners(plan, o, id);
       return id;
     } catch (InterruptedException e) {
       // Stop first, with the flag clear so the stop may wait; then hand the interrupt on.
@@ -189,6 +207,38 @@ final class Launcher {
             + state
             + ". "
             + relay.tailBlock());
+  }
+
+  /**
+   * Once ready, every socket the relay's process tree listens on must be on loopback, not only the
+   * one the probe asked: a relay that also listens on every interface (nostream's {@code
+   * listen(port)}, a debug port, a worker's admin socket) is stopped and refused, naming each
+   * address. Checked once the relay is ready, since that is when it has opened what it serves on.
+   */
+  private void requireLoopbackListeners(LaunchPlan plan, UpOptions o, Identity id)
+      throws RigException {
+    List<String> off = listenerCheck.offLoopback(id.pid());
+    if (off.isEmpty()) {
+      return;
+    }
+    DownResult stopped = teardown.down(plan.stateDir(), o.stopTimeout());
+    List<String> problems = new ArrayList<>();
+    for (String s : off) {
+      problems.add("listens off loopback on " + s);
+    }
+    throw new RigException(
+        RigException.Kind.START_FAILED,
+        "relay "
+            + o.profile().name()
+            + " (pid "
+            + id.pid()
+            + ") "
+            + String.join(", ", problems)
+            + ": the rig runs a relay only on loopback (127.0.0.0/8 or ::1), so it has been stopped ("
+            + stopped.outcome()
+            + "); bind every listener of the relay and its workers to 127.0.0.1",
+        problems,
+        null);
   }
 
   /** After an interrupt: stop what the pid file names, so a Ctrl-C leaves no relay behind. */

@@ -47,10 +47,18 @@ final class Lifecycle {
 
   Lifecycle(
       Ownership ownership, Launcher.PortCheck portCheck, LaunchPlanner.RelayJarSource relayJar) {
+    this(ownership, portCheck, Launcher.WHOLE_TREE, relayJar);
+  }
+
+  Lifecycle(
+      Ownership ownership,
+      Launcher.PortCheck portCheck,
+      Launcher.ListenerCheck listenerCheck,
+      LaunchPlanner.RelayJarSource relayJar) {
     this.occupants = new Occupants(ownership);
     this.planner = new LaunchPlanner(relayJar);
     this.teardown = new Teardown(occupants);
-    this.launcher = new Launcher(portCheck, teardown);
+    this.launcher = new Launcher(portCheck, listenerCheck, teardown);
   }
 
   static Lifecycle standard() {

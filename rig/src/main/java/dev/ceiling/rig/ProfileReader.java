@@ -66,6 +66,7 @@ public final class ProfileReader {
           "queue_capacity",
           "source_dir",
           "binary_path",
+          "working_directory",
           "control_check");
 
   private final JsonFields f = new JsonFields();
@@ -144,6 +145,11 @@ public final class ProfileReader {
     String sourceDir = f.string(root, "$", "source_dir", false);
     String binaryPath = f.string(root, "$", "binary_path", false);
     f.placeholders(binaryPath, "$.binary_path", known);
+    String workingDirectory = f.string(root, "$", "working_directory", false);
+    f.placeholders(workingDirectory, "$.working_directory", known);
+    if (workingDirectory != null && workingDirectory.isBlank()) {
+      problems.add("$.working_directory: must name a directory, or be left out, got \"\"");
+    }
     List<String> controlCheck = sections.controlCheck(root, secret);
     if (!problems.isEmpty()) {
       return null;
@@ -174,6 +180,7 @@ public final class ProfileReader {
         queueCapacity,
         sourceDir,
         binaryPath,
+        workingDirectory,
         controlCheck,
         source,
         baseDir);

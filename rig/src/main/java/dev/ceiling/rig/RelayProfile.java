@@ -54,6 +54,9 @@ import java.util.Map;
  *     {@code queue_capacity}
  * @param sourceDir the relay's source checkout (for revision and diff digest), or null
  * @param binaryPath template of the relay's binary or jar (or classes directory) to digest, or null
+ * @param workingDirectory template of the directory the relay is started in (relative to baseDir),
+ *     or null for the state directory; for a relay that reads files relative to its working
+ *     directory, since a {@code sh -c 'cd ...'} wrapper would hide the relay's own command line
  * @param controlCheck argv template of a command whose output must not change across a cell of the
  *     control arm (e.g. a row count of the relay's audit table), or null; run before and after each
  *     control cell by the sweep, from the descriptor's expanded copy
@@ -87,6 +90,7 @@ public record RelayProfile(
     Integer queueCapacity,
     String sourceDir,
     String binaryPath,
+    String workingDirectory,
     List<String> controlCheck,
     String origin,
     Path baseDir) {

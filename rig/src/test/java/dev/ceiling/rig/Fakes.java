@@ -116,6 +116,21 @@ final class Fakes {
         ReferenceRelayJar::locate);
   }
 
+  /**
+   * MUTANT: checks only the sockets the relay's own process holds, not its children's: a worker
+   * listening on every interface passes.
+   */
+  static Lifecycle checksTheRelaysOwnSocketsOnly() {
+    return new Lifecycle(
+        Ownership.STRICT,
+        (ports, wait) -> PortGuard.awaitFree(ports, wait, Duration.ofMillis(50)),
+        pid ->
+            dev.ceiling.rig.internal.Listeners.offLoopback(List.of(pid)).stream()
+                .map(dev.ceiling.rig.internal.Listeners.OffLoopback::describe)
+                .toList(),
+        ReferenceRelayJar::locate);
+  }
+
   /** Kills a process this test started, by pid, and waits for it. */
   static void kill(long pid) {
     ProcessHandle.of(pid)

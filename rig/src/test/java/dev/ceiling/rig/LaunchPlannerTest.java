@@ -154,4 +154,65 @@ class LaunchPlannerTest {
     assertThat(plan.command().subList(0, 3))
         .containsExactly(dev.ceiling.core.os.JavaExecutable.path(), "-jar", "/opt/relay.jar");
   }
+
+  @Test
+  void theRelayStartsInTheProfilesWorkingDirectoryExpanded() throws Exception {
+    Path wd = java.nio.file.Files.createDirectories(dir.resolve("relay-home"));
+    String json =
+        PROFILE
+            .replace(
+                "\"name\": \"plan\",", "\"name\": \"plan\", \"working_directory\": \"${home}\",")
+            .replace("\"mode\": \"fast\",", "\"mode\": \"fast\", \"home\": \"" + wd + "\",");
+    LaunchPlan plan = planner.plan(UpOptions.of(profile(json), "on", dir.resolve("s")), RIG_ID);
+    assertThat(plan.workingDirectory()).isEqualTo(wd.toAbsolutePath());
+    // The command line is the relay's own, with no shell wrapper around it.
+    assertThat(plan.command().get(0)).isEqualTo("relay");
+  }
+
+  /** Partner: without the field the relay starts in its state directory, as before. */
+  @Test
+  void withoutAWorkingDirectoryTheRelayStartsInItsStateDirectory() throws RigException {
+    LaunchPlan plan = planner.plan(UpOptions.of(profile(PROFILE), "on", dir.resolve("s")), RIG_ID);
+    assertThat(plan.workingDirectory()).isEqualTo(dir.resolve("s").toAbsolutePath());
+  }
+
+  /** Partner: a working directory that does not exist is refused before anything starts. */
+  @Test
+  void aMissingWorkingDirectoryIsRefusedNamingTheFieldAndThePath() throws RigException {
+    Path missing = dir.resolve("nowhere");
+    RelayProfile p =
+        profile(
+            PROFILE.replace(
+                "\"name\": \"plan\",",
+                "\"name\": \"plan\", \"working_directory\": \"" + missing + "\","));
+    assertThatThrownBy(() -> planner.plan(UpOptions.of(p, "on", dir.resolve("s")), RIG_ID))
+        .isInstanceOfSatisfying(
+            RigException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(RigException.Kind.BAD_INPUT);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "plan.json: $.working_directory: "
+                          + missing
+                          + " is not a directory (expanded from \""
+                          + missing
+                          + "\")");
+            });
+  }
+
+  @Test
+  void aBlankOrUnknownPlaceholderInTheWorkingDirectoryIsNamedWithTheOtherProblems() {
+    String json =
+        PROFILE
+            .replace(
+                "\"name\": \"plan\",", "\"name\": \"plan\", \"working_directory\": \"${nope}\",")
+            .replace("\"ports\": {", "\"ports\": {\"bad\": 0, ");
+    assertThatThrownBy(() -> profile(json))
+        .isInstanceOfSatisfying(
+            RigException.class,
+            e ->
+                assertThat(e.problems())
+                    .anyMatch(l -> l.startsWith("$.working_directory: ") && l.contains("nope"))
+                    .anyMatch(l -> l.startsWith("$.ports.bad: ")));
+  }
 }

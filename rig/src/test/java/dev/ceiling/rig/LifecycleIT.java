@@ -472,4 +472,37 @@ class LifecycleIT {
     }
     throw new AssertionError("expected a RigException");
   }
+
+  /**
+   * The relay runs in the profile's working_directory (nostream reads its default settings relative
+   * to it), with its own command line exec'd, not a shell's.
+   */
+  @Test
+  void theRelayRunsInTheProfilesWorkingDirectory() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("relay-home"));
+    String json =
+        Fakes.profileJson("ready", Fakes.freePort())
+            .replace(
+                "\"name\": \"fake\",",
+                "\"name\": \"fake\", \"working_directory\": \"" + home + "\",");
+    try (RigHandle h =
+        Fakes.real()
+            .up(Fakes.options(ProfileReader.read(json, "fake-profile", null), dir.resolve("w")))) {
+      long pid = h.descriptor().relayPid();
+      assertThat(Files.readSymbolicLink(Path.of("/proc/" + pid + "/cwd")))
+          .isEqualTo(home.toRealPath());
+    }
+  }
+
+  /** Partner: without working_directory the relay runs in its state directory. */
+  @Test
+  void withoutAWorkingDirectoryTheRelayRunsInItsStateDirectory() throws Exception {
+    Path state = dir.resolve("w");
+    try (RigHandle h =
+        Fakes.real().up(Fakes.options(Fakes.profile("ready", Fakes.freePort()), state))) {
+      long pid = h.descriptor().relayPid();
+      assertThat(Files.readSymbolicLink(Path.of("/proc/" + pid + "/cwd")))
+          .isEqualTo(state.toRealPath());
+    }
+  }
 }

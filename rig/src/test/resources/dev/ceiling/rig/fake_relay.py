@@ -23,7 +23,29 @@ ap.add_argument("--audit", default="on")
 ap.add_argument("--reset", action="store_true")
 ap.add_argument("--limit", default="")
 ap.add_argument("--upstream", default="")
+ap.add_argument("--also-listen", default="",
+                help="HOST: a child process also listens on HOST (an ephemeral port) until this"
+                     " relay exits, as a forked worker would")
 args, _ = ap.parse_known_args()
+
+# The child listens, says so on its stdout, and exits once its parent (this relay) is gone, so
+# stopping the relay by its pid leaves nothing behind.
+CHILD = """
+import os, socket, sys, time
+parent = int(sys.argv[2])
+s = socket.socket(socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET)
+s.bind((sys.argv[1], 0))
+s.listen(1)
+print('listening', flush=True)
+while os.getppid() == parent:
+    time.sleep(0.1)
+"""
+if args.also_listen:
+    import os
+    import subprocess
+    child = subprocess.Popen([sys.executable, "-c", CHILD, args.also_listen, str(os.getpid())],
+                             stdout=subprocess.PIPE, text=True)
+    child.stdout.readline()
 
 if args.mode == "exit":
     print("fake relay: cannot open database (scripted failure)", flush=True)
