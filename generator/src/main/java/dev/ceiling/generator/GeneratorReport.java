@@ -4,6 +4,7 @@ import dev.ceiling.core.model.Checks;
 import dev.ceiling.core.model.LatencySummary;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -183,6 +184,20 @@ public record GeneratorReport(
    * @param warmupSlotsSent warm-up slots put on the wire before the window opened: {@code
    *     acceptedInWindow <= attempted + warmupSlotsSent}, since an answer in the window answers
    *     either a window slot or a warm-up slot
+   * @param acceptedInWindowFirstHalf OK-true answers that arrived in the window's first half (by
+   *     arrival, as {@code acceptedInWindow}); the seven window fields from here on are null in a
+   *     report written before they were recorded, and are all present or all null
+   * @param acceptedInWindowSecondHalf those that arrived in its second half: the two halves sum to
+   *     {@code acceptedInWindow}
+   * @param acceptedInWindowOwnSlots OK-true answers that arrived in the window to slots of the
+   *     window (the rest of {@code acceptedInWindow} answer warm-up slots)
+   * @param windowSlotsOutstandingAtEnd slots of the window put on the wire before the window closed
+   *     and not answered by then: the answers the window hands on to later, against which it may
+   *     take answers to warm-up slots
+   * @param outstandingAtWindowStart slots sent (warm-up included) minus slots answered (OK true or
+   *     false), at the window's start
+   * @param outstandingAtWindowMid the same at the window's middle
+   * @param outstandingAtWindowEnd the same at the window's end
    * @param acceptedInWindowPerS accepted_in_window / requested duration: the throughput headline
    * @param acceptedInWindowOverOffered accepted_in_window / (offered x requested duration)
    * @param sendLag intended slot to on the wire
@@ -213,6 +228,13 @@ public record GeneratorReport(
       String firstTransportError,
       long acceptedInWindow,
       long warmupSlotsSent,
+      Long acceptedInWindowFirstHalf,
+      Long acceptedInWindowSecondHalf,
+      Long acceptedInWindowOwnSlots,
+      Long windowSlotsOutstandingAtEnd,
+      Long outstandingAtWindowStart,
+      Long outstandingAtWindowMid,
+      Long outstandingAtWindowEnd,
       double acceptedInWindowPerS,
       double acceptedInWindowOverOffered,
       LatencySummary sendLag,
@@ -269,6 +291,16 @@ public record GeneratorReport(
                 + " != "
                 + attempted);
       }
+      windowHalves(
+          checks,
+          acceptedInWindow,
+          acceptedInWindowFirstHalf,
+          acceptedInWindowSecondHalf,
+          acceptedInWindowOwnSlots,
+          windowSlotsOutstandingAtEnd,
+          outstandingAtWindowStart,
+          outstandingAtWindowMid,
+          outstandingAtWindowEnd);
       rejectedByPrefix = sorted("rejected_by_prefix", rejectedByPrefix);
       transportErrors = sorted("transport_errors", transportErrors);
       checks.nonNegativeFinite("accepted_in_window_per_s", acceptedInWindowPerS);
@@ -328,6 +360,13 @@ public record GeneratorReport(
           first(parts, Result::firstTransportError),
           inWindow,
           total(parts, Result::warmupSlotsSent),
+          totalOrNull(parts, Result::acceptedInWindowFirstHalf),
+          totalOrNull(parts, Result::acceptedInWindowSecondHalf),
+          totalOrNull(parts, Result::acceptedInWindowOwnSlots),
+          totalOrNull(parts, Result::windowSlotsOutstandingAtEnd),
+          totalOrNull(parts, Result::outstandingAtWindowStart),
+          totalOrNull(parts, Result::outstandingAtWindowMid),
+          totalOrNull(parts, Result::outstandingAtWindowEnd),
           inWindow / durationS,
           inWindow / (offeredPerS * durationS),
           latencies.apply(parts.stream().map(Result::sendLag).toList()),
@@ -339,6 +378,79 @@ public record GeneratorReport(
 
     private static long total(List<Result> parts, ToLongFunction<Result> count) {
       return parts.stream().mapToLong(count).sum();
+    }
+
+    /**
+     * The parts' sum, or null when any part did not record the count (an older report) or there is
+     * no part to have recorded it.
+     */
+    private static Long totalOrNull(List<Result> parts, Function<Result, Long> count) {
+      if (parts.isEmpty()) {
+        return null;
+      }
+      long sum = 0;
+      for (Result p : parts) {
+        Long v = count.apply(p);
+        if (v == null) {
+          return null;
+        }
+        sum += v;
+      }
+      return sum;
+    }
+
+    /**
+     * The window's halves and outstanding counts are recorded together or not at all, and they
+     * balance: the halves add up to the in-window count, and answers to the window's own slots are
+     * part of it.
+     */
+    private static void windowHalves(
+        Checks checks,
+        long inWindow,
+        Long firstHalf,
+        Long secondHalf,
+        Long ownSlots,
+        Long ownOutstandingAtEnd,
+        Long atStart,
+        Long atMid,
+        Long atEnd) {
+      Long[] all = {firstHalf, secondHalf, ownSlots, ownOutstandingAtEnd, atStart, atMid, atEnd};
+      long present = Arrays.stream(all).filter(Objects::nonNull).count();
+      if (present == 0) {
+        return;
+      }
+      if (present != all.length) {
+        checks.add(
+            "accepted_in_window_first_half, accepted_in_window_second_half,"
+                + " accepted_in_window_own_slots, window_slots_outstanding_at_end and"
+                + " outstanding_at_window_start/mid/end must all be present or all be null, got "
+                + Arrays.toString(all));
+        return;
+      }
+      checks.nonNegativeOrNull("accepted_in_window_first_half", firstHalf);
+      checks.nonNegativeOrNull("accepted_in_window_second_half", secondHalf);
+      checks.nonNegativeOrNull("accepted_in_window_own_slots", ownSlots);
+      checks.nonNegativeOrNull("window_slots_outstanding_at_end", ownOutstandingAtEnd);
+      checks.nonNegativeOrNull("outstanding_at_window_start", atStart);
+      checks.nonNegativeOrNull("outstanding_at_window_mid", atMid);
+      checks.nonNegativeOrNull("outstanding_at_window_end", atEnd);
+      if (firstHalf + secondHalf != inWindow) {
+        checks.add(
+            "accepted_in_window_first_half + accepted_in_window_second_half must equal"
+                + " accepted_in_window, got "
+                + firstHalf
+                + " + "
+                + secondHalf
+                + " != "
+                + inWindow);
+      }
+      if (ownSlots > inWindow) {
+        checks.add(
+            "accepted_in_window_own_slots must be <= accepted_in_window, got "
+                + ownSlots
+                + " > "
+                + inWindow);
+      }
     }
 
     private static Map<String, Long> merged(

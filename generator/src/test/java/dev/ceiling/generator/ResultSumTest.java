@@ -43,7 +43,14 @@ class ResultSumTest {
           Map.entry("duplicate_oks", 6L),
           Map.entry("auth_challenges", 8L),
           Map.entry("accepted_in_window", 55L),
-          Map.entry("warmup_slots_sent", 11L));
+          Map.entry("warmup_slots_sent", 11L),
+          Map.entry("accepted_in_window_first_half", 30L),
+          Map.entry("accepted_in_window_second_half", 25L),
+          Map.entry("accepted_in_window_own_slots", 41L),
+          Map.entry("window_slots_outstanding_at_end", 9L),
+          Map.entry("outstanding_at_window_start", 12L),
+          Map.entry("outstanding_at_window_mid", 14L),
+          Map.entry("outstanding_at_window_end", 13L));
 
   /**
    * The first part kept its schedule too poorly (the sum is bound, and says which part was) and has
@@ -116,6 +123,9 @@ class ResultSumTest {
     if (type == long.class) {
       return (Long) a + (Long) b;
     }
+    if (type == Long.class) {
+      return a == null || b == null ? null : (Long) a + (Long) b;
+    }
     if (type == boolean.class) {
       return (Boolean) a || (Boolean) b;
     }
@@ -169,6 +179,43 @@ class ResultSumTest {
     assertThatThrownBy(() -> assertSumsEveryComponent(mutant))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("service");
+  }
+
+  @Test
+  void aSumOfAPartWithoutTheWindowHalvesHasNone() {
+    // A report written before the halves were recorded: the sum cannot know them, so it says so.
+    GeneratorReport.Result old = Results.with(B, withoutWindowHalves());
+    GeneratorReport.Result s = sum(A, old);
+    assertThat(s.acceptedInWindowFirstHalf()).isNull();
+    assertThat(s.outstandingAtWindowEnd()).isNull();
+    assertThat(s.acceptedInWindow()).isEqualTo(A.acceptedInWindow() + B.acceptedInWindow());
+  }
+
+  @Test
+  void halvesThatDoNotAddUpToTheWindowAreRefused() {
+    assertThatThrownBy(() -> Results.with(A, Map.of("accepted_in_window_first_half", 31L)))
+        .hasMessageContaining(
+            "accepted_in_window_first_half + accepted_in_window_second_half must equal"
+                + " accepted_in_window, got 31 + 25 != 55");
+    Map<String, Object> some = new HashMap<>();
+    some.put("outstanding_at_window_mid", null);
+    assertThatThrownBy(() -> Results.with(A, some)).hasMessageContaining("all be null");
+  }
+
+  static Map<String, Object> withoutWindowHalves() {
+    Map<String, Object> f = new HashMap<>();
+    for (String k :
+        List.of(
+            "accepted_in_window_first_half",
+            "accepted_in_window_second_half",
+            "accepted_in_window_own_slots",
+            "window_slots_outstanding_at_end",
+            "outstanding_at_window_start",
+            "outstanding_at_window_mid",
+            "outstanding_at_window_end")) {
+      f.put(k, null);
+    }
+    return f;
   }
 
   @Test

@@ -41,8 +41,17 @@ public final class TargetRun {
   final BitSet answered;
 
   private long windowStartNanos = Long.MAX_VALUE;
+  private long windowMidNanos = Long.MAX_VALUE;
   private long windowEndNanos = Long.MAX_VALUE;
   long acceptedInWindow;
+  private long acceptedInWindowFirstHalf;
+  private long acceptedInWindowOwnSlots;
+  // Answers to slots this run sent (any slot, OK true or false) that arrived before each instant:
+  // with the slots sent before it, they give the outstanding count there.
+  private long answeredBeforeStart;
+  private long answeredBeforeMid;
+  private long answeredBeforeEnd;
+  private long ownAnsweredBeforeEnd;
   private boolean frozen;
   private long okFrames;
   long accepted;
@@ -116,9 +125,16 @@ public final class TargetRun {
       }
       answered.set(j);
       conns[schedule.connectionOf(j)].inflight.decrementAndGet();
+      countAnsweredBefore(j, nowNanos);
       // Throughput counts answers by when they arrive, whichever slot they answer.
       if (ok && nowNanos >= windowStartNanos && nowNanos < windowEndNanos) {
         acceptedInWindow++;
+        if (nowNanos < windowMidNanos) {
+          acceptedInWindowFirstHalf++;
+        }
+        if (j >= firstMeasured) {
+          acceptedInWindowOwnSlots++;
+        }
       }
       if (j < firstMeasured) {
         return;
@@ -138,9 +154,25 @@ public final class TargetRun {
     }
   }
 
+  private void countAnsweredBefore(int j, long nowNanos) {
+    if (nowNanos < windowStartNanos) {
+      answeredBeforeStart++;
+    }
+    if (nowNanos < windowMidNanos) {
+      answeredBeforeMid++;
+    }
+    if (nowNanos < windowEndNanos) {
+      answeredBeforeEnd++;
+      if (j >= firstMeasured) {
+        ownAnsweredBeforeEnd++;
+      }
+    }
+  }
+
   /** Fixes the measurement window, in System.nanoTime() terms, before the clock starts. */
   synchronized void setWindow(long startNanos, long endNanos) {
     this.windowStartNanos = startNanos;
+    this.windowMidNanos = startNanos + (endNanos - startNanos) / 2;
     this.windowEndNanos = endNanos;
   }
 
@@ -217,6 +249,13 @@ public final class TargetRun {
         firstTransportError,
         acceptedInWindow,
         warmupSlotsSent(),
+        acceptedInWindowFirstHalf,
+        acceptedInWindow - acceptedInWindowFirstHalf,
+        acceptedInWindowOwnSlots,
+        sentBefore(windowEndNanos, firstMeasured) - ownAnsweredBeforeEnd,
+        sentBefore(windowStartNanos, 0) - answeredBeforeStart,
+        sentBefore(windowMidNanos, 0) - answeredBeforeMid,
+        sentBefore(windowEndNanos, 0) - answeredBeforeEnd,
         acceptedInWindow / durationS,
         acceptedInWindow / (offeredPerS * durationS),
         LatencySummary.of(sends.sendLagUs),
@@ -231,6 +270,22 @@ public final class TargetRun {
     long n = 0;
     for (int j = 0; j < firstMeasured; j++) {
       if (sentAtNanos.get(j) != 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Slots from {@code from} on put on the wire before {@code nanos}. A slot's send instant is
+   * recorded before its frame is handed over, so every answer counted before an instant answers a
+   * slot counted here, and the outstanding count (sent minus answered) is never negative.
+   */
+  private long sentBefore(long nanos, int from) {
+    long n = 0;
+    for (int j = from; j < payloads.length; j++) {
+      long at = sentAtNanos.get(j);
+      if (at != 0 && at < nanos) {
         n++;
       }
     }
