@@ -111,34 +111,32 @@ class SplitRoundIT {
    * twice the hot end.
    *
    * <p>Five pairs, because a rate needs two evidence cells per arm and a loaded machine excludes
-   * cells. Beside two busy loops (CI run 35, load 4 to 8 on 2 cores) three pairs at 139/s read
-   * INCONCLUSIVE: two of the three "one" cells were excluded, one GENERATOR_BOUND (the sender
-   * runnable but not scheduled), one SLOW_SCRAPE (a 0.42 s scrape, over 10% of the 3 s window),
-   * leaving n = 1. Five pairs leave two per arm after three exclusions in one arm. Three times the
-   * ceiling instead of four would send a quarter fewer events, but it buys nothing here and costs
-   * margin: beside two busy loops the generator fell behind at 50/s as well (woken late, not short
-   * of CPU for its sends), and the relay's calibration, timed on the loaded machine, predicted
-   * 18.5/s for one lock where the "one" arm then accepted 36.4/s, so three times the prediction was
-   * 1.5 times the real lock and the split arm accepted the whole offer. Four times leaves the "one"
-   * arm held to one lock with room for such an undershoot.
+   * cells: beside two busy loops (load 4 to 8 on 2 cores) two or three of an arm's cells can go, as
+   * GENERATOR_BOUND (the sender runnable but not scheduled) or SLOW_SCRAPE (a scrape over 10% of
+   * the window), and five pairs leave two per arm after three exclusions in one arm. Three times
+   * the ceiling instead of four would send a quarter fewer events, but it buys nothing here and
+   * costs margin: beside two busy loops the generator falls behind at 50/s as well (woken late, not
+   * short of CPU for its sends), and the relay's calibration, timed on a loaded machine, can
+   * predict half of what one lock then accepts (18.5/s against 36.4/s), so three times such a
+   * prediction is 1.5 times the real lock and the split arm accepts the whole offer. Four times
+   * leaves the "one" arm held to one lock with room for such an undershoot.
    *
    * <p>Eight workers, not four. The workers take entries from one queue and then wait for their
    * entry's community's lock, so a lock idles whenever every worker holds or waits on the other:
    * with four workers and the communities interleaved at random that is about one time in eight,
-   * and the split arm carried 1.7 to 1.8 times the one arm, not 2 (beside two busy loops it cleared
-   * the bound's lower end, 1.6 times, by 1.3%). With eight workers it is about one time in 128: the
-   * same run alone, beside another agent's builds (load 9.3 before, 6.1 after), read 71.1/s against
-   * 38.1/s, 1.87 times, with a prediction of 37.0/s per lock. The pool is then an eighth busy in
-   * the "one" arm and a quarter in the split arm, far from masking.
+   * and the split arm would carry 1.7 to 1.8 times the one arm, not 2, too close to the bound's
+   * lower end of 1.6 times beside two busy loops. With eight workers it is about one time in 128,
+   * and the split arm carries about 1.87 times the one arm (71.1/s against 38.1/s on a loaded
+   * machine, with a prediction of 37.0/s per lock). The pool is then an eighth busy in the "one"
+   * arm and a quarter in the split arm, far from masking.
    *
-   * <p>8 ms per exchange, not 4. Beside two busy loops (run 100, 6 Dec) the split arm accepted
-   * 59.8/s against the bound's lower end of 60.2/s (0.8 x twice the cold prediction, 37.6/s): its
-   * kept cells read 0.347-0.427 of the offer where other runs' read 0.37-0.50, the first pair low
-   * in both arms, while the "one" arm held 0.98 of one lock. A lock holder woken w ms late loses w
-   * / (delay + cost) of each exchange, and the split arm keeps two locks busy, twice the one arm's
-   * wake-ups a second; at 8 ms the share each late wake-up costs halves (the global lock's case
-   * went to 16 ms for the same reason). The cells and the windows are as before, so the time is
-   * too.
+   * <p>8 ms per exchange, not 4. A lock holder woken w ms late loses w / (delay + cost) of each
+   * exchange, and the split arm keeps two locks busy, twice the one arm's wake-ups a second, so
+   * beside two busy loops a late wake-up costs a lock holder half the share of each exchange at 8
+   * ms, and the split arm needs the longer exchange to stay clear of its bound (at 4 ms its kept
+   * cells can read 0.35-0.43 of the offer and its rate 0.99 of the bound's lower end, while the
+   * "one" arm holds 0.98 of one lock). The global lock's case uses 16 ms for the same reason. The
+   * longer exchange changes neither the cells nor the windows, so not the round's time either.
    */
   @Test
   void aLockPerCommunityIsShownByTheSplitArmAcceptingTwoLocksWorth() throws Exception {
@@ -174,26 +172,18 @@ class SplitRoundIT {
    * the "one" arm's), never from overlapping intervals.
    *
    * <p>The plan has more evidence than the per-community case, because equivalence needs a narrow
-   * interval, not just a large difference. Beside two busy loops (CI run 32, load 6 to 7.5) four
-   * repeats of 3 s at 4 ms per exchange read INCONCLUSIVE: one "one" cell fell to 0.239 against
-   * 0.310-0.336 for the rest, and with n = 4 the TOST interval [-0.029, +0.069] crossed +0.05. A
-   * lock holder whose wake-ups come late by w ms loses w / (delay + cost) of every exchange, so 8
-   * ms per exchange halves what a late wake-up costs (the same argument as ExperimentIT A's); five
-   * repeats of 4 s windows hold about 70 accepted events each and give the interval more degrees of
-   * freedom. Beside two busy loops again (CI run 38, load about 7) that plan read INCONCLUSIVE once
-   * more: two cells were excluded (a 1.07 s scrape, a generator woken late), and one "one" cell at
-   * 0.333 against 0.391-0.411 left the interval [-0.027, +0.056] with n = 4 per arm. So 16 ms per
-   * exchange, halving a late wake-up's cost again (about 40 accepted events per 4 s window, a
-   * granularity of 0.008 in accepted/offered). Beside two busy loops (load 2.4 at the end, the
-   * machine otherwise quiet), with six pairs: +0.001 [-0.003, +0.005], every cell kept, in 144 s.
-   * The cells' spread fell tenfold (standard error 0.0022 against 0.020), so the plan kept five
-   * pairs. Beside two busy loops once more (run 75, load about 8) one "one" cell read 0.233 against
-   * 0.333-0.342: a stall of about 1.2 s in a 4 s window, where a saturated cell loses s / 4 x 1/3
-   * of accepted/offered to a stall of s seconds. One outlier x among n otherwise exact pairs puts
-   * the TOST bound near x (1 + t) / n: +0.058 against 0.05. So 8 s windows and a margin of 0.1: a
-   * stall of s seconds now costs one cell s / 24, and the reading stays equivalent with a 3 s stall
-   * among five pairs (bound 0.078) or a 2 s stall among the four left after an exclusion (0.070).
-   * The per-community partner's raise, about +0.33, is still more than three margins.
+   * interval, not just a large difference. A lock holder whose wake-ups come late by w ms loses w /
+   * (delay + cost) of every exchange (the same argument as ExperimentIT A's), so the exchange is 16
+   * ms: beside two busy loops (load 6 to 8) at 4 or 8 ms one late "one" cell (0.239 against
+   * 0.310-0.336, or 0.333 against 0.391-0.411) carries the TOST interval past +0.05, and at 16 ms
+   * the cells' spread is a tenth of that at 8 ms (standard error 0.0022 against 0.020; six pairs
+   * read +0.001 [-0.003, +0.005], every cell kept), so five pairs suffice. A stall still moves a
+   * cell: a saturated cell loses s / window x 1/3 of accepted/offered to a stall of s seconds, and
+   * one outlier x among n otherwise exact pairs puts the TOST bound near x (1 + t) / n, so a 1.2 s
+   * stall in a 4 s window puts it at +0.058. So 8 s windows and a margin of 0.1: a stall of s
+   * seconds costs one cell s / 24, and the reading stays equivalent with a 3 s stall among five
+   * pairs (bound 0.078) or a 2 s stall among the four left after an exclusion (0.070). The
+   * per-community partner's raise, about +0.33, is more than three margins.
    */
   @Test
   void aGlobalLockIsEquivalentWithinDeltaWhetherOrNotTheCommunitiesAreSplit() throws Exception {

@@ -34,10 +34,9 @@ class PointOfferSweepIT {
   /**
    * Seed 39 orders the 8 cells 1, 6, 1, 6, 1, 6, 1, 6 ms: the line can form after the second, and
    * each 6 ms cell but the first can be offered from it. The line misses the last 6 ms cell only if
-   * all three 6 ms cells before it are excluded. With 3 repeats in 2 s windows, two exclusions were
-   * enough: beside two busy loops (load 13) the first 6 ms cell's worker was not busy and the next
-   * two took 0.22-0.23 s scrapes (run 67). In 3 s windows all three did: scrapes of 0.34, 0.50 and
-   * 0.55 s at a load of about 10 (run 78), so the windows are now 6 s.
+   * all three 6 ms cells before it are excluded. Beside two busy loops (load 10 to 13) a scrape
+   * takes up to 0.55 s, over a tenth of a 2 s or 3 s window, which excludes its cell, so the
+   * windows are 6 s.
    */
   static final long SEED = 39;
 
@@ -94,7 +93,7 @@ class PointOfferSweepIT {
     // The rule acted: every cell at 6 ms that the line offered got less than the first offer and
     // less than every 1 ms cell the line offered. Not "less than half the first offer": the rule
     // offers at least the line's ceiling + 40/s, and beside two busy loops the calibration put the
-    // first offer at 92/s, so the 6 ms cells got 51/s (run 52).
+    // first offer as low as 92/s, and the 6 ms cells then get 51/s.
     int lineFrom = firstCellAfterTheLine(cells);
     assertThat(lineFrom).as("the used cells never spanned both delays; %s", figures).isLessThan(8);
     double least1Ms =
@@ -127,9 +126,8 @@ class PointOfferSweepIT {
         .link("db")
         .delaysMs(List.of(1.0, 6.0))
         .repeats(4)
-        // 6 s windows: a scrape may take 0.6 s before the cell is excluded. Beside two busy loops,
-        // scrapes took 0.13 s (1 s windows, excluded), 0.22-0.23 s (2 s windows, excluded) and
-        // 0.34-0.55 s (3 s windows, three of the four 6 ms cells excluded; run 78).
+        // 6 s windows: a scrape may take 0.6 s before the cell is excluded. Beside two busy loops
+        // scrapes take 0.13-0.55 s, enough to exclude cells of 1, 2 and 3 s windows.
         .duration(Duration.ofSeconds(6))
         .seed(SEED)
         .relayOverrides(relay)
@@ -138,7 +136,7 @@ class PointOfferSweepIT {
                 .withWarmup(Duration.ofSeconds(1))
                 .withGrace(Duration.ofMillis(500))
                 // 250 ms, as the other known answers beside busy loops: a stall of the machine
-                // over 100 ms in a window is common at a load of 10 (run 78's defaults round).
+                // over 100 ms in a window is common at a load of 10.
                 .withSendLagBound(Duration.ofMillis(250))
                 .withDrainTimeout(Duration.ofSeconds(20)))
         .outDir(out);

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The experiment compares the control arm's identity with the treatment's before sweeping the
- * control (issue 13 item 6): every differing field is listed, by name, with both values.
+ * control: every differing field is listed, by name, with both values.
  */
 class IdentityCheckTest {
   static ExperimentIdentity id(String binary, Map<String, String> params, double graceS) {

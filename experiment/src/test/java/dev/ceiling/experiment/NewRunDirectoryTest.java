@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Defect 9 of issue 17: a build that runs an experiment twice must not meet the first run's
- * journals. The failing partner is the fixed directory the example used: its second run is refused
- * (before any relay starts), which is what a new directory per run avoids.
+ * A build that runs an experiment twice must not meet the first run's journals. The failing partner
+ * is the fixed directory the example used: its second run is refused (before any relay starts),
+ * which is what a new directory per run avoids.
  */
 class NewRunDirectoryTest {
   @TempDir Path dir;

@@ -40,8 +40,8 @@ class ScaleOutIT {
 
   /**
    * 3 s, not 1 s: a slot is dropped only when its process is still behind at the send deadline,
-   * which the generator sets 10% of the duration (at least 0.1 s) after the window. With 1 s,
-   * beside two busy loops, 10 of 50 slots were dropped (run 68).
+   * which the generator sets 10% of the duration (at least 0.1 s) after the window. With 1 s that
+   * is 0.1 s, and beside two busy loops a process is held up longer often enough to drop slots.
    */
   static final double DURATION_S = 3.0;
 

@@ -102,7 +102,7 @@ class SensitivityLimiterTrapIT {
     // Partner: the same cells judged without the limiter's evidence. Its two kinds are the only
     // problems that go, the answer no longer names them, and a cell becomes a point: the limiter,
     // not the load, is what excluded it. How many become points is the machine's (slow scrapes and
-    // an idle worker stay); run 50, beside two busy loops, kept 2 of 6, too few for a fit.
+    // an idle worker stay): beside two busy loops as few as 2 of 6 can, too few for a fit.
     SensitivityReport blind = rejudge(profile, report, true);
     String blindFigures = blind.answer() + "\ncells " + problemsOf(blind);
     System.out.println("SensitivityLimiterTrapIT, limiter rule off: " + blindFigures);

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 'cache', that the relay is told about and never dials (an echo service stands behind its proxy).
  * Whatever delay the sweep adds to 'cache', no audit entry waits on it, so its wire count is 0
  * turns per entry and its timing fit reads k consistent with 0; the audit path's own link, 'db',
- * swept in the same run the same way, counts its H2 turns. This is the issue's "the path never
- * touches the link" known answer on a path whose ceiling can be measured: with the audit off the
- * relay has no audit ceiling on two cores for a sweep to saturate.
+ * swept in the same run the same way, counts its H2 turns. This is the "the path never touches the
+ * link" known answer (docs/METHODOLOGY.md) on a path whose ceiling can be measured: with the audit
+ * off the relay has no audit ceiling on two cores for a sweep to saturate.
  */
 class UnusedLinkSweepIT {
   @TempDir Path dir;

@@ -25,10 +25,9 @@ class BindAddressIT {
   /**
    * A port held on {@code host}: bound without SO_REUSEADDR and never listening, so a connection to
    * it is refused and no other listener can take it while it is held. The relay is then started on
-   * the same port on the other address. With a port the relay picked itself, a listener of another
-   * test on the other address and the same port answered the "not listening there" check, and the
-   * test failed in a {@code .ci/run} beside the other modules' relays (docs/PERFORMANCE.md, run
-   * 109).
+   * the same port on the other address. A port the relay picked itself is not enough: in the test
+   * command, beside about a hundred other relays, another test's listener on the other address and
+   * the same port can answer the "not listening there" check.
    */
   static Socket hold(String host) throws IOException {
     Socket s = new Socket();

@@ -257,10 +257,10 @@ class LifecycleIT {
   }
 
   /**
-   * Issue 17, defect 2: {@code --reset} deleted {@code data/} in any directory passed as the state
-   * directory and made it mode 700. A directory the rig did not create is refused, untouched; the
-   * failing partner is the same directory with the rig's marker planted in it, which the rig then
-   * treats as its own (resets and chmods it), so the marker is what decides.
+   * {@code --reset} deletes {@code data/} and makes the state directory mode 700, so it does so
+   * only in a directory the rig created. A directory the rig did not create is refused, untouched;
+   * the failing partner is the same directory with the rig's marker planted in it, which the rig
+   * then treats as its own (resets and chmods it), so the marker is what decides.
    */
   @Test
   void aForeignStateDirectoryIsRefusedUntouchedAndOnlyAMarkedOneIsReset() throws Exception {
@@ -316,11 +316,11 @@ class LifecycleIT {
   }
 
   /**
-   * Issue 17, defect 8: {@code down} on a garbled pid file exited 0 and forgot a relay that was
-   * still running. It now finds the relay through the descriptor (pid, start instant, command line
-   * with the rig id) and stops it. The doctored partner: a descriptor whose start instant is wrong
-   * cannot prove the process is ours, while a process carries the rig id: nothing is signalled,
-   * every file is kept, and the result is not clean.
+   * {@code down} on a garbled pid file must not exit 0 and forget a relay that is still running: it
+   * finds the relay through the descriptor (pid, start instant, command line with the rig id) and
+   * stops it. The doctored partner: a descriptor whose start instant is wrong cannot prove the
+   * process is ours, while a process carries the rig id: nothing is signalled, every file is kept,
+   * and the result is not clean.
    */
   @Test
   void downWithAGarbledPidFileStopsTheRelayTheDescriptorNames() throws Exception {

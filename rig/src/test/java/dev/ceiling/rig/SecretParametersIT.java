@@ -11,12 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 17, defect 5: a parameter used only to set an environment variable (a database password)
- * was written in clear into the descriptor (and from there printed by {@code rig up} and copied
- * into journals and reports). A real fake relay gets the values through its environment; the
- * descriptor holds digests. The doctored partner is the same profile without the explicit {@code
- * secret_parameters} flag: the unmarked {@code api_key} is then in clear, so the flag is what
- * redacts it (a name with "password" is secret either way).
+ * A parameter used only to set an environment variable (a database password) is never in clear in
+ * the descriptor, which {@code rig up} prints and journals and reports copy. A real fake relay gets
+ * the values through its environment; the descriptor holds digests. The doctored partner is the
+ * same profile without the explicit {@code secret_parameters} flag: the unmarked {@code api_key} is
+ * then in clear, so the flag is what redacts it (a name with "password" is secret either way).
  */
 class SecretParametersIT {
   static final String PASSWORD = "hunter2-db-pass";

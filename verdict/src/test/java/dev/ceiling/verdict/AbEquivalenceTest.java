@@ -88,7 +88,7 @@ class AbEquivalenceTest {
 
   private static final double[][] WIDE_OFF = {{0.6, 0.95, 0.4}, {0.81, 0.80, 0.83}};
 
-  /** The requirement: on wide intervals the reading is INCONCLUSIVE, never equivalent. */
+  /** On wide intervals the reading is INCONCLUSIVE, never equivalent: overlap shows no equality. */
   private static void wideIsInconclusive(Function<VerdictReport, RateEquivalence.Reading> read) {
     VerdictReport v = judge(id(List.of(300.0, 350.0), 3), WIDE_ON, WIDE_OFF);
     assertThat(read.apply(v)).isEqualTo(RateEquivalence.Reading.INCONCLUSIVE);

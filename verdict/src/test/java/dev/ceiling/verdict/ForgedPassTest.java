@@ -13,9 +13,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Crafted inputs that used to get ESTABLISHED on data where the arms do not differ (issue 13). Each
- * test also shows, on the same data, that the statistics alone would have separated, so the check
- * under test is what refuses it (its mutant: the same data with the check's finding removed).
+ * Crafted inputs that a verdict without its checks would call ESTABLISHED on data where the arms do
+ * not differ. Each test also shows, on the same data, that the statistics alone would have
+ * separated, so the check under test is what refuses it (its mutant: the same data with the check's
+ * finding removed).
  */
 class ForgedPassTest {
   private static final List<Double> RATES = List.of(100.0, 200.0, 300.0, 400.0);

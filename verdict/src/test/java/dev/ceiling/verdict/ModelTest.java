@@ -104,7 +104,7 @@ class ModelTest {
     assertThat(v.failures()).extracting(Failure::kind).containsOnly(FailureKind.MODEL_NOT_EVIDENCE);
     assertThat(SEED_LIKE.describe()).endsWith("jitter_step=0.002");
 
-    // Mutant: the model without variation (Ceiling's before issue 13) does not separate there.
+    // Mutant: the model without variation (jitter step 0) does not separate there.
     ModelConfig exact = new ModelConfig(List.of(100.0, 200.0, 350.0, 400.0), 20, 5, 1000, 300, 0);
     VerdictReport flat = Model.report(exact, VerdictConfig.defaults()).verdict();
     assertThatThrownBy(() -> separatesWhereTheSeedsDoes(flat)).isInstanceOf(AssertionError.class);

@@ -208,9 +208,9 @@ class SplitVerdictTest {
   }
 
   /**
-   * A global lock under load (CI run 35): the split arm accepted +0.025 of the offer more, a raise
-   * the data show, but inside +-0.05, the smallest difference declared to matter. The answer is
-   * equivalence, and the words give the raise; a per-community lock's +0.3 is not.
+   * A global lock on a loaded machine, where the split arm can accept +0.025 of the offer more: a
+   * raise the data show, but inside +-0.05, the smallest difference declared to matter. The answer
+   * is equivalence, and the words give the raise; a per-community lock's +0.3 is not.
    */
   @Test
   void aShownRaiseWithinDeltaAnswersEquivalentAndTheWordsGiveTheRaise() {

@@ -15,10 +15,10 @@ import org.apache.commons.statistics.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 
 /**
- * Error-rate tests that catch a verdict that is too cautious, not only one that is too eager (issue
- * 13): a lower bound on the null false-pass rate, power at a small effect against a computed
- * expectation, and nulls that are not Gaussian. The mutant in each is the same verdict made 10x too
- * conservative (family alpha 0.005): today's calibration tests pass it; these must not.
+ * Error-rate tests that catch a verdict that is too cautious, not only one that is too eager: a
+ * lower bound on the null false-pass rate, power at a small effect against a computed expectation,
+ * and nulls that are not Gaussian. The mutant in each is the same verdict made 10x too conservative
+ * (family alpha 0.005): today's calibration tests pass it; these must not.
  *
  * <p>Seeded (override with -Dceiling.seed=N; the seed is in every message), about 3 s.
  */
@@ -91,7 +91,7 @@ class VerdictErrorRateTest {
   void theNullFalsePassRateIsNotFarBelowAlpha() {
     // Holm over m = 6 independent one-sided tests: 1 - (1 - 0.05/6)^6 = 4.9% expected. A verdict
     // far below it spends power for nothing; at 1,000 experiments the 3-sigma lower end is 2.9%,
-    // and the issue's floor of 2% is asserted.
+    // and a floor of 2% is asserted.
     int n = 1_000;
     double[] r =
         passRates(

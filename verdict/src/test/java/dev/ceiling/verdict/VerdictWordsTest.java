@@ -8,7 +8,7 @@ import dev.ceiling.core.model.ExperimentIdentity;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** What the verdict says, word for word where the issue named a wrong sentence (issue 13). */
+/** What the verdict says, word for word where a looser sentence would claim more than the data. */
 class VerdictWordsTest {
   static final List<Double> FOUR = List.of(100.0, 200.0, 300.0, 400.0);
 

@@ -34,9 +34,10 @@ import java.util.TreeMap;
  *       --instr-atstart=no}: one uninstrumented warm-up cell, then one cell with instrumentation
  *       switched on (callgrind_control) from just before connecting to the end of the grace period
  *       (pre-signing excluded); the difference between two lengths, divided by the difference in
- *       events, is instructions per event on the clock (docs/PERFORMANCE.md). It uses only API that
- *       also existed before the batching change (a builder's publishTimeout alias included), so the
- *       same class measures both.
+ *       events, is instructions per event on the clock, though on the project's VM the JIT's work
+ *       dominates that difference, so docs/PERFORMANCE.md claims no such figure. It uses only API
+ *       that also existed before the batching change (a builder's publishTimeout alias included),
+ *       so the same class measures both.
  * </ul>
  */
 public final class GeneratorBench {
@@ -247,8 +248,8 @@ public final class GeneratorBench {
           // pre-encoding are deliberately off the clock and off these figures.
           if (line.startsWith("connecting")) {
             // callgrind_control blocks for up to seconds: switch on before the clock, never on
-            // it. Connecting and the warm-up ping are a fixed cost per cell, which the two-length
-            // difference in docs/PERFORMANCE.md cancels.
+            // it. Connecting and the warm-up ping are a fixed cost per cell, which the difference
+            // between two lengths cancels.
             m.atStart.run();
           } else if (line.startsWith("clock starts")) {
             m.cpuStart = os.getProcessCpuTime();

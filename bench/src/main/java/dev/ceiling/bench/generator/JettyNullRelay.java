@@ -9,8 +9,8 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 /**
  * The generator benchmark's first null relay, on Jetty, kept to compare with {@link NullRelay}
  * ({@code -Dceiling.bench.nullRelay=jetty}): the same answers, but every OK is its own TCP write,
- * and every read is handed from Jetty's selector to a pool thread, so it costs about three times
- * the CPU per event (docs/PERFORMANCE.md) and takes it from the generator it sits beside.
+ * and every read is handed from Jetty's selector to a pool thread, so it costs about twice the CPU
+ * per event (43-47 vs 23-25 µs, docs/PERFORMANCE.md) and takes it from the generator beside it.
  */
 public final class JettyNullRelay {
   private JettyNullRelay() {}

@@ -28,21 +28,21 @@ import org.junit.jupiter.api.io.TempDir;
  * machine only makes a sleeping worker slower, which keeps the offer above it. One rate, 1.5 times
  * the top of the predicted range; N = 2, 8 and 32 identities, three times each, 5 s windows (one
  * limiter window), a send-lag bound of 1 s so that a loaded machine's stalls do not cost a row its
- * cells: with a bound of 250 ms and two repeats, beside two busy loops (load about 10), both N = 8
- * cells read send lag p99 307 and 567 ms with the sender asleep, and the row was NOT_MEASURED (run
- * 78). A stall of up to 1 s delays some sends within a 5 s window; it does not change which of the
- * limiter and the workers refuses the offer. With 2 identities their budgets admit 20/s, under the
- * worker's ceiling: the limiter refuses most of the offer. From the N whose budgets pass the
- * ceiling (predicted ceiling / 10, about 3.4 to 3.7) the worker's queue backs up into the
- * connections, events reach the limiter at the worker's pace, under each identity's budget, and the
- * workers bind. The known answer: 2 binds on the limiter, 32 on the workers, and the first N the
- * limiter lets go lies within one grid step of the prediction.
+ * cells: beside two busy loops (load about 10) the sender sleeps through stalls of 300 to 570 ms,
+ * which with a bound of 250 ms and two repeats can exclude both of a row's cells (NOT_MEASURED). A
+ * stall of up to 1 s delays some sends within a 5 s window; it does not change which of the limiter
+ * and the workers refuses the offer. With 2 identities their budgets admit 20/s, under the worker's
+ * ceiling: the limiter refuses most of the offer. From the N whose budgets pass the ceiling
+ * (predicted ceiling / 10, about 3.4 to 3.7) the worker's queue backs up into the connections,
+ * events reach the limiter at the worker's pace, under each identity's budget, and the workers
+ * bind. The known answer: 2 binds on the limiter, 32 on the workers, and the first N the limiter
+ * lets go lies within one grid step of the prediction.
  *
  * <p>A queue of 20, not the profile's 100, and a 2 s warm-up: the workers bind only once their
- * queue is full, and it fills at the offer's excess over the worker. On a quiet machine (a fresh
- * clone's CI run, 39) the worker completed 38/s against the 55/s offered, so a queue of 100 took
- * about 6 s to fill, longer than the 1 s warm-up and most of the window: N = 32 accepted 0.99 of
- * its offer while the queue absorbed the rest and read NOTHING. Twenty fill in about a second.
+ * queue is full, and it fills at the offer's excess over the worker. On a quiet machine the worker
+ * completes about 38/s against the 55/s offered, so a queue of 100 takes about 6 s to fill, longer
+ * than a 1 s warm-up and most of the window, and N = 32 would accept 0.99 of its offer while the
+ * queue absorbs the rest and read NOTHING. Twenty fill in about a second.
  */
 class DefaultsRoundIT {
   private static final List<Integer> GRID = List.of(2, 8, 32);

@@ -86,7 +86,7 @@ class SensitivityContrastIT {
     // The six statements per entry, in both arms, exactly: each cell's counts are read with
     // nothing in flight (the backlog drained), so no entry has some of its turns counted and not
     // itself. Beside two busy loops every cell read 6 turns per entry (918/153, 1434/239, ...);
-    // before the drain, 5.77 in one CI run.
+    // without the drain a cell can read 5.77.
     assertThat(wireOn).as(figures).isCloseTo(6.0, within(0.02));
     assertThat(wireOff).as(figures).isCloseTo(6.0, within(0.02));
     assertThat(out.resolve("contrast").resolve("sensitivity.html")).exists();

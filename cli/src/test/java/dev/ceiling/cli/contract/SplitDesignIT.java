@@ -23,16 +23,16 @@ import org.junit.jupiter.api.io.TempDir;
  * entries/s; 120/s total is three times that or more on any machine, so in both arms the one worker
  * writes all the time (pool busy about 0.99 when measured quiet) and every pair is masked. Two
  * repeats: masking needs no variance, only pairs. A send-lag bound of 100 ms: whether the worker is
- * busy does not depend on the sender's punctuality while the queue stays full, and at the default
- * 10 ms the test command's own load excluded both split cells of one run as generator-bound (the
- * sender woken 58 and 81 ms late, run 47), which left no pair and read INCONCLUSIVE. Windows of 6
- * s: the busy fraction is the relay's busy seconds over the client's window between two scrapes, so
- * a scrape the loaded machine answers late moves it; in 3 s windows beside two busy loops one cell
- * read 0.93 and the next 1.01 (run 52), and the pair at 0.93 was not masked. Masking now allows for
- * the end scrape's duration (the verdict compares the largest busy fraction the scrapes allow): in
- * CI (stop 38) a 6 s window read 0.949, its relay's completions 4% below the generator's accepted
- * per second over the same span, so the span was long, not the worker idle, and compared at the
- * reading that pair was not masked. The test asserts the masking, not the readings.
+ * busy does not depend on the sender's punctuality while the queue stays full, and the test
+ * command's own load wakes the sender tens of ms late, past the default 10 ms, which would exclude
+ * the split cells as generator-bound and leave no pair (INCONCLUSIVE). Windows of 6 s: the busy
+ * fraction is the relay's busy seconds over the client's window between two scrapes, so a scrape
+ * the loaded machine answers late moves it, and in 3 s windows beside two busy loops a saturated
+ * cell can read 0.93, too low to be masked. Masking allows for the end scrape's duration (the
+ * verdict compares the largest busy fraction the scrapes allow), because a late end scrape
+ * lengthens the span, not the worker's idle time: a saturated 6 s window can read 0.95 while its
+ * relay's completions per second over that span read 4% below the generator's accepted. The test
+ * asserts the masking, not the readings.
  */
 class SplitDesignIT {
   @TempDir Path dir;

@@ -20,7 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The console summary's words (issue 13 "Words"), read as a user reads them. */
+/** The console summary's words, read as a user reads them. */
 class SummaryWordsTest {
   @TempDir Path dir;
 

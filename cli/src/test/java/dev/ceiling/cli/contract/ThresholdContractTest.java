@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Forged pass 3 (issue 13): the thresholds that decide are Ceiling's, never a file's. A report
- * carrying family alpha 0.5, headroom 1.0 and steady tolerance 0.99 is consistent with itself and
- * ESTABLISHED by its own thresholds on data where the arms do not differ; {@code report} must judge
- * it with the defaults, show both, and exit 1.
+ * The thresholds that decide are Ceiling's, never a file's. A report carrying family alpha 0.5,
+ * headroom 1.0 and steady tolerance 0.99 is consistent with itself and ESTABLISHED by its own
+ * thresholds on data where the arms do not differ; {@code report} must judge it with the defaults,
+ * show both, and exit 1.
  */
 class ThresholdContractTest {
   @TempDir Path dir;

@@ -170,7 +170,7 @@ class NostrRelayJsIT {
     // audit_delay_ms, so in the window the treatment answers at most boundPerS: half of what 2x its
     // bound offers, plus an allowance of 0.1 for OKs the loaded test JVM reads late, in a burst,
     // across the window's edges. The control has no such bound, but no fixed figure for it holds on
-    // every machine: a CPU-starved Node relay answered 0.89 of 50/s in one CI run and 0.51-0.77
+    // every machine: a CPU-starved Node relay answers 0.89 of 50/s on a CI machine and 0.51-0.77
     // beside two busy loops, where a quiet machine answers 1.00. What the audit explains is that
     // the control got past the treatment's ceiling.
     RateRow top =

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (a half-run), the half-run and journal written, and the cell's counts are exactly the planned
  * slots of one schedule (45/s for 3 s after a 0.4 s warm-up: slots 18..152, 135 in the window, 18
  * in the warm-up) although two processes sent them. 3 s, so a process the machine holds up keeps
- * its slots for 0.3 s past the window (experiment's ScaleOutIT, run 68). The negative control of
+ * its slots for 0.3 s past the window (experiment's ScaleOutIT says why). The negative control of
  * the same counts check (a merge that keeps one segment) is experiment's ScaleOutIT.
  */
 class ScaleOutCliIT {

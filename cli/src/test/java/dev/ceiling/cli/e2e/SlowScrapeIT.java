@@ -40,12 +40,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 17, defect 4: a /metrics that answers in 2 s (under the scraper's 5 s timeout) shifted the
- * relay-side window silently and the cells counted as evidence. The real reference relay's metrics
- * are served through a real HTTP endpoint that waits before it reads them (so the snapshot is taken
- * late, as a slow relay's would be): each scrape's duration is in the cell, and the cell is
- * excluded as SLOW_SCRAPE and, since the relay counted a window late, ACCEPTED_DISAGREES. The
- * partner is the same endpoint without the wait: neither reason.
+ * A /metrics that answers in 2 s (under the scraper's 5 s timeout) shifts the relay-side window, so
+ * the cell says so and does not count as evidence. The real reference relay's metrics are served
+ * through a real HTTP endpoint that waits before it reads them (so the snapshot is taken late, as a
+ * slow relay's would be): each scrape's duration is in the cell, and the cell is excluded as
+ * SLOW_SCRAPE and, since the relay counted a window late, ACCEPTED_DISAGREES. The partner is the
+ * same endpoint without the wait: neither reason.
  *
  * <p>The plan leaves the machine no say. The window is 10 s, so a scrape is slow past 1 s. The slow
  * arm waits 4 s before each read: both scrapes take at least 4 s, and the relay's window starts at

@@ -46,7 +46,7 @@ class WorkerRateKnownAnswerTest {
 
   @Test
   void aRightEstimateWithAWideIntervalFailsOnTheEvidence() {
-    // The second CI failure of issue 22: the estimate inside the range, the interval meaningless.
+    // The estimate inside the range, the interval too wide to mean anything: evidence, not bound.
     assertThat(CHECK.failure(rate(38.2, 20.2, 56.2, 6), 0.65, 37.4, 41.2)).startsWith("evidence: ");
   }
 

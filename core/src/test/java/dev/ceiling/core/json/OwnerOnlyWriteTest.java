@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every report file is owner-only (issue 17, defect 5: report.html was 644). The partner is the
+ * Every report file is owner-only, report.html included (never 644). The partner is the
  * world-readable file the test plants first (what {@code Files.writeString} left under a 022
  * umask): the write must replace it with an owner-only one, not inherit its mode.
  */
