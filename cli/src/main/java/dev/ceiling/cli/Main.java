@@ -11,8 +11,13 @@ import dev.ceiling.cli.command.RigCommand;
 import dev.ceiling.cli.command.SensitivityCommand;
 import dev.ceiling.cli.command.SweepCommand;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Help.Column;
+import picocli.CommandLine.Help.TextTable;
 
 /**
  * The {@code ceiling} command. Subcommands parse, build a config and delegate to the modules. Each
@@ -72,7 +77,36 @@ public final class Main {
 
   /** The configured command line: usage errors exit 2 on one line, numbers finite. */
   public static CommandLine commandLine() {
-    return CommandLines.configure(new CommandLine(new Main()));
+    CommandLine cl = new CommandLine(new Main());
+    Map<String, CommandLine.IHelpSectionRenderer> sections = cl.getHelpSectionMap();
+    sections.put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
+    cl.setHelpSectionMap(sections);
+    return CommandLines.configure(cl);
+  }
+
+  /**
+   * The command list, each command once under its own name, as picocli lays it out: with an alias
+   * beside its name ("delay-sweep, sensitivity") the name column would push every header past 80
+   * columns. The command's own help names its alias.
+   */
+  static String commandList(Help help) {
+    // picocli keys this map by the names with their aliases ("delay-sweep, sensitivity").
+    List<Help> commands = List.copyOf(help.subcommands().values());
+    if (commands.isEmpty()) {
+      return "";
+    }
+    int names =
+        commands.stream().mapToInt(c -> c.commandSpec().name().length()).max().orElse(0) + 2;
+    TextTable table =
+        TextTable.forColumns(
+            help.colorScheme(),
+            new Column(names, 2, Column.Overflow.SPAN),
+            new Column(help.commandSpec().usageMessage().width() - names, 2, Column.Overflow.WRAP));
+    for (Help command : commands) {
+      String[] header = command.commandSpec().usageMessage().header();
+      table.addRowValues(command.commandSpec().name(), header.length == 0 ? "" : header[0]);
+    }
+    return table.toString();
   }
 
   /** The version from the jar's manifest. */

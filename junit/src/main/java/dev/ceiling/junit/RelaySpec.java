@@ -1,10 +1,9 @@
 package dev.ceiling.junit;
 
+import dev.ceiling.core.model.Checks;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -43,13 +42,13 @@ public record RelaySpec(
    * @throws IllegalArgumentException naming each invalid field and its value
    */
   public RelaySpec {
-    List<String> problems = new ArrayList<>();
-    if (profile == null || profile.isBlank()) {
-      problems.add("profile must be a built-in name or a file path, got '" + profile + "'");
-    }
-    if (arm != null && arm.isBlank()) {
-      problems.add("arm must be null (the treatment arm) or non-blank, got '" + arm + "'");
-    }
+    Checks problems = new Checks();
+    problems.require(
+        profile != null && !profile.isBlank(),
+        "profile must be a built-in name or a file path, got '" + profile + "'");
+    problems.require(
+        arm == null || !arm.isBlank(),
+        "arm must be null (the treatment arm) or non-blank, got '" + arm + "'");
     if (params == null) {
       problems.add("params must not be null (use an empty map)");
     } else {
@@ -60,15 +59,11 @@ public record RelaySpec(
             }
           });
     }
-    if (readyTimeout == null || readyTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
-      problems.add("ready_timeout must be >= 1 s, got " + readyTimeout);
-    }
-    if (stateRoot == null) {
-      problems.add("state_root must not be null");
-    }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
+    problems.require(
+        readyTimeout != null && readyTimeout.compareTo(Duration.ofSeconds(1)) >= 0,
+        "ready_timeout must be >= 1 s, got " + readyTimeout);
+    problems.require(stateRoot != null, "state_root must not be null");
+    problems.orThrow();
     params = Collections.unmodifiableMap(new TreeMap<>(params));
   }
 
@@ -106,7 +101,7 @@ public record RelaySpec(
    */
   public static Map<String, String> parseParams(String... pairs) {
     Map<String, String> out = new TreeMap<>();
-    List<String> problems = new ArrayList<>();
+    Checks problems = new Checks();
     for (String p : pairs) {
       int eq = p == null ? -1 : p.indexOf('=');
       if (eq <= 0 || eq == p.length() - 1) {
@@ -116,9 +111,7 @@ public record RelaySpec(
             "params must name each parameter once, got '" + p.substring(0, eq) + "' twice");
       }
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
+    problems.orThrow();
     return out;
   }
 

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import picocli.CommandLine.Option;
 
 /**
- * The options the measuring commands ({@code experiment}, {@code sweep}, {@code sensitivity})
+ * The options the measuring commands ({@code experiment}, {@code sweep}, {@code delay-sweep})
  * share, each declared once as a picocli mixin with its range check, so that a flag has one name,
  * one syntax and one error line wherever it appears.
  *

@@ -33,11 +33,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ceiling sensitivity}: the delay sweep on one TCP link of the relay, or on each of its
- * links in turn.
+ * {@code ceiling delay-sweep} (also {@code ceiling sensitivity}, its first name): the delay sweep
+ * on one TCP link of the relay, or on each of its links in turn.
  */
 @Command(
-    name = "sensitivity",
+    name = "delay-sweep",
+    aliases = "sensitivity",
     mixinStandardHelpOptions = true,
     resourceBundle = "dev.ceiling.cli.command.SensitivityCommand",
     header = "Round trips per event on each link, by a delay sweep.",
@@ -61,6 +62,7 @@ import picocli.CommandLine.Spec;
           + " consistent with the declared count; with --contrast, in both arms, and their slopes"
           + " agree; with several links, on every link), 1 not established, 2 bad usage, 3"
           + " infrastructure failure. --resume DIR continues an interrupted sweep.",
+      "'ceiling sensitivity' is this command under its first name, kept as an alias.",
       ""
     })
 public final class SensitivityCommand implements Callable<Integer> {

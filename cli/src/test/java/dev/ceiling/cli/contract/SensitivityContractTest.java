@@ -29,7 +29,7 @@ class SensitivityContractTest {
   @Test
   void helpExitsZeroAndNamesTheOptions() {
     Cli.Outcome o = run("sensitivity", "--help");
-    assertHelp(o, "ceiling sensitivity");
+    assertHelp(o, "ceiling delay-sweep");
     assertThat(o.out())
         .contains(
             "--link",

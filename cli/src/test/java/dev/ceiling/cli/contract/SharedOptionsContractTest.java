@@ -42,7 +42,7 @@ class SharedOptionsContractTest {
                     dir.resolve("h.json").toString(),
                     "--rates",
                     "100"),
-            "sensitivity", List.of("sensitivity"));
+            "delay-sweep", List.of("delay-sweep"));
   }
 
   @Test
@@ -79,16 +79,16 @@ class SharedOptionsContractTest {
 
   @Test
   void aBadValueIsTheSameProblemInEveryCommand() {
-    sameProblem("--duration", List.of("experiment", "sweep", "sensitivity"), "--duration", "0");
-    sameProblem("--duration", List.of("experiment", "sweep", "sensitivity"), "--duration", "1e12");
-    sameProblem("--duration", List.of("experiment", "sweep", "sensitivity"), "--duration", "NaN");
+    sameProblem("--duration", List.of("experiment", "sweep", "delay-sweep"), "--duration", "0");
+    sameProblem("--duration", List.of("experiment", "sweep", "delay-sweep"), "--duration", "1e12");
+    sameProblem("--duration", List.of("experiment", "sweep", "delay-sweep"), "--duration", "NaN");
     sameProblem("--warmup", List.of("experiment", "sweep"), "--warmup", "-1");
-    sameProblem("--repeats", List.of("experiment", "sweep", "sensitivity"), "--repeats", "x");
+    sameProblem("--repeats", List.of("experiment", "sweep", "delay-sweep"), "--repeats", "x");
     sameProblem("--repeats", List.of("experiment", "sweep"), "--repeats", "0");
-    sameProblem("--seed", List.of("experiment", "sweep", "sensitivity"), "--seed", "x");
-    sameProblem("--profile", List.of("experiment", "sensitivity"), "--profile", "nosuch");
-    sameProblem("--param", List.of("experiment", "sensitivity"), "--param", "no_equals_sign");
-    sameProblem("--resume", List.of("experiment", "sensitivity"), "--resume", "/nonexistent/run");
+    sameProblem("--seed", List.of("experiment", "sweep", "delay-sweep"), "--seed", "x");
+    sameProblem("--profile", List.of("experiment", "delay-sweep"), "--profile", "nosuch");
+    sameProblem("--param", List.of("experiment", "delay-sweep"), "--param", "no_equals_sign");
+    sameProblem("--resume", List.of("experiment", "delay-sweep"), "--resume", "/nonexistent/run");
     sameProblem("--quiet and --verbose", List.of("experiment", "sweep"), "--quiet", "--verbose");
   }
 
@@ -97,9 +97,20 @@ class SharedOptionsContractTest {
     // The delay sweep fits a variance per delay, so its --repeats starts at 2: the comparison
     // above must see that difference, or it could not fail.
     assertThat(problem("--repeats", "experiment", "--repeats", "0"))
-        .isNotEqualTo(problem("--repeats", "sensitivity", "--repeats", "0"));
+        .isNotEqualTo(problem("--repeats", "delay-sweep", "--repeats", "0"));
     assertThat(problem("--duration", "experiment", "--duration", "0"))
         .isNotEqualTo(problem("--duration", "experiment", "--duration", "-1"));
+  }
+
+  @Test
+  void theDelaySweepAnswersToItsFirstNameToo() {
+    Cli.Outcome byName = run("delay-sweep", "--help");
+    Cli.Outcome byAlias = run("sensitivity", "--help");
+    Cli.assertHelp(byName, "ceiling delay-sweep");
+    assertThat(byAlias.out()).isEqualTo(byName.out());
+    assertThat(byName.out().replaceAll("\\s+", " "))
+        .contains("'ceiling sensitivity' is this command under its first name");
+    assertUsageError(run("sensitivity", "--duration", "0"), "--duration");
   }
 
   /** The one problem naming {@code option} is the same text in each of {@code inCommands}. */
