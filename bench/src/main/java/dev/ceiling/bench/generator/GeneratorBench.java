@@ -152,8 +152,9 @@ public final class GeneratorBench {
 
   /**
    * The highest offered rate at and below which every measured cell kept its schedule: a rate is
-   * not "kept" if a lower one was missed (one sweep on 1 Dec 2026 kept 20,000/s and 50,000/s but
-   * missed 1,000-10,000/s at p99 1.2-2.2 ms; the headline must not skip over that).
+   * not "kept" if a lower one was missed (a sweep can keep 20,000/s and 50,000/s but miss
+   * 1,000-10,000/s at p99 1.2-2.2 ms, where the senders park between slots and wake late; the
+   * headline must not skip over that).
    */
   static double maxOnSchedule(SortedMap<Double, Boolean> keptByRate) {
     double best = 0;

@@ -216,21 +216,21 @@ class ExperimentIT {
    * main job's grid brackets the knee. The worker rate is the treatment arm's alone, so only the
    * treatment arm runs (a sweep, as {@code ceiling sweep} runs one; the A/B above needs both arms).
    * Only the top rate runs, twelve repeats (beside the suite's other tests, at a load of three per
-   * CPU, the worker's rate varied by 7% and then 11% from cell to cell, and eight repeats gave a
-   * half-width of 10.2%; the first cell may still be warming up): at these settings the worker's
-   * rate falls as the offer (and so the relay's CPU) grows, so cells pooled over two offers measure
-   * two rates and widen the interval by construction; and at 1.3x the queue may still be filling
-   * when the measured ceiling lies near the hot prediction. The main job's own run covers the whole
+   * CPU, the worker's rate varies by 7-11% from cell to cell, and eight repeats give a half-width
+   * of about 10%; the first cell may still be warming up): at these settings the worker's rate
+   * falls as the offer (and so the relay's CPU) grows, so cells pooled over two offers measure two
+   * rates and widen the interval by construction; and at 1.3x the queue may still be filling when
+   * the measured ceiling lies near the hot prediction. The main job's own run covers the whole
    * grid. The warm-up is the main job's (2 s).
    *
    * <p>A quiet-machine known answer, so the bench's and not the test command's
    * (docs/PERFORMANCE.md, "Known answers that need a quiet machine"). At these settings the
-   * worker's rate is mostly CPU, and the test command loads the machine itself: in one quiet
-   * fresh-clone run the suite's other tests moved the worker between 96 and 170/s across twelve
-   * cells (127.4/s against a calibration of 158.8-219.9/s), and beside two busy loops the start-up
-   * calibration itself was inflated (117.3-184.8/s against a worker of 243.2/s). A start-up
-   * calibration cannot predict a worker whose share of the CPU the machine decides; the A/B known
-   * answer above runs where the audit delay dominates and stays in the test command.
+   * worker's rate is mostly CPU, and the test command loads the machine itself: on a quiet machine
+   * the suite's other tests move the worker between about 96 and 170/s across twelve cells (127.4/s
+   * against a calibration of 158.8-219.9/s), and beside two busy loops the start-up calibration
+   * itself can miss the worker (117.3-184.8/s against 243.2/s). A start-up calibration cannot
+   * predict a worker whose share of the CPU the machine decides; the A/B known answer above runs
+   * where the audit delay dominates and stays in the test command.
    */
   @Test
   @Tag("quiet-machine")
