@@ -241,8 +241,10 @@ final class Charts {
       }
       function scale(kind){
         if(kind==='LOG_MS'||kind==='PERCENTILE')return {distr:3,log:10,time:false};
+        // Zero in view, and a sliver below it so that a marker at zero is not cut by the axis.
         if(kind==='LINEAR_FROM_ZERO')return {time:false,range:function(u,min,max){
-          return uPlot.rangeNum(Math.min(0,min),Math.max(0,max),0.1,true);}};
+          var r=uPlot.rangeNum(Math.min(0,min),Math.max(0,max),0.1,true);
+          return [r[0]-0.03*(r[1]-r[0]),r[1]];}};
         return {time:false,range:function(u,min,max){return uPlot.rangeNum(min,max,0.1,true);}};
       }
       // In faceted mode uPlot draws no markers of its own (its marker pass follows the shared x

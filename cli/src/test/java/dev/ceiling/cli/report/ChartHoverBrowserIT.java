@@ -353,6 +353,13 @@ class ChartHoverBrowserIT {
     ExperimentReport r = MeasuredReport.report();
     open(HtmlReport.render(r));
     assertEveryReportChartShowsTheHoveredCell(r);
+    // The last tooltip as a reader sees it, kept in target/ for a person to look at.
+    {
+      String png = get("/session/" + session + "/screenshot").path("value").asText();
+      Path out = Path.of("target", "chart-hover.png").toAbsolutePath();
+      Files.createDirectories(out.getParent());
+      Files.write(out, java.util.Base64.getDecoder().decode(png));
+    }
   }
 
   @Test
