@@ -241,17 +241,26 @@ final class Charts {
       }
       function scale(kind){
         if(kind==='LOG_MS'||kind==='PERCENTILE')return {distr:3,log:10,time:false};
+        // Zero in view, and a sliver below it so that a marker at zero is not cut by the axis.
         if(kind==='LINEAR_FROM_ZERO')return {time:false,range:function(u,min,max){
-          return uPlot.rangeNum(Math.min(0,min),Math.max(0,max),0.1,true);}};
+          var r=uPlot.rangeNum(Math.min(0,min),Math.max(0,max),0.1,true);
+          return [r[0]-0.03*(r[1]-r[0]),r[1]];}};
         return {time:false,range:function(u,min,max){return uPlot.rangeNum(min,max,0.1,true);}};
       }
+      // In faceted mode uPlot draws no markers of its own (its marker pass follows the shared x
+      // index, which faceted data lacks), so markers are drawn as the series' path: circles for
+      // cells, a line with filled circles for a figure per rate.
+      function withMarks(line){var marks=uPlot.paths.points();
+        return function(u,si,i0,i1){var l=line(u,si,i0,i1),m=marks(u,si,i0,i1);
+          var st=new Path2D();if(l&&l.stroke)st.addPath(l.stroke);
+          return {stroke:st,fill:m.fill,clip:m.clip,flags:m.flags};};}
       function seriesOpts(s){
         var c=PALETTE[s.colour%PALETTE.length];
-        var line=s.draw!=='POINTS',marks=s.draw==='POINTS'||s.draw==='LINE_AND_POINTS';
-        var o={label:s.name,stroke:c,width:line?1.6:0,
-          points:{show:marks,size:s.draw==='POINTS'?7:6,fill:s.draw==='POINTS'?c+'99':c,stroke:c},
+        var o={label:s.name,stroke:c,width:s.draw==='POINTS'?1:1.6,
+          points:{show:false,size:s.draw==='POINTS'?8:7,width:1},
           facets:[{scale:'x',auto:true},{scale:'y',auto:true}]};
-        if(!line)o.paths=function(){return null;};
+        if(s.draw==='POINTS'){o.paths=uPlot.paths.points();o.fill=c+'99';}
+        if(s.draw==='LINE_AND_POINTS'){o.paths=withMarks(uPlot.paths.linear());o.fill=c;}
         if(s.draw==='DASHED_LINE')o.dash=[6,4];
         return o;
       }

@@ -113,10 +113,10 @@ public final class SensitivityHtml {
     }
     return Charts.chart(
         new Charts.Chart(
-            "Worker ms per event against the delay the proxy added",
+            "Worker ms per event (1000 / worker rate) against the delay the proxy added",
             "added round-trip delay, ms (realized)",
             Charts.Axis.LINEAR_FROM_ZERO,
-            "ms per event (1000 / worker rate)",
+            "ms per event",
             Charts.Axis.LINEAR_FROM_ZERO,
             series));
   }

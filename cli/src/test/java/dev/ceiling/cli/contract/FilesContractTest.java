@@ -100,7 +100,7 @@ class FilesContractTest {
     // Partner.
     Path html = dir.resolve("r.html");
     assertThat(run("report", model.toString(), "--html", html.toString()).code()).isIn(0, 1);
-    assertThat(Files.readString(html)).contains("<svg");
+    assertThat(Files.readString(html)).contains("<figure class=\"chart\">");
   }
 
   @Test

@@ -37,7 +37,7 @@ class HappyPathContractTest {
     assertThat(o.err()).isEmpty();
     ExperimentReport r = Json.read(json, ExperimentReport.class);
     assertThat(r.treatment().cells()).isNotEmpty();
-    assertThat(Files.readString(html)).contains("<svg");
+    assertThat(Files.readString(html)).contains("<figure class=\"chart\">");
   }
 
   @Test
@@ -50,7 +50,7 @@ class HappyPathContractTest {
     int expected = saved.verdict().established() ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED;
     assertThat(o.code()).as(o.toString()).isEqualTo(expected);
     assertThat(o.out()).contains("verdict: ");
-    assertThat(Files.readString(html)).contains("<svg");
+    assertThat(Files.readString(html)).contains("<figure class=\"chart\">");
 
     // Mutant partner: the same file with its verdict flipped is refused (exit 2, one line).
     String text = Files.readString(json);
@@ -90,7 +90,7 @@ class HappyPathContractTest {
         .as(o.toString())
         .isEqualTo(r.verdict().established() ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED);
     assertThat(r.verdict()).isEqualTo(m.verdict());
-    assertThat(Files.readString(html)).contains("<svg");
+    assertThat(Files.readString(html)).contains("<figure class=\"chart\">");
 
     // Mutant partner: a treatment half twice is not an experiment (exit 2, naming the problem).
     Cli.Outcome twice = run("combine", a.toString(), a.toString());

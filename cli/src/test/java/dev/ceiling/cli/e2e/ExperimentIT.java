@@ -144,7 +144,7 @@ class ExperimentIT {
     ExperimentReport again = Json.read(r.reportJson(), ExperimentReport.class);
     assertThat(again.recompute()).isEqualTo(report.verdict());
     assertThat(r.extraFiles()).containsExactly(dir.resolve("report.html"));
-    assertThat(Files.readString(r.extraFiles().get(0))).contains("<svg");
+    assertThat(Files.readString(r.extraFiles().get(0))).contains("<figure class=\"chart\">");
     controlIsVerifiedPositiveAndAForgedOneIsRefused(report);
   }
 

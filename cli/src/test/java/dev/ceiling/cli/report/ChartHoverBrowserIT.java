@@ -196,11 +196,19 @@ class ChartHoverBrowserIT {
             FIND
                 + "if(!c)return null;c.el.scrollIntoView({block:'center'});"
                 + "var r=c.u.over.getBoundingClientRect();"
-                + "return [r.left+c.u.valToPos(arguments[1],'x'),r.top+c.u.valToPos(arguments[2],'y')];",
+                // The canvas pixel under the point: opaque where a marker or line was drawn (the
+                // grid is faint), so a point that is described but not drawn is caught too.
+                + "var px=c.u.ctx.getImageData(Math.round(c.u.valToPos(arguments[1],'x',true)),"
+                + "Math.round(c.u.valToPos(arguments[2],'y',true)),1,1).data;"
+                + "return [r.left+c.u.valToPos(arguments[1],'x'),r.top+c.u.valToPos(arguments[2],'y'),"
+                + "px[3]];",
             caption,
             x,
             y);
     assertThat(at.isArray()).as("a drawn chart captioned '%s'", caption).isTrue();
+    assertThat(at.get(2).asInt())
+        .as("the opacity of the canvas at (%s, %s) of '%s': a point drawn there", x, y, caption)
+        .isGreaterThanOrEqualTo(128);
     // From the page's corner first, so that the hover is a fresh move onto the point.
     pointerTo(0, 0);
     pointerTo(Math.round(at.get(0).asDouble()), Math.round(at.get(1).asDouble()));
@@ -345,6 +353,13 @@ class ChartHoverBrowserIT {
     ExperimentReport r = MeasuredReport.report();
     open(HtmlReport.render(r));
     assertEveryReportChartShowsTheHoveredCell(r);
+    // The last tooltip as a reader sees it, kept in target/ for a person to look at.
+    {
+      String png = get("/session/" + session + "/screenshot").path("value").asText();
+      Path out = Path.of("target", "chart-hover.png").toAbsolutePath();
+      Files.createDirectories(out.getParent());
+      Files.write(out, java.util.Base64.getDecoder().decode(png));
+    }
   }
 
   @Test
@@ -390,6 +405,31 @@ class ChartHoverBrowserIT {
     assertThatThrownBy(() -> assertEveryReportChartShowsTheHoveredCell(r))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("a tooltip at");
+  }
+
+  @Test
+  void aPageThatDescribesPointsItDoesNotDrawFails() throws Exception {
+    // Partner: the cells' markers drawn as nothing, their tooltips intact.
+    ExperimentReport r = MeasuredReport.report();
+    String html = HtmlReport.render(r);
+    String markers = "o.paths=uPlot.paths.points();";
+    assertThat(html).contains(markers);
+    open(html.replace(markers, "o.paths=function(){return null;};"));
+    // The busy chart: cells only, no line of means through them that would still be drawn.
+    Cell b =
+        singleCommunity(r).stream()
+            .filter(c -> c.auditBusyFraction() != null)
+            .findFirst()
+            .orElseThrow();
+    assertThatThrownBy(
+            () ->
+                assertTooltip(
+                    "Audit worker busy fraction",
+                    b.offeredPerS(),
+                    b.auditBusyFraction(),
+                    cellLines(b)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("a point drawn there");
   }
 
   @Test
