@@ -6,6 +6,7 @@ import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.nostr.EventSigner;
 import dev.ceiling.nostr.Keys;
 import dev.ceiling.nostr.NostrEvent;
+import dev.ceiling.rig.ControlCheck;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -120,7 +123,16 @@ class NostreamWireCountIT {
               .redirectErrorStream(true)
               .start();
       p.getInputStream().transferTo(OutputStream.nullOutputStream());
-      p.waitFor(60, TimeUnit.SECONDS);
+      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        // Its servers may still run: keep the directory (their pid files) for a later --stop.
+        throw new AssertionError("`setup --stop " + work + "` did not succeed; stop it by hand");
+      }
+      // The servers are gone: their files, and nostream's packages, go too.
+      try (Stream<Path> all = Files.walk(work)) {
+        for (Path f : all.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
     }
   }
 
@@ -164,6 +176,7 @@ class NostreamWireCountIT {
           + ": "
           + String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
     }
+    Files.delete(log);
     return null;
   }
 
@@ -177,19 +190,7 @@ class NostreamWireCountIT {
     int redisPort = Integer.parseInt(env.get("NOSTREAM_REDIS_PORT"));
     Path pgLog = Path.of(env.get("NOSTREAM_PG_LOG"));
     int relayPort = FreePorts.one();
-    UpOptions o =
-        UpOptions.of(
-                RelayProfile.load(PROFILE_DIR.resolve("profile.json")), "rules", dir.resolve("rig"))
-            .withOverrides(
-                Map.of(
-                    "nostream_dir", env.get("NOSTREAM_DIR"),
-                    "pg_port", env.get("NOSTREAM_PG_PORT"),
-                    "redis_port", Integer.toString(redisPort),
-                    "port", Integer.toString(relayPort),
-                    "worker_count", "1",
-                    "db_min_pool_size", "1",
-                    "db_max_pool_size", "1"))
-            .withTimeouts(Duration.ofSeconds(90), Duration.ofSeconds(15), Duration.ofSeconds(15));
+    UpOptions o = options(env, "rules", relayPort, dir.resolve("rig"));
     try (Monitor monitor = Monitor.open(redisPort);
         RigHandle h = Rig.up(o);
         Client client = Client.open(URI.create("ws://127.0.0.1:" + relayPort + "/"))) {
@@ -202,6 +203,9 @@ class NostreamWireCountIT {
       LinkCounters db0 = h.proxies().get("db").counters();
       LinkCounters cache0 = h.proxies().get("cache").counters();
       long logFrom = Files.size(pgLog);
+      // The profile's control_check, straight to Redis: before the monitor's span and after it,
+      // since MONITOR shows its INFO too.
+      ControlCheck.Result check0 = ControlCheck.run(h.descriptor().controlCheck(), CHECK_WAIT);
       int monitorFrom = monitor.lines().size();
 
       int accepted = 0;
@@ -231,6 +235,7 @@ class NostreamWireCountIT {
       long statements = awaitCount(() -> statements(pgLog, logFrom), accepted);
       int zadds = (int) awaitCount(() -> commands(monitor, monitorFrom, "ZADD"), 2L * accepted);
       long commands = commands(monitor, monitorFrom, null);
+      ControlCheck.Result check1 = ControlCheck.run(h.descriptor().controlCheck(), CHECK_WAIT);
       System.err.printf(
           "NostreamWireCountIT: %d accepted, %d refused; db: %d turns, %d statements (%d bytes out,"
               + " %d back); cache: %d turns, %d commands, %d ZADD (%d bytes out, %d back)%n",
@@ -267,8 +272,75 @@ class NostreamWireCountIT {
       assertThat(truth.agrees(db.turns(), cache.turns(), Mutation.LINKS_SWAPPED)).isFalse();
       assertThat(truth.agrees(db.turns(), cache.turns(), Mutation.DENOMINATORS_SWAPPED)).isFalse();
 
+      // The control_check's partner: on the treatment arm it moves, by the hits MONITOR saw.
+      assertThat(zaddCalls(check1) - zaddCalls(check0)).isEqualTo(zadds);
+
       DownResultCheck.stopAndCheckNothingOfOursRuns(h, rigId);
     }
+  }
+
+  /**
+   * The profile's control_check on the control arm: nostream with no rules sends Redis nothing, so
+   * the cache proxy sees no turn and the ZADD count stays where it was across a batch (the
+   * treatment test above shows the same check moving). db still carries one turn per event.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void onTheControlArmTheCacheLinkIsSilentAndTheControlCheckHoldsStill() throws Exception {
+    Map<String, String> env = readEnv(work.resolve("ceiling.env"));
+    int relayPort = FreePorts.one();
+    try (RigHandle h = Rig.up(options(env, "none", relayPort, dir.resolve("rig-none")));
+        Client client = Client.open(URI.create("ws://127.0.0.1:" + relayPort + "/"))) {
+      Keys keys = Keys.generate();
+      for (int i = 0; i < 3; i++) {
+        assertThat(client.publish(signed(keys, "warm-up " + i))).startsWith("[\"OK\"");
+      }
+      LinkCounters db0 = h.proxies().get("db").counters();
+      LinkCounters cache0 = h.proxies().get("cache").counters();
+      ControlCheck.Result before = ControlCheck.run(h.descriptor().controlCheck(), CHECK_WAIT);
+      int events = 20;
+      for (int i = 0; i < events; i++) {
+        NostrEvent e = signed(keys, "control " + i);
+        assertThat(client.publish(e)).startsWith("[\"OK\",\"" + e.id() + "\",true");
+      }
+      ControlCheck.Result after = ControlCheck.run(h.descriptor().controlCheck(), CHECK_WAIT);
+      LinkCounters db = h.proxies().get("db").counters().minus(db0);
+      LinkCounters cache = h.proxies().get("cache").counters().minus(cache0);
+      assertThat(before.exitCode()).as(before.output()).isZero();
+      assertThat(before.output()).matches("zadd_calls=\\d+");
+      assertThat(after).isEqualTo(before);
+      assertThat(cache.turns()).as("cache turns on the control arm").isZero();
+      assertThat(db.turns()).as("db turns on the control arm").isEqualTo(events);
+      DownResultCheck.stopAndCheckNothingOfOursRuns(h, h.descriptor().rigId());
+    }
+  }
+
+  private static final Duration CHECK_WAIT = Duration.ofSeconds(30);
+
+  /**
+   * The profile in {@code arm}, on the setup's services: one worker and a pool of one connection,
+   * so the warm-up opens every connection before anything is counted.
+   */
+  private static UpOptions options(Map<String, String> env, String arm, int relayPort, Path state)
+      throws Exception {
+    return UpOptions.of(RelayProfile.load(PROFILE_DIR.resolve("profile.json")), arm, state)
+        .withOverrides(
+            Map.of(
+                "nostream_dir", env.get("NOSTREAM_DIR"),
+                "pg_port", env.get("NOSTREAM_PG_PORT"),
+                "redis_port", env.get("NOSTREAM_REDIS_PORT"),
+                "port", Integer.toString(relayPort),
+                "worker_count", "1",
+                "db_min_pool_size", "1",
+                "db_max_pool_size", "1"))
+        .withTimeouts(Duration.ofSeconds(90), Duration.ofSeconds(15), Duration.ofSeconds(15));
+  }
+
+  private static long zaddCalls(ControlCheck.Result r) {
+    assertThat(r.exitCode()).as(r.output()).isZero();
+    Matcher m = Pattern.compile("^zadd_calls=(\\d+)$").matcher(r.output());
+    assertThat(m.matches()).as(r.output()).isTrue();
+    return Long.parseLong(m.group(1));
   }
 
   /**
