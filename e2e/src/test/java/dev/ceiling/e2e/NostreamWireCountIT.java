@@ -315,6 +315,49 @@ class NostreamWireCountIT {
     }
   }
 
+  /**
+   * Why the profile preloads listen-loopback.js: without it nostream's {@code listen(port)} binds
+   * every interface, and the rig stops it and refuses, naming the address. The profile is the real
+   * one with its NODE_OPTIONS removed, written to this test's directory with {@code ${profile_dir}}
+   * spelled out.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void withoutThePreloadNostreamListensOnEveryInterfaceAndIsStoppedAndRefused() throws Exception {
+    Map<String, String> env = readEnv(work.resolve("ceiling.env"));
+    String text = Files.readString(PROFILE_DIR.resolve("profile.json"));
+    String preload = "\"NODE_OPTIONS\": \"--require ${profile_dir}/listen-loopback.js\",";
+    assertThat(text).contains(preload);
+    Path profile = dir.resolve("no-preload.json");
+    Files.writeString(
+        profile,
+        text.replace(preload, "")
+            .replace("${profile_dir}", PROFILE_DIR.toAbsolutePath().normalize().toString()));
+    int relayPort = FreePorts.one();
+    UpOptions o =
+        options(RelayProfile.load(profile), env, "none", relayPort, dir.resolve("rig-wild"));
+    try {
+      RigHandle h = Rig.up(o);
+      h.close();
+      throw new AssertionError("nostream without the preload was started: " + h.descriptor());
+    } catch (dev.ceiling.rig.RigException e) {
+      assertThat(e.kind()).isEqualTo(dev.ceiling.rig.RigException.Kind.START_FAILED);
+      assertThat(e.problems())
+          .as(e.getMessage())
+          .anyMatch(l -> l.matches("listens off loopback on .*:" + relayPort + " \\(pid \\d+\\)"));
+      assertThat(e.getMessage()).contains("it has been stopped (STOPPED)");
+    }
+    // Its workers go with it.
+    String dist = Path.of(env.get("NOSTREAM_DIR"), "dist").toString();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    List<Long> left = DownResultCheck.running(dist);
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      left = DownResultCheck.running(dist);
+    }
+    assertThat(left).as("nostream processes left after the refusal").isEmpty();
+  }
+
   private static final Duration CHECK_WAIT = Duration.ofSeconds(30);
 
   /**
@@ -323,7 +366,13 @@ class NostreamWireCountIT {
    */
   private static UpOptions options(Map<String, String> env, String arm, int relayPort, Path state)
       throws Exception {
-    return UpOptions.of(RelayProfile.load(PROFILE_DIR.resolve("profile.json")), arm, state)
+    return options(
+        RelayProfile.load(PROFILE_DIR.resolve("profile.json")), env, arm, relayPort, state);
+  }
+
+  private static UpOptions options(
+      RelayProfile profile, Map<String, String> env, String arm, int relayPort, Path state) {
+    return UpOptions.of(profile, arm, state)
         .withOverrides(
             Map.of(
                 "nostream_dir", env.get("NOSTREAM_DIR"),
@@ -394,6 +443,24 @@ class NostreamWireCountIT {
         left = processesCarrying(rigId);
       }
       assertThat(left).as("processes of relay pid " + pid + " still running after stop").isEmpty();
+    }
+
+    /** Pids whose command line mentions {@code text}. */
+    static List<Long> running(String text) throws IOException {
+      List<Long> out = new ArrayList<>();
+      byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+      try (var procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+        for (Path p : procs) {
+          try {
+            if (indexOf(Files.readAllBytes(p.resolve("cmdline")), needle) >= 0) {
+              out.add(Long.parseLong(p.getFileName().toString()));
+            }
+          } catch (IOException e) {
+            // Gone.
+          }
+        }
+      }
+      return out;
     }
 
     /** Pids whose environment carries the rig id: the relay and every process it forked. */
