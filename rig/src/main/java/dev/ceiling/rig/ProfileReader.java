@@ -67,6 +67,7 @@ public final class ProfileReader {
           "source_dir",
           "binary_path",
           "working_directory",
+          "admission_limits",
           "control_check");
 
   private final JsonFields f = new JsonFields();
@@ -150,6 +151,7 @@ public final class ProfileReader {
     if (workingDirectory != null && workingDirectory.isBlank()) {
       problems.add("$.working_directory: must name a directory, or be left out, got \"\"");
     }
+    List<AdmissionLimit> admissionLimits = sections.admissionLimits(root.get("admission_limits"));
     List<String> controlCheck = sections.controlCheck(root, secret);
     if (!problems.isEmpty()) {
       return null;
@@ -181,6 +183,7 @@ public final class ProfileReader {
         sourceDir,
         binaryPath,
         workingDirectory,
+        admissionLimits,
         controlCheck,
         source,
         baseDir);

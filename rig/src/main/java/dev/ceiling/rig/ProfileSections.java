@@ -9,6 +9,7 @@ import dev.ceiling.rig.RelayProfile.Selection;
 import dev.ceiling.rig.RelayProfile.TargetTemplate;
 import dev.ceiling.rig.RelayProfile.UpstreamTemplate;
 import dev.ceiling.rig.internal.JsonFields;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,6 +44,172 @@ final class ProfileSections {
     f.placeholders(args, path + ".args", vars);
     f.placeholders(env, path + ".env", vars);
     return new Selection(args, env);
+  }
+
+  private static final Set<String> ADMISSION_FIELDS =
+      Set.of("per", "counts", "limit", "window_seconds", "kinds", "refusal");
+
+  /**
+   * {@code admission_limits}: the relay's stock limits, each checked field by field so that every
+   * problem of every entry is reported at once.
+   */
+  List<AdmissionLimit> admissionLimits(JsonNode node) {
+    List<AdmissionLimit> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    if (!node.isArray()) {
+      problems.add(
+          "$.admission_limits: expected an array of {per, counts, limit, window_seconds, kinds,"
+              + " refusal}");
+      return out;
+    }
+    for (int i = 0; i < node.size(); i++) {
+      String path = "$.admission_limits[" + i + "]";
+      JsonNode n = node.get(i);
+      if (!n.isObject()) {
+        problems.add(
+            path + ": expected an object {per, counts, limit, window_seconds, kinds, refusal}");
+        continue;
+      }
+      f.unknownFields(n, path, ADMISSION_FIELDS);
+      int before = problems.size();
+      AdmissionLimit.Per per =
+          keyed(
+              n,
+              path,
+              "per",
+              AdmissionLimit.Per::fromKey,
+              AdmissionLimit.Per.values(),
+              AdmissionLimit.Per::key);
+      AdmissionLimit.Counted counts =
+          keyed(
+              n,
+              path,
+              "counts",
+              AdmissionLimit.Counted::fromKey,
+              AdmissionLimit.Counted.values(),
+              AdmissionLimit.Counted::key);
+      JsonNode limit = n.get("limit");
+      if (limit == null || !limit.isIntegralNumber() || limit.asLong() < 1) {
+        problems.add(path + ".limit: expected an integer >= 1, got " + limit);
+      }
+      JsonNode window = n.get("window_seconds");
+      if (window == null || !window.isNumber() || !(window.asDouble() > 0)) {
+        problems.add(path + ".window_seconds: expected a number of seconds > 0, got " + window);
+      }
+      List<AdmissionLimit.KindRange> kinds = kinds(n.get("kinds"), path + ".kinds");
+      if (!kinds.isEmpty() && counts != null && counts != AdmissionLimit.Counted.EVENTS) {
+        problems.add(
+            path
+                + ".kinds: only a limit that counts events applies to kinds; this one counts "
+                + counts.key());
+      }
+      if (per == AdmissionLimit.Per.CONNECTION && counts == AdmissionLimit.Counted.CONNECTIONS) {
+        problems.add(
+            path + ": a budget of connections per connection counts nothing; use source_address");
+      }
+      AdmissionLimit.Refusal refusal = refusal(n.get("refusal"), path + ".refusal");
+      if (problems.size() == before) {
+        out.add(
+            new AdmissionLimit(
+                per,
+                counts,
+                limit.asLong(),
+                Duration.ofNanos(Math.round(window.asDouble() * 1e9)),
+                kinds,
+                refusal));
+      }
+    }
+    return out;
+  }
+
+  private <T> T keyed(
+      JsonNode n,
+      String path,
+      String field,
+      java.util.function.Function<String, java.util.Optional<T>> parse,
+      T[] all,
+      java.util.function.Function<T, String> key) {
+    String text = f.string(n, path, field, true);
+    if (text == null) {
+      return null;
+    }
+    java.util.Optional<T> v = parse.apply(text);
+    if (v.isEmpty()) {
+      List<String> keys = new ArrayList<>();
+      for (T t : all) {
+        keys.add(key.apply(t));
+      }
+      problems.add(path + "." + field + ": expected one of " + keys + ", got \"" + text + "\"");
+      return null;
+    }
+    return v.get();
+  }
+
+  private List<AdmissionLimit.KindRange> kinds(JsonNode node, String path) {
+    List<AdmissionLimit.KindRange> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    if (!node.isArray() || node.isEmpty()) {
+      problems.add(
+          path
+              + ": expected a non-empty array of kinds (a number, or [first, last]), or null for every kind");
+      return out;
+    }
+    for (int i = 0; i < node.size(); i++) {
+      JsonNode k = node.get(i);
+      int first;
+      int last;
+      if (k.isIntegralNumber()) {
+        first = k.asInt();
+        last = first;
+      } else if (k.isArray()
+          && k.size() == 2
+          && k.get(0).isIntegralNumber()
+          && k.get(1).isIntegralNumber()) {
+        first = k.get(0).asInt();
+        last = k.get(1).asInt();
+      } else {
+        problems.add(path + "[" + i + "]: expected a kind or [first, last], got " + k);
+        continue;
+      }
+      try {
+        out.add(new AdmissionLimit.KindRange(first, last));
+      } catch (IllegalArgumentException e) {
+        problems.add(path + "[" + i + "]: " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private AdmissionLimit.Refusal refusal(JsonNode node, String path) {
+    if (node == null || !node.isObject()) {
+      problems.add(
+          path
+              + ": expected an object {\"answer\": \"ok_false\"|\"notice\"|\"connection_closed\", \"prefix\": ...}");
+      return null;
+    }
+    f.unknownFields(node, path, Set.of("answer", "prefix"));
+    AdmissionLimit.Answer answer =
+        keyed(
+            node,
+            path,
+            "answer",
+            AdmissionLimit.Answer::fromKey,
+            AdmissionLimit.Answer.values(),
+            AdmissionLimit.Answer::key);
+    String prefix = f.string(node, path, "prefix", false);
+    if (answer == null) {
+      return null;
+    }
+    try {
+      return new AdmissionLimit.Refusal(answer, prefix);
+    } catch (IllegalArgumentException e) {
+      problems.add(path + ".prefix: " + e.getMessage());
+      return null;
+    }
   }
 
   List<LimiterSetting> limiter(JsonNode node) {

@@ -57,6 +57,8 @@ import java.util.Map;
  * @param workingDirectory template of the directory the relay is started in (relative to baseDir),
  *     or null for the state directory; for a relay that reads files relative to its working
  *     directory, since a {@code sh -c 'cd ...'} wrapper would hide the relay's own command line
+ * @param admissionLimits the relay's stock admission limits (per what, how many, over what window,
+ *     for which kinds, how a refusal shows), for the defaults round; empty when none are declared
  * @param controlCheck argv template of a command whose output must not change across a cell of the
  *     control arm (e.g. a row count of the relay's audit table), or null; run before and after each
  *     control cell by the sweep, from the descriptor's expanded copy
@@ -91,6 +93,7 @@ public record RelayProfile(
     String sourceDir,
     String binaryPath,
     String workingDirectory,
+    List<AdmissionLimit> admissionLimits,
     List<String> controlCheck,
     String origin,
     Path baseDir) {
@@ -155,6 +158,7 @@ public record RelayProfile(
     targets = List.copyOf(targets);
     upstreams = List.copyOf(upstreams);
     delayControls = List.copyOf(delayControls);
+    admissionLimits = List.copyOf(admissionLimits);
     controlCheck = controlCheck == null ? null : List.copyOf(controlCheck);
     java.util.Objects.requireNonNull(
         contaminationEvidence, "contamination_evidence must not be null");

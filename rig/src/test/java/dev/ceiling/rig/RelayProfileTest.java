@@ -185,6 +185,39 @@ class RelayProfileTest {
   }
 
   /**
+   * nostream's profile: two links (PostgreSQL and Redis), started in its own directory, the arms
+   * switching only its settings directory, and the control verified by Redis's ZADD count.
+   */
+  @Test
+  void theNostreamProfileIsValidWithTwoLinksAndSettingsPerArm() throws RigException {
+    RelayProfile p = RelayProfile.load(Path.of("../docs/profiles/nostream/profile.json"));
+    assertThat(p.contaminationEvidence()).isEqualTo(Evidence.CLIENT);
+    assertThat(p.workingDirectory()).isEqualTo("${nostream_dir}");
+    assertThat(p.linkNames()).containsExactly("db", "cache");
+    assertThat(p.environment())
+        .containsEntry("NODE_OPTIONS", "--require ${profile_dir}/listen-loopback.js")
+        .containsEntry("DB_HOST", "${upstream.db.host}")
+        .containsEntry("REDIS_URI", "redis://${upstream.cache.address}");
+    assertThat(p.arms().get("rules").env())
+        .containsExactly(java.util.Map.entry("NOSTR_CONFIG_DIR", "${profile_dir}/settings-on"));
+    assertThat(p.arms().get("none").env())
+        .containsExactly(java.util.Map.entry("NOSTR_CONFIG_DIR", "${profile_dir}/settings-off"));
+    assertThat(p.isSecret("relay_secret")).isTrue();
+    assertThat(p.controlCheck())
+        .containsExactly("node", "${profile_dir}/rate-limit-hits.js", "127.0.0.1", "${redis_port}");
+  }
+
+  /** Partner: the same profile with a misspelt working_directory is refused, naming the field. */
+  @Test
+  void theNostreamProfileWithAMisspeltFieldIsRefused() throws Exception {
+    String text =
+        java.nio.file.Files.readString(Path.of("../docs/profiles/nostream/profile.json"))
+            .replace("\"working_directory\"", "\"working_dir\"");
+    assertThat(invalid(text).problems())
+        .anyMatch(l -> l.startsWith("$.working_dir: unknown field; expected one of ["));
+  }
+
+  /**
    * A target's content is at least what makes every event unique: refused at load, naming the
    * field, rather than by the generator once a sweep has started. Omitted, it is the built-in
    * profiles' 64 bytes.
