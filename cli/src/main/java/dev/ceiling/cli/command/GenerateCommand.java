@@ -26,6 +26,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -190,20 +192,23 @@ public final class GenerateCommand implements Callable<Integer> {
     StopRequest stop = new StopRequest();
     // Long enough for the answers outstanding at the stop (the grace period) and the report.
     Duration hold = cfg.gracePeriod().plus(STOP_MARGIN);
+    CountDownLatch ended = new CountDownLatch(1);
     SignalHandlers signals =
-        SignalHandlers.install(List.of("INT", "TERM"), name -> onSignal(name, stop, hold, err));
+        SignalHandlers.install(
+            List.of("INT", "TERM"), name -> onSignal(name, stop, hold, ended, err));
     // Any other way into the JVM's shutdown (SIGHUP, or SIGINT where no named handler could be
     // installed): the same stop, held as long, only without the signal's name.
     ShutdownHook hook =
         ShutdownHook.install(
             "ceiling-generate-interrupt",
-            () -> onSignal("a signal (the JVM is shutting down)", stop, hold, err),
+            () -> onSignal("a signal (the JVM is shutting down)", stop, hold, ended, err),
             hold,
             () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
     try {
       int code = runAndWrite(cfg, out, err, stop);
       return stop.requested() && code == 0 ? ExitCode.INTERRUPTED : code;
     } finally {
+      ended.countDown();
       hook.close();
       signals.close();
     }
@@ -214,10 +219,11 @@ public final class GenerateCommand implements Callable<Integer> {
 
   /**
    * The first signal stops the run after the slots already due, and a watchdog halts the process
-   * with 130 should it not end within {@code hold}; a second signal halts it at once, with no
-   * report.
+   * with 130 should it not end within {@code hold} (it stands down once {@code ended} is counted
+   * down, so a caller in the same JVM lives on); a second signal halts it at once, with no report.
    */
-  private static void onSignal(String name, StopRequest stop, Duration hold, PrintWriter err) {
+  private static void onSignal(
+      String name, StopRequest stop, Duration hold, CountDownLatch ended, PrintWriter err) {
     if (stop.requested()) {
       err.println("generate: " + name + " again: exiting now; no report written");
       err.flush();
@@ -234,7 +240,9 @@ public final class GenerateCommand implements Callable<Integer> {
         new Thread(
             () -> {
               try {
-                Thread.sleep(hold.toMillis());
+                if (ended.await(hold.toMillis(), TimeUnit.MILLISECONDS)) {
+                  return;
+                }
               } catch (InterruptedException e) {
                 return;
               }
