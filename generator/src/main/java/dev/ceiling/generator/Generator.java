@@ -24,6 +24,21 @@ public final class Generator {
    */
   public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress)
       throws GeneratorException {
-    return Engine.run(cfg, progress, RunStrategies.PRODUCTION);
+    return Engine.run(cfg, progress, RunStrategies.PRODUCTION, new StopRequest());
+  }
+
+  /**
+   * Runs {@code cfg} until it completes or {@code stop} is requested, whichever is first. A stopped
+   * run puts on the wire the slots already due, sends none later, waits out the grace period for
+   * the answers outstanding and returns a report marked {@link GeneratorReport#incomplete()} with
+   * everything sent and answered by then. A request before the clock starts gives a report with
+   * nothing sent.
+   *
+   * @param stop the request another thread (a Ctrl-C handler) makes
+   * @throws GeneratorException as {@link #run(GeneratorConfig, ProgressListener)}
+   */
+  public static GeneratorReport run(
+      GeneratorConfig cfg, ProgressListener progress, StopRequest stop) throws GeneratorException {
+    return Engine.run(cfg, progress, RunStrategies.PRODUCTION, stop);
   }
 }

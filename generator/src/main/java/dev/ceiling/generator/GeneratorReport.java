@@ -62,6 +62,10 @@ import java.util.function.ToLongFunction;
  * @param generatorBound true when the generator could not keep its schedule (rule in
  *     docs/GENERATOR.md)
  * @param generatorBoundReason why, or null when not bound
+ * @param incomplete null when the run covered its whole schedule; else why it stopped early and how
+ *     much it covers ("stopped by SIGINT after 4.2 s of the 120.0 s schedule; ..."). The counts are
+ *     then of the slots that came due before the stop (planned = sent + unsent), while every rate
+ *     keeps the requested duration as its denominator: read the counts
  * @param aggregate all targets together
  * @param targets one entry per target, in configuration order
  */
@@ -85,6 +89,7 @@ public record GeneratorReport(
     Double headroom,
     boolean generatorBound,
     String generatorBoundReason,
+    String incomplete,
     Result aggregate,
     List<TargetReport> targets) {
 
@@ -119,6 +124,9 @@ public record GeneratorReport(
     checks.nonNegativeOrNull("wake_floor_p99_ms", wakeFloorP99Ms);
     checks.nonNegativeOrNull("headroom", headroom);
     boundConsistent(checks, generatorBound, generatorBoundReason);
+    if (incomplete != null && incomplete.isBlank()) {
+      checks.add("incomplete must be null or non-blank, got '" + incomplete + "'");
+    }
     Objects.requireNonNull(aggregate, "aggregate must not be null");
     targets = List.copyOf(Objects.requireNonNull(targets, "targets must not be null"));
     checks.orThrow();

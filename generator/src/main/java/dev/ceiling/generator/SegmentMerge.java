@@ -128,8 +128,20 @@ public final class SegmentMerge {
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),
+        incomplete(ordered),
         agg,
         targets);
+  }
+
+  /** Each stopped segment's reason, labelled; null when every segment completed. */
+  private static String incomplete(List<Input> ordered) {
+    List<String> out = new ArrayList<>();
+    for (Input in : ordered) {
+      if (in.report().incomplete() != null) {
+        out.add("segment " + in.report().segment() + ": " + in.report().incomplete());
+      }
+    }
+    return out.isEmpty() ? null : String.join("; ", out);
   }
 
   private static String perSegment(List<Input> ordered) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.Target;
-import dev.ceiling.core.testing.LoopbackNames;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +64,8 @@ class GeneratorConfigTest {
     assertThat(b.problems())
         .containsExactlyInAnyOrder(
             "target 1 host 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an"
-                + " address; names, localhost included, are not resolved); refusing without"
+                + " address, or localhost and names under .localhost; other names are not resolved);"
+                + " refusing without"
                 + " --allow-remote,"
                 + " because a load generator must not be pointed at relays you don't run",
             "duration must be > 0, got PT0S",
@@ -121,18 +121,29 @@ class GeneratorConfigTest {
   }
 
   @Test
-  void aNameThatResolvesToLoopbackIsStillRefusedWithoutAllowRemote() throws Exception {
-    String name = LoopbackNames.localhost();
+  void localhostAndNamesUnderDotLocalhostAreLoopbackTargets() {
+    for (String host : List.of("localhost", "localhost.", "a.localhost", "B.LocalHost")) {
+      GeneratorConfig.Builder b =
+          GeneratorConfig.builder()
+              .load(new TargetLoad(target("ws://" + host + ":7777/", null), 10, 1, 1))
+              .duration(Duration.ofSeconds(1));
+      assertThat(b.problems()).as(host).isEmpty();
+    }
+  }
+
+  @Test
+  void aNameThatOnlyContainsLocalhostIsRefusedWithoutAllowRemote() {
+    // The partner of the test above.
     GeneratorConfig.Builder b =
         GeneratorConfig.builder()
-            .load(new TargetLoad(target("ws://" + name + ":7777/", null), 10, 1, 1))
+            .load(new TargetLoad(target("ws://localhost.evil.com:7777/", null), 10, 1, 1))
             .duration(Duration.ofSeconds(1));
     assertThat(b.problems())
         .containsExactly(
-            "target 1 host 'localhost' is not loopback (127.0.0.0/8 or ::1 written as an address;"
-                + " names, localhost included, are not resolved); refusing without"
-                + " --allow-remote, because a load generator must not be pointed at relays you"
-                + " don't run");
+            "target 1 host 'localhost.evil.com' is not loopback (127.0.0.0/8 or ::1 written as an"
+                + " address, or localhost and names under .localhost; other names are not"
+                + " resolved); refusing without --allow-remote, because a load generator must not"
+                + " be pointed at relays you don't run");
     assertThat(b.allowRemote(true).problems()).isEmpty();
   }
 

@@ -213,6 +213,7 @@ class SegmentMergeTest {
         r.headroom(),
         r.generatorBound(),
         r.generatorBoundReason(),
+        r.incomplete(),
         r.aggregate(),
         r.targets());
   }

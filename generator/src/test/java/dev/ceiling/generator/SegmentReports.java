@@ -89,6 +89,7 @@ final class SegmentReports {
         1 / (0.1 * (i + 1)),
         r.generatorBound(),
         r.generatorBoundReason(),
+        null,
         r,
         List.of(new GeneratorReport.TargetReport("a", URL, null, rate, 2, 2, 1.0, r)));
   }

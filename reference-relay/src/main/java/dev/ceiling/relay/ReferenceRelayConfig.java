@@ -244,12 +244,14 @@ public record ReferenceRelayConfig(
       connectPort = -1;
     }
     // Loopback only, like every other address of this relay: the link a proxy sits on is local.
+    // An address, not a loopback name: the database driver would look a name up, and the rig
+    // always passes the proxy's address here.
     if (colon < 1
         || connectPort < 1
         || connectPort > 65535
-        || !Loopback.isLoopbackHost(v.substring(0, colon))) {
+        || !Loopback.isLoopbackAddress(v.substring(0, colon))) {
       problems.add(
-          "db-connect must be host:port with a loopback host and a port in [1, 65535], e.g."
+          "db-connect must be host:port with a loopback address and a port in [1, 65535], e.g."
               + " 127.0.0.1:47101, got '"
               + v
               + "'");

@@ -228,11 +228,15 @@ class ReferenceRelayConfigTest {
                         "db-connect with --jdbc-url needs a jdbc:postgresql://HOST:PORT/... URL,"
                             + " whose address the audit path then replaces; got"
                             + " jdbc:postgresql://127.0.0.1/x",
-                        "db-connect must be host:port with a loopback host and a port in [1,"
+                        "db-connect must be host:port with a loopback address and a port in [1,"
                             + " 65535], e.g. 127.0.0.1:47101, got 'db.example.com:5432'"));
     assertThatThrownBy(
             () -> ReferenceRelayConfig.fromArgs(new String[] {"--db-connect", "127.0.0.1:0"}))
         .hasMessageContaining("db-connect must be host:port");
+    // A loopback name would be looked up by the database driver: an address only here.
+    assertThatThrownBy(
+            () -> ReferenceRelayConfig.fromArgs(new String[] {"--db-connect", "localhost:47101"}))
+        .hasMessageContaining("db-connect must be host:port with a loopback address");
   }
 
   @Test

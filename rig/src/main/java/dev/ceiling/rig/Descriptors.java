@@ -73,10 +73,16 @@ final class Descriptors {
   }
 
   /**
-   * The descriptor of a started ({@code relay} non-null) or attached ({@code relay} null) relay.
+   * The descriptor of a started ({@code relay} non-null) or attached ({@code relay} null) relay;
+   * its URLs connect to addresses ({@link LoopbackUrls}), each replaced name said in {@code notes}.
    */
   static RigDescriptor build(
-      LaunchPlan plan, UpOptions o, Identity relay, Optional<ReadyLine> ready, Build build) {
+      LaunchPlan plan,
+      UpOptions o,
+      Identity relay,
+      Optional<ReadyLine> ready,
+      Build build,
+      java.util.List<String> notes) {
     RelayProfile p = o.profile();
     Map<String, String> secrets = p.secretValues(o.overrides());
     return new RigDescriptor(
@@ -88,10 +94,10 @@ final class Descriptors {
         relay == null ? null : relay.startInstant(),
         relay == null ? null : Secrets.scrub(relay.command(), secrets),
         relay == null ? null : plan.log().toString(),
-        plan.healthUrl(),
-        plan.metricsUrl(),
+        LoopbackUrls.pin("health_url", plan.healthUrl(), notes),
+        LoopbackUrls.pin("metrics_url", plan.metricsUrl(), notes),
         p.contaminationEvidence().key(),
-        plan.targets(),
+        plan.targets().stream().map(t -> LoopbackUrls.pin(t, notes)).toList(),
         plan.limiter(),
         o.effectiveQueueCapacity(),
         o.reset(),

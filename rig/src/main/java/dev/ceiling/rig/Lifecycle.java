@@ -100,7 +100,7 @@ final class Lifecycle {
       ready = readyLine(plan, o, notes);
     }
     directNotes(links, notes);
-    RigDescriptor d = Descriptors.build(plan, o, relay, ready, build);
+    RigDescriptor d = Descriptors.build(plan, o, relay, ready, build, notes);
     Path file = stateDir.resolve(StateDirectory.DESCRIPTOR_FILE);
     try {
       OwnerOnlyFiles.write(file, Json.write(d));
@@ -113,7 +113,10 @@ final class Lifecycle {
     }
     Map<String, DelayControl> controls =
         Maps.uniqueIndex(
-            LaunchPlanner.delayControls(o.profile(), plan.placeholders(), plan.metricsUrl()),
+            LaunchPlanner.delayControls(o.profile(), plan.placeholders(), plan.metricsUrl())
+                .stream()
+                .map(c -> LoopbackUrls.pin(c, d.metricsUrl(), notes))
+                .toList(),
             DelayControl::name);
     return new RigHandle(
         this, d, stateDir, file, o.stopTimeout(), notes, links.proxies(), controls);

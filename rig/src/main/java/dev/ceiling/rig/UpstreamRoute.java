@@ -2,6 +2,8 @@ package dev.ceiling.rig;
 
 import com.google.common.net.HostAndPort;
 import com.google.common.net.InetAddresses;
+import dev.ceiling.core.net.Loopback;
+import dev.ceiling.core.net.LoopbackAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 
@@ -27,11 +29,17 @@ record UpstreamRoute(String name, HostAndPort target, HostAndPort address, boole
   }
 
   /**
-   * The target as a socket address: an address literal as is, a name (allowed remote only) left
-   * unresolved for the proxy to resolve when it connects.
+   * The target as a socket address: an address literal as is; a loopback name ({@code localhost})
+   * as the address {@link LoopbackAddress} chooses for it now, never looked up; any other name
+   * (allowed remote only) left unresolved for the proxy to resolve when it connects.
    */
   InetSocketAddress targetSocket() {
     String host = target.getHost();
+    if (Loopback.isLoopbackName(host)) {
+      return new InetSocketAddress(
+          LoopbackAddress.choose(host, target.getPort(), LoopbackAddress.TRIAL).address(),
+          target.getPort());
+    }
     return InetAddresses.isInetAddress(host)
         ? new InetSocketAddress(InetAddresses.forString(host), target.getPort())
         : InetSocketAddress.createUnresolved(host, target.getPort());

@@ -116,6 +116,43 @@ class LaunchPlannerTest {
   }
 
   @Test
+  void localhostAndNamesUnderDotLocalhostArePlannedAsLoopback() throws RigException {
+    // The partner of the refusal above: loopback by definition, planned without any lookup.
+    RelayProfile p =
+        profile(
+            PROFILE
+                .replace("http://127.0.0.1:${port}/health", "http://localhost:${port}/health")
+                .replace("http://127.0.0.1:${admin}/metrics", "http://LOCALHOST.:${admin}/metrics")
+                .replace("ws://127.0.0.1:${port}/", "ws://a.localhost:${port}/"));
+    LaunchPlan plan = planner.plan(UpOptions.of(p, "on", dir.resolve("s")), RIG_ID);
+    assertThat(plan.healthUrl()).isEqualTo("http://localhost:47100/health");
+    assertThat(plan.metricsUrl()).isEqualTo("http://LOCALHOST.:47101/metrics");
+    assertThat(plan.targets().get(0).url()).isEqualTo("ws://a.localhost:47100/");
+  }
+
+  @Test
+  void aNameThatOnlyContainsLocalhostIsRefused() {
+    RelayProfile p;
+    try {
+      p =
+          profile(
+              PROFILE.replace(
+                  "http://127.0.0.1:${port}/health", "http://localhost.evil.com:${port}/health"));
+    } catch (RigException e) {
+      throw new AssertionError(e);
+    }
+    assertThatThrownBy(() -> planner.plan(UpOptions.of(p, "on", dir.resolve("s")), RIG_ID))
+        .isInstanceOfSatisfying(
+            RigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "health_url must point at loopback ("
+                            + dev.ceiling.core.net.Loopback.ACCEPTED
+                            + "), got http://localhost.evil.com:47100/health"));
+  }
+
+  @Test
   void aCommandWithoutTheRigIdIsRefusedWhenLaunching() throws RigException {
     RelayProfile p = profile(PROFILE.replace("\"--rig-id\", \"${rig_id}\", ", ""));
     assertThatThrownBy(() -> planner.plan(UpOptions.of(p, "on", dir.resolve("s")), RIG_ID))

@@ -369,8 +369,8 @@ class RelayProfileTest {
     assertThat(e.getMessage())
         .isEqualTo(
             "remote.json: health_url must point at loopback (127.0.0.0/8 or ::1 written as an"
-                + " address; names, localhost included, are not resolved), got"
-                + " http://192.0.2.1:47100/health");
+                + " address, or localhost and names under .localhost; other names are not"
+                + " resolved), got http://192.0.2.1:47100/health");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.net.HostAndPort;
+import dev.ceiling.core.net.Loopback;
 import dev.ceiling.rig.RelayProfile.UpstreamTemplate;
 import java.nio.file.Path;
 import java.util.List;
@@ -119,7 +120,7 @@ class UpstreamsProfileTest {
         ProfileReader.read(
             TWO_LINKS
                 .replace("127.0.0.1:${pg_port}", "db.example.com:${pg_port}")
-                .replace("[::1]:6379", "localhost:6379"),
+                .replace("[::1]:6379", "localhost.example.com:6379"),
             "remote.json",
             null);
     UpOptions o = UpOptions.of(p, "on", dir.resolve("s"));
@@ -130,15 +131,31 @@ class UpstreamsProfileTest {
         .extracting(e -> ((RigException) e).problems())
         .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.list(String.class))
         .containsExactly(
-            "$.upstreams[0].target must point at loopback (127.0.0.0/8 or ::1 written as an"
-                + " address; names, localhost included, are not resolved) unless remote upstreams"
-                + " are allowed, got db.example.com:5432",
-            "$.upstreams[1].target must point at loopback (127.0.0.0/8 or ::1 written as an"
-                + " address; names, localhost included, are not resolved) unless remote upstreams"
-                + " are allowed, got localhost:6379");
+            "$.upstreams[0].target must point at loopback ("
+                + Loopback.ACCEPTED
+                + ") unless remote upstreams are allowed, got db.example.com:5432",
+            "$.upstreams[1].target must point at loopback ("
+                + Loopback.ACCEPTED
+                + ") unless remote upstreams are allowed, got localhost.example.com:6379");
     assertThat(UpstreamPlans.targets(o.withAllowRemoteUpstreams(true)))
         .extracting(r -> r.target().toString())
-        .containsExactly("db.example.com:5432", "localhost:6379");
+        .containsExactly("db.example.com:5432", "localhost.example.com:6379");
+  }
+
+  @Test
+  void localhostAndANameUnderDotLocalhostAreLoopbackTargets() throws RigException {
+    // The partner of the refusal above: these names are loopback by definition, no lookup.
+    RelayProfile p =
+        ProfileReader.read(
+            TWO_LINKS
+                .replace("127.0.0.1:${pg_port}", "localhost:${pg_port}")
+                .replace("[::1]:6379", "cache.localhost:6379"),
+            "local.json",
+            null);
+    UpOptions o = UpOptions.of(p, "on", dir.resolve("s"));
+    assertThat(UpstreamPlans.targets(o))
+        .extracting(r -> r.target().toString())
+        .containsExactly("localhost:5432", "cache.localhost:6379");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ceiling.cli.command;
 import com.google.common.base.Splitter;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
+import dev.ceiling.cli.internal.SignalHandlers;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.core.net.Redaction;
@@ -14,6 +15,7 @@ import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.Segment;
 import dev.ceiling.generator.SourceAddresses;
 import dev.ceiling.generator.StartInstant;
+import dev.ceiling.generator.StopRequest;
 import dev.ceiling.generator.TargetLoad;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,6 +26,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -33,7 +37,8 @@ import picocli.CommandLine.Spec;
  * {@code generate}: the generator alone, pointed at any relay. One JSON report on stdout (or in
  * {@code --json}), progress on stderr. Exit codes: 0 the run completed (read generator_bound in the
  * report), 2 bad input (one line naming every bad field, before anything connects), 3
- * infrastructure failure (a connection failed before the clock, the report could not be written).
+ * infrastructure failure (a connection failed before the clock, the report could not be written),
+ * 130 stopped by SIGINT or SIGTERM (the report, marked incomplete, is still written).
  */
 @Command(
     name = "generate",
@@ -44,7 +49,16 @@ import picocli.CommandLine.Spec;
       "The report goes to stdout, or to --json; progress goes to stderr. A DURATION is 10s,"
           + " 500ms, 2m, PT10S or a bare number of seconds.",
       "Exit codes: 0 the run completed (read generator_bound in the report), 2 bad usage or input"
-          + " (before anything connects), 3 infrastructure failure.",
+          + " (before anything connects), 3 infrastructure failure, 130 stopped by SIGINT"
+          + " (Ctrl-C) or SIGTERM.",
+      "SIGINT or SIGTERM stops the run after the slots already due: it waits up to"
+          + " --grace-period for the answers outstanding, then writes the report (to --json or"
+          + " stdout) with everything sent and answered so far and an 'incomplete' field saying"
+          + " which signal stopped it; a second signal exits at once without a report.",
+      "A target's host may be an address in 127.0.0.0/8 or ::1, or localhost or a name under"
+          + " .localhost, which are never looked up: the run connects to 127.0.0.1, or to ::1"
+          + " when only that accepts, says which on stderr, and sends the name as the Host"
+          + " header. Any other host needs --allow-remote.",
       ""
     })
 public final class GenerateCommand implements Callable<Integer> {
@@ -175,27 +189,76 @@ public final class GenerateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     new OptionChecks().files(new OutputPaths().output("--json", json)).orFail(spec.commandLine());
     GeneratorConfig cfg = config();
-    // Ctrl-C or SIGTERM: one exit code (130) for both; the run has no partial report to write.
-    ShutdownHook signal =
+    StopRequest stop = new StopRequest();
+    // Long enough for the answers outstanding at the stop (the grace period) and the report.
+    Duration hold = cfg.gracePeriod().plus(STOP_MARGIN);
+    CountDownLatch ended = new CountDownLatch(1);
+    SignalHandlers signals =
+        SignalHandlers.install(
+            List.of("INT", "TERM"), name -> onSignal(name, stop, hold, ended, err));
+    // Any other way into the JVM's shutdown (SIGHUP, or SIGINT where no named handler could be
+    // installed): the same stop, held as long, only without the signal's name.
+    ShutdownHook hook =
         ShutdownHook.install(
             "ceiling-generate-interrupt",
-            () -> {
-              err.println("generate: interrupted; no report written (a run is reported whole)");
-              err.flush();
-            },
-            Duration.ofSeconds(5),
+            () -> onSignal("a signal (the JVM is shutting down)", stop, hold, ended, err),
+            hold,
             () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
     try {
-      return runAndWrite(cfg, out, err);
+      int code = runAndWrite(cfg, out, err, stop);
+      return stop.requested() && code == 0 ? ExitCode.INTERRUPTED : code;
     } finally {
-      signal.close();
+      ended.countDown();
+      hook.close();
+      signals.close();
     }
   }
 
-  private int runAndWrite(GeneratorConfig cfg, PrintWriter out, PrintWriter err) {
+  /** What the run still gets after a stop before the process halts anyway, beyond the grace. */
+  static final Duration STOP_MARGIN = Duration.ofSeconds(30);
+
+  /**
+   * The first signal stops the run after the slots already due, and a watchdog halts the process
+   * with 130 should it not end within {@code hold} (it stands down once {@code ended} is counted
+   * down, so a caller in the same JVM lives on); a second signal halts it at once, with no report.
+   */
+  private static void onSignal(
+      String name, StopRequest stop, Duration hold, CountDownLatch ended, PrintWriter err) {
+    if (stop.requested()) {
+      err.println("generate: " + name + " again: exiting now; no report written");
+      err.flush();
+      Runtime.getRuntime().halt(ExitCode.INTERRUPTED);
+    }
+    stop.request(name);
+    err.println(
+        "generate: "
+            + name
+            + ": stopping after the slots already due; the report keeps what was sent and answered,"
+            + " marked incomplete");
+    err.flush();
+    Thread watchdog =
+        new Thread(
+            () -> {
+              try {
+                if (ended.await(hold.toMillis(), TimeUnit.MILLISECONDS)) {
+                  return;
+                }
+              } catch (InterruptedException e) {
+                return;
+              }
+              err.println("generate: the run did not end within " + hold + " of " + name);
+              err.flush();
+              Runtime.getRuntime().halt(ExitCode.INTERRUPTED);
+            },
+            "ceiling-generate-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+
+  private int runAndWrite(GeneratorConfig cfg, PrintWriter out, PrintWriter err, StopRequest stop) {
     GeneratorReport report;
     try {
-      report = Generator.run(cfg, line -> err.println("generate: " + Redaction.redact(line)));
+      report = Generator.run(cfg, line -> err.println("generate: " + Redaction.redact(line)), stop);
     } catch (GeneratorException e) {
       if (e.kind() == GeneratorException.Kind.CONFIG) {
         throw CommandLines.usage(spec.commandLine(), e.getMessage());
@@ -218,6 +281,13 @@ public final class GenerateCommand implements Callable<Integer> {
     }
     if (report.generatorBound()) {
       err.println("generate: GENERATOR BOUND: " + report.generatorBoundReason());
+    }
+    if (report.incomplete() != null) {
+      err.println(
+          "generate: INCOMPLETE report written"
+              + (json == null ? "" : " to " + json)
+              + ": "
+              + report.incomplete());
     }
     return 0;
   }

@@ -3,7 +3,6 @@ package dev.ceiling.cli.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.GeneratorMain;
-import dev.ceiling.core.testing.LoopbackNames;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -78,19 +77,20 @@ class GenerateCommandTest {
     assertUsageError(
         run("--duration", "1s", "--target", "url=ws://relay.example.org/,rate=5"),
         "target 1 host 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an"
-            + " address; names, localhost included, are not resolved); refusing without"
+            + " address, or localhost and names under .localhost; other names are not resolved);"
+            + " refusing without"
             + " --allow-remote,"
             + " because a load generator must not be pointed at relays you don't run");
   }
 
   @Test
-  void aNameThatResolvesToLoopbackIsRefusedOnOneLineNamingHostAndOption() throws Exception {
-    String name = LoopbackNames.localhost();
+  void aNameThatOnlyContainsLocalhostIsRefusedOnOneLineNamingHostAndOption() {
     assertUsageError(
-        run("--duration", "1s", "--target", "url=ws://" + name + ":9/,rate=5"),
-        "target 1 host 'localhost' is not loopback (127.0.0.0/8 or ::1 written as an address;"
-            + " names, localhost included, are not resolved); refusing without --allow-remote,"
-            + " because a load generator must not be pointed at relays you don't run");
+        run("--duration", "1s", "--target", "url=ws://localhost.evil.com:9/,rate=5"),
+        "target 1 host 'localhost.evil.com' is not loopback (127.0.0.0/8 or ::1 written as an"
+            + " address, or localhost and names under .localhost; other names are not resolved);"
+            + " refusing without --allow-remote, because a load generator must not be pointed at"
+            + " relays you don't run");
   }
 
   @Test
@@ -233,8 +233,9 @@ class GenerateCommandTest {
             "127.0.0.2"),
         "--source-addresses: target 1 host 'relay.example.org' is not loopback, and a connection"
             + " bound to a loopback source address cannot reach it; target 1 host"
-            + " 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an address;"
-            + " names, localhost included, are not resolved); refusing without --allow-remote,"
+            + " 'relay.example.org' is not loopback (127.0.0.0/8 or ::1 written as an address, or"
+            + " localhost and names under .localhost; other names are not resolved); refusing"
+            + " without --allow-remote,"
             + " because a load generator must not be pointed at relays you don't run");
   }
 

@@ -94,6 +94,7 @@ class MergeCommandTest {
         10.0,
         bound != null,
         bound,
+        null,
         r,
         List.of(
             new GeneratorReport.TargetReport("a", "ws://127.0.0.1:9/", null, 100, 2, 2, 1.0, r)));

@@ -110,6 +110,9 @@ class HelpContractTest {
             "(default: 10s)",
             "(default: 10000)",
             "(default: 2)");
+    // Whatever the terminal width wraps, the exit code of a signal and the loopback names are said.
+    assertThat(String.join(" ", o.out().split("\\s+")))
+        .contains("130 stopped by SIGINT", "localhost or a name under .localhost");
   }
 
   @Test

@@ -1,6 +1,8 @@
 package dev.ceiling.generator.internal;
 
 import dev.ceiling.core.model.LatencySummary;
+import dev.ceiling.core.net.Loopback;
+import dev.ceiling.core.net.LoopbackAddress;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.ProgressListener;
@@ -9,7 +11,9 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +55,22 @@ final class Connector {
     client.setInputBufferSize(INPUT_BUFFER_BYTES);
   }
 
+  /**
+   * {@code written} with a loopback name ({@code localhost}, {@code a.localhost}) replaced by the
+   * address it connects to, chosen without a lookup ({@link LoopbackAddress}) and said in a
+   * progress line; {@code written} itself for an address or a remote name.
+   */
+  static URI pin(URI written, ProgressListener progress) {
+    if (!Loopback.isLoopbackName(written.getHost())) {
+      return written;
+    }
+    int port = LoopbackAddress.port(written);
+    LoopbackAddress.Choice c =
+        LoopbackAddress.choose(written.getHost(), port, LoopbackAddress.TRIAL);
+    progress.progress(c.describe(port));
+    return LoopbackAddress.withHost(written, c.urlHost());
+  }
+
   /** Upgrades every connection, all in parallel; any failure fails the run, naming each one. */
   static void connectAll(
       WsClients clients, List<Conn> all, Duration timeout, ProgressListener progress)
@@ -58,11 +78,17 @@ final class Connector {
     progress.progress("connecting " + all.size() + " connections");
     List<CompletableFuture<Session>> futures = new ArrayList<>();
     List<String> failures = new ArrayList<>();
+    Map<String, URI> pinned = new HashMap<>();
     for (int k = 0; k < all.size(); k++) {
       Conn c = all.get(k);
-      URI uri = URI.create(c.target.load.target().url());
+      URI written = URI.create(c.target.load.target().url());
+      URI uri = pinned.computeIfAbsent(written.toString(), u -> pin(written, progress));
       ClientUpgradeRequest req = new ClientUpgradeRequest(uri);
       String host = c.target.load.target().hostHeader();
+      if (host == null && Loopback.isLoopbackName(written.getHost())) {
+        // The relay still sees the name the user wrote: it may serve communities by Host.
+        host = LoopbackAddress.hostHeader(written);
+      }
       if (host != null) {
         req.setHeader("Host", host);
       }

@@ -5,6 +5,7 @@ import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
 import dev.ceiling.generator.StartInstant;
+import dev.ceiling.generator.StopRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +37,13 @@ public final class Engine {
   public static GeneratorReport run(
       GeneratorConfig cfg, ProgressListener progress, RunStrategies strategies)
       throws GeneratorException {
+    return run(cfg, progress, strategies, new StopRequest());
+  }
+
+  /** Runs {@code cfg} until it completes or {@code stop} is requested (see {@link StopRequest}). */
+  public static GeneratorReport run(
+      GeneratorConfig cfg, ProgressListener progress, RunStrategies strategies, StopRequest stop)
+      throws GeneratorException {
     // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
     long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
     if (cfg.startAt() != null && !Instant.now().isBefore(cfg.startAt())) {
@@ -62,7 +70,7 @@ public final class Engine {
       Connector.warmUp(all);
       settleHeap();
       Long wakeFloorP99Us = wakeFloor(cfg, strategies, progress);
-      return sendAndReport(cfg, targets, all, clock, progress, wakeFloorP99Us);
+      return sendAndReport(cfg, targets, all, clock, progress, wakeFloorP99Us, stop);
     } finally {
       Connector.closeAll(clients, all, progress);
     }
@@ -116,7 +124,8 @@ public final class Engine {
       List<Conn> all,
       RunClock clock,
       ProgressListener progress,
-      Long wakeFloorP99Us)
+      Long wakeFloorP99Us,
+      StopRequest stop)
       throws GeneratorException {
     int threads = Math.min(cfg.senderThreads(), all.size());
     List<List<Conn>> owned = new ArrayList<>();
@@ -154,7 +163,8 @@ public final class Engine {
               sendDeadline,
               cfg.inflightCapPerConnection(),
               clock.strategies(),
-              sentTotal);
+              sentTotal,
+              stop);
       senders.add(s);
       Thread th = new Thread(s, "ceiling-sender-" + i);
       th.setDaemon(true);
@@ -172,7 +182,8 @@ public final class Engine {
             windowStart,
             windowStartNanos,
             windowStart.plusNanos(durationNanos),
-            windowEndNanos);
+            windowEndNanos,
+            stop);
     window.start();
     try {
       for (Thread th : threadList) {
@@ -222,19 +233,55 @@ public final class Engine {
           GeneratorException.Kind.INFRASTRUCTURE, "interrupted while waiting for the window", e);
     }
     double graceWaitedS = (System.nanoTime() - graceStart) / 1e9;
+    String incomplete =
+        incomplete(stop, senders, endOfSends, startNanos, durationNanos + warmupNanos);
     progress.progress(
         String.format(
             Locale.ROOT,
-            "done: sent=%d answered=%d grace waited %.3f s",
+            "done: sent=%d answered=%d grace waited %.3f s%s",
             sent,
             answered(targets),
-            graceWaitedS));
+            graceWaitedS,
+            incomplete == null ? "" : "; INCOMPLETE: " + incomplete));
     return ReportBuilder.build(
         cfg,
         targets,
         senders,
         new ReportBuilder.Timing(
-            windowStart, startNanos, windowStartNanos, endOfSends, graceWaitedS, wakeFloorP99Us));
+            windowStart, startNanos, windowStartNanos, endOfSends, graceWaitedS, wakeFloorP99Us),
+        incomplete);
+  }
+
+  /**
+   * Why the report is incomplete and how much of the schedule it covers, or null when the run was
+   * not stopped or the stop came after every slot was due (nothing was left out).
+   */
+  private static String incomplete(
+      StopRequest stop,
+      List<Sender> senders,
+      long endOfSends,
+      long startNanos,
+      long scheduleNanos) {
+    if (stop.reason().isEmpty()) {
+      return null;
+    }
+    long notDue = 0;
+    for (Sender s : senders) {
+      for (SendTally t : s.tallies) {
+        notDue += t.notDue;
+      }
+    }
+    if (notDue == 0) {
+      return null;
+    }
+    return String.format(
+        Locale.ROOT,
+        "stopped by %s after %.1f s of the %.1f s schedule; %d measured slots never came due and"
+            + " are left out of every count",
+        stop.reason().get(),
+        Math.max(0, endOfSends - startNanos) / 1e9,
+        scheduleNanos / 1e9,
+        notDue);
   }
 
   /**
@@ -243,18 +290,41 @@ public final class Engine {
    * delays a slot and the two calls bracket exactly the window the throughput is counted in.
    */
   private static Thread windowThread(
-      GeneratorConfig cfg, Instant start, long startNanos, Instant end, long endNanos) {
+      GeneratorConfig cfg,
+      Instant start,
+      long startNanos,
+      Instant end,
+      long endNanos,
+      StopRequest stop) {
     Thread th =
         new Thread(
             () -> {
-              PacedWait.until(startNanos);
+              // A stopped run's window ends when it stopped, so the report is not held back.
+              untilOrStop(startNanos, stop);
               cfg.windowListener().windowStarted(start);
-              PacedWait.until(endNanos);
-              cfg.windowListener().windowEnded(end);
+              untilOrStop(endNanos, stop);
+              long early = Math.max(0, endNanos - System.nanoTime());
+              cfg.windowListener().windowEnded(early == 0 ? end : end.minusNanos(early));
             },
             "ceiling-window");
     th.setDaemon(true);
     return th;
+  }
+
+  /**
+   * Waits until {@code due} as {@link PacedWait#until} does, or less once {@code stop} is requested
+   * (checked every 50 ms until the last 50 ms, which are waited whole for the same precision).
+   */
+  private static void untilOrStop(long due, StopRequest stop) {
+    long chunk = 50_000_000L;
+    while (!stop.requested()) {
+      long left = due - System.nanoTime();
+      if (left <= chunk) {
+        PacedWait.until(due);
+        return;
+      }
+      LockSupport.parkNanos(Math.min(left - chunk, chunk));
+    }
   }
 
   private static long answered(List<TargetRun> targets) {

@@ -21,8 +21,16 @@ final class ReportBuilder {
       double graceWaitedS,
       Long wakeFloorP99Us) {}
 
+  /**
+   * The report; {@code incomplete} is why a stopped run covers less than its schedule, or null. A
+   * stopped run's slots that never came due are not planned: planned = sent + unsent.
+   */
   static GeneratorReport build(
-      GeneratorConfig cfg, List<TargetRun> targets, List<Sender> senders, Timing timing) {
+      GeneratorConfig cfg,
+      List<TargetRun> targets,
+      List<Sender> senders,
+      Timing timing,
+      String incomplete) {
     double durS = cfg.duration().toNanos() / 1e9;
     List<GeneratorReport.TargetReport> perTarget = new ArrayList<>();
     List<GeneratorReport.Result> results = new ArrayList<>();
@@ -38,7 +46,7 @@ final class ReportBuilder {
               cfg.sendLagBound().toNanos() / 1000,
               timing.wakeFloorP99Us(),
               t.schedule.segmentIntervalNanos(),
-              t.slotsPlanned(),
+              t.slotsPlanned() - sends.notDue,
               sends.unsentLate,
               sends.capDelayed,
               sends.sendLagUs);
@@ -92,6 +100,7 @@ final class ReportBuilder {
         headroom,
         agg.generatorBound(),
         agg.generatorBoundReason(),
+        incomplete,
         agg,
         perTarget);
   }

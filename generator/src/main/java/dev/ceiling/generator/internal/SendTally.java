@@ -14,6 +14,9 @@ final class SendTally {
   long unsentDead;
   long capDelayed;
 
+  /** Measured slots never due because the run was stopped first: not planned after all. */
+  long notDue;
+
   /** Adds this tally into {@code total}. */
   void addTo(SendTally total) {
     total.sendLagUs.add(sendLagUs);
@@ -21,5 +24,6 @@ final class SendTally {
     total.unsentLate += unsentLate;
     total.unsentDead += unsentDead;
     total.capDelayed += capDelayed;
+    total.notDue += notDue;
   }
 }

@@ -1,5 +1,6 @@
 package dev.ceiling.generator.internal;
 
+import dev.ceiling.generator.StopRequest;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
@@ -43,6 +44,7 @@ final class Sender implements Runnable {
   private final int inflightCap;
   private final RunStrategies strategies;
   private final AtomicLong sentTotal;
+  private final StopRequest stop;
   private final SlotPlanner.Sink sink = this::sendBatch;
   private boolean stopped;
   private long prevEnd;
@@ -72,13 +74,15 @@ final class Sender implements Runnable {
       long sendDeadlineNanos,
       int inflightCap,
       RunStrategies strategies,
-      AtomicLong sentTotal) {
+      AtomicLong sentTotal,
+      StopRequest stop) {
     this.conns = conns;
     this.startNanos = startNanos;
     this.sendDeadlineNanos = sendDeadlineNanos;
     this.inflightCap = inflightCap;
     this.strategies = strategies;
     this.sentTotal = sentTotal;
+    this.stop = stop;
     this.tallies = new SendTally[targets];
     for (int i = 0; i < targets; i++) {
       tallies[i] = new SendTally();
@@ -111,6 +115,18 @@ final class Sender implements Runnable {
     SlotPlanner planner = new SlotPlanner(lanes, strategies.dueRule());
     prevEnd = startNanos;
     while (!planner.done() && !stopped) {
+      if (stop.requested()) {
+        // Slots already due go out (late, and recorded so); the rest never came due.
+        long now = System.nanoTime();
+        while (!stopped
+            && !planner.done()
+            && planner.nextDue() <= now
+            && now <= sendDeadlineNanos) {
+          planner.takeDue(now, sink);
+        }
+        planner.drain(stopped ? this::countLate : this::countNotDue);
+        return;
+      }
       PacedWait.until(planner.nextDue());
       long now = System.nanoTime();
       if (now > sendDeadlineNanos) {
@@ -236,6 +252,19 @@ final class Sender implements Runnable {
       }
     }
     return c;
+  }
+
+  /** A stopped run's remaining measured slots of {@code lane}: never due, so not planned. */
+  private void countNotDue(SlotPlanner.Lane lane) {
+    TargetRun t = ((ConnLane) lane).conn.target;
+    long stride = lane.stride;
+    long from = lane.next();
+    if (from < t.firstMeasured) {
+      from += (t.firstMeasured - from + stride - 1) / stride * stride;
+    }
+    if (from < lane.end) {
+      tallies[t.index].notDue += (lane.end - 1 - from) / stride + 1;
+    }
   }
 
   /** Counts a lane's slots never handed over as unsent-late (warm-up slots are not counted). */

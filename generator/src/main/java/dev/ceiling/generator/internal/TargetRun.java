@@ -229,7 +229,7 @@ public final class TargetRun {
       SendTally sends, double offeredPerS, double durationS, String generatorBoundReason) {
     return new GeneratorReport.Result(
         offeredPerS,
-        slotsPlanned(),
+        slotsPlanned() - sends.notDue,
         sends.sent,
         sends.unsentLate,
         sends.unsentDead,

@@ -1,5 +1,7 @@
 package dev.ceiling.rig.internal;
 
+import dev.ceiling.core.net.Loopback;
+import dev.ceiling.core.net.LoopbackAddress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -68,7 +70,10 @@ public sealed interface Probe permits Probe.UrlProbe, Probe.TcpAccept {
       try {
         HttpResponse<Void> r =
             ProbeClient.HTTP.send(
-                HttpRequest.newBuilder(url).timeout(ANSWER).GET().build(),
+                HttpRequest.newBuilder(LoopbackAddress.connectUri(url, CONNECT))
+                    .timeout(ANSWER)
+                    .GET()
+                    .build(),
                 HttpResponse.BodyHandlers.discarding());
         return r.statusCode() == 200;
       } catch (IOException | IllegalArgumentException e) {
@@ -95,7 +100,7 @@ public sealed interface Probe permits Probe.UrlProbe, Probe.TcpAccept {
             ProbeClient.HTTP
                 .newWebSocketBuilder()
                 .connectTimeout(CONNECT)
-                .buildAsync(url, new WebSocket.Listener() {})
+                .buildAsync(LoopbackAddress.connectUri(url, CONNECT), new WebSocket.Listener() {})
                 .get(ANSWER.toMillis(), TimeUnit.MILLISECONDS);
         // The handshake is the answer; drop the connection without waiting for a close reply.
         ws.abort();
@@ -141,7 +146,13 @@ public sealed interface Probe permits Probe.UrlProbe, Probe.TcpAccept {
     @Override
     public boolean answers() {
       try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress(host, port), (int) CONNECT.toMillis());
+        // A loopback name is never looked up: its address is chosen the same way a
+        // connection's is.
+        InetSocketAddress to =
+            Loopback.isLoopbackName(host)
+                ? new InetSocketAddress(LoopbackAddress.choose(host, port, CONNECT).address(), port)
+                : new InetSocketAddress(host, port);
+        s.connect(to, (int) CONNECT.toMillis());
         return true;
       } catch (IOException e) {
         return false;
