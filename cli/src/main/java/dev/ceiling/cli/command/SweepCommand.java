@@ -205,7 +205,8 @@ public final class SweepCommand implements Callable<Integer> {
             .withConnectTimeout(connectTimeout);
     SweepRunner runner =
         new SweepRunner(
-            SweepRunner.defaultScraper(), ConsoleProgress.forStderr(err, verbose.verbose, quiet.quiet));
+            SweepRunner.defaultScraper(),
+            ConsoleProgress.forStderr(err, verbose.verbose, quiet.quiet));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
     ShutdownHook hook =
         ShutdownHook.install(
