@@ -141,8 +141,9 @@ final class CellAssembler {
 
   /**
    * What the generator counted, in the cell's shape: the one place the generator's counts are
-   * copied into a cell. The two ratios are rebuilt from the planned offered rate and the requested
-   * duration, the definitions {@link Cell} checks them against.
+   * copied into a cell. The two ratios are rebuilt from the credited in-window count ({@link
+   * CellCounts#creditedInWindow()}), the planned offered rate and the requested duration, the
+   * definitions {@link Cell} checks them against.
    */
   static CellCounts counts(GeneratorReport report, double offeredPerS) {
     GeneratorReport.Result r = report.aggregate();
@@ -151,13 +152,31 @@ final class CellAssembler {
     for (GeneratorReport.TargetReport t : report.targets()) {
       byCommunity.merge(t.community(), t.result().accepted(), Long::sum);
     }
+    CellCounts plain = counts(r, byCommunity, r.acceptedInWindow(), durationS, offeredPerS);
+    return counts(r, byCommunity, plain.creditedInWindow(), durationS, offeredPerS);
+  }
+
+  /** The counts with the two ratios built from {@code numerator} (see {@link #counts}). */
+  private static CellCounts counts(
+      GeneratorReport.Result r,
+      Map<String, Long> byCommunity,
+      long numerator,
+      double durationS,
+      double offeredPerS) {
     return new CellCounts(
         r.attempted(),
         r.warmupSlotsSent(),
         r.accepted(),
         r.acceptedInWindow(),
-        r.acceptedInWindow() / durationS,
-        r.acceptedInWindow() / (offeredPerS * durationS),
+        numerator / durationS,
+        numerator / (offeredPerS * durationS),
+        r.acceptedInWindowFirstHalf(),
+        r.acceptedInWindowSecondHalf(),
+        r.acceptedInWindowOwnSlots(),
+        r.windowSlotsOutstandingAtEnd(),
+        r.outstandingAtWindowStart(),
+        r.outstandingAtWindowMid(),
+        r.outstandingAtWindowEnd(),
         r.rejected(),
         r.rejectedByPrefix(),
         r.notices(),

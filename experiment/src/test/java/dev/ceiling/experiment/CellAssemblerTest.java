@@ -54,7 +54,11 @@ class CellAssemblerTest {
          "first_rejection": "rate-limited: slow down", "notices": 4, "first_notice": "hello",
          "unacknowledged": %d, "unknown_ok_ids": 5, "duplicate_oks": 6, "auth_challenges": 0,
          "transport_errors": {"connect": 2}, "first_transport_error": "refused",
-         "accepted_in_window": 345, "warmup_slots_sent": 40, "accepted_in_window_per_s": 86.25,
+         "accepted_in_window": 345, "warmup_slots_sent": 40,
+         "accepted_in_window_first_half": 180, "accepted_in_window_second_half": 165,
+         "accepted_in_window_own_slots": 320, "window_slots_outstanding_at_end": 11,
+         "outstanding_at_window_start": 33, "outstanding_at_window_mid": 36,
+         "outstanding_at_window_end": 41, "accepted_in_window_per_s": 86.25,
          "accepted_in_window_over_offered": 0.8625, "send_lag": %s, "service": %s,
          "scheduled": %s, "generator_bound": true, "generator_bound_reason": "send lag p99 12 ms"}
         """
@@ -136,8 +140,17 @@ class CellAssemblerTest {
     f.put("warmupSlotsSent", 40L);
     f.put("accepted", 350L);
     f.put("acceptedInWindow", 345L);
-    f.put("acceptedPerS", 86.25); // 345 in the window / 4 s requested
-    f.put("acceptedOverOffered", 0.8625); // 345 / (100/s x 4 s)
+    // 345 in the window, 25 of them to warm-up slots, credited against the window's 11 slots
+    // unanswered at its end: 320 + 11 = 331.
+    f.put("acceptedPerS", 82.75); // 331 / 4 s requested
+    f.put("acceptedOverOffered", 0.8275); // 331 / (100/s x 4 s)
+    f.put("acceptedInWindowFirstHalf", 180L);
+    f.put("acceptedInWindowSecondHalf", 165L);
+    f.put("acceptedInWindowOwnSlots", 320L);
+    f.put("windowSlotsOutstandingAtEnd", 11L);
+    f.put("outstandingAtWindowStart", 33L);
+    f.put("outstandingAtWindowMid", 36L);
+    f.put("outstandingAtWindowEnd", 41L);
     f.put("rejected", 30L);
     f.put("rejectedByPrefix", Map.of("rate-limited", 30L));
     f.put("notices", 4L);
@@ -206,8 +219,9 @@ class CellAssemblerTest {
     for (RecordComponent c : CellCounts.class.getRecordComponents()) {
       Object want =
           switch (c.getName()) {
-            case "acceptedPerS" -> 345 / 4.0; // in-window answers / requested duration
-            case "acceptedOverOffered" -> 345 / (100.0 * 4.0);
+            // credited in-window answers (320 own + min(25 earlier, 11 handed on)) / duration
+            case "acceptedPerS" -> 331 / 4.0;
+            case "acceptedOverOffered" -> 331 / (100.0 * 4.0);
             case "acceptedByCommunity" -> Map.of("a", 311L, "b", 39L);
             default -> sameNamed(report.aggregate(), c.getName());
           };
@@ -261,6 +275,23 @@ class CellAssemblerTest {
     assertThatThrownBy(() -> assertCarriesEveryCount(swaps))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("acceptedInWindow");
+  }
+
+  @Test
+  void aCountsMappingThatCreditsEveryWarmUpAnswerFails() {
+    // The mutant builds the ratios from the plain arrivals, as before the window counts.
+    BiFunction<GeneratorReport, Double, CellCounts> plain =
+        (report, offered) -> {
+          CellCounts c = CellAssembler.counts(report, offered);
+          return with(
+              with(c, "accepted_per_s", c.acceptedInWindow() / 4.0),
+              "accepted_over_offered",
+              c.acceptedInWindow() / 400.0);
+        };
+
+    assertThatThrownBy(() -> assertCarriesEveryCount(plain))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("acceptedPerS");
   }
 
   @Test

@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param cell which cell
  * @param use evidence, excluded or report-only
  * @param acceptedOverOffered the cell's accepted/offered (copied for reading convenience)
- * @param steady null when the arm has no queue reading, else whether |outstanding_delta| was within
- *     tolerance
+ * @param steady whether |outstanding_delta| was within tolerance; where the arm has no queue
+ *     reading, the client's reading ({@link ClientSteady}); null when neither was recorded
  * @param busy null when there is no busy reading, else whether the worker was busy
  * @param workerRateUsed true when the cell fed the worker-rate estimate
  * @param problems every problem found, excluding or not

@@ -183,6 +183,7 @@ public final class CellProblems {
                   + "x"));
     }
     steadiness(c, id, cfg, out);
+    clientSteadiness(c, cfg, out);
     MeasurementChecks.windowAlignment(c, out);
     if (!onGrid(c.offeredPerS(), id.ratesPerS())) {
       out.add(
@@ -298,6 +299,36 @@ public final class CellProblems {
                     : "; kept as evidence (it can only hide a separation) but not used for the"
                         + " worker rate"),
             forges));
+  }
+
+  /**
+   * The client's reading of the steady state: whether the cell is steady by {@link ClientSteady}.
+   *
+   * @return null when the cell has no window counts (written before they were recorded)
+   */
+  public static Boolean clientSteady(Cell c, VerdictConfig cfg) {
+    ClientSteady.Reading r = ClientSteady.read(c, cfg);
+    return r == null ? null : r.steady();
+  }
+
+  private static void clientSteadiness(Cell c, VerdictConfig cfg, List<CellProblem> out) {
+    ClientSteady.Reading r = ClientSteady.read(c, cfg);
+    if (r == null || r.steady()) {
+      return;
+    }
+    // Without a queue reading nothing else can tell a backlog answered in the window from the
+    // relay's own pace, in either arm: the cell is excluded. With one, the queue's rule above
+    // decides and this reading only marks the cell, so the two never disagree silently.
+    boolean governs = c.outstandingDelta() == null;
+    out.add(
+        new CellProblem(
+            ProblemKind.CLIENT_NOT_STEADY,
+            "not steady from the client: "
+                + String.join("; ", r.failures())
+                + (governs
+                    ? "; with no queue reading this is the cell's steady check, so it is excluded"
+                    : "; a cross-check only: the queue reading decides steadiness"),
+            governs));
   }
 
   private static void admission(Cell c, MetricRole role, ProblemKind kind, List<CellProblem> out) {

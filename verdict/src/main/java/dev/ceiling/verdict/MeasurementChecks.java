@@ -1,6 +1,7 @@
 package dev.ceiling.verdict;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellCounts;
 import dev.ceiling.core.model.MetricRole;
 import java.util.List;
 
@@ -102,6 +103,23 @@ final class MeasurementChecks {
                   + " warm-up slots): accepted/offered "
                   + Fmt.stat(c.acceptedOverOffered())
                   + " is not a measurement"));
+    }
+    CellCounts k = c.counts();
+    if (k.hasWindowCounts()
+        && (k.acceptedInWindowFirstHalf() + k.acceptedInWindowSecondHalf() != c.acceptedInWindow()
+            || k.acceptedInWindowOwnSlots() > c.acceptedInWindow())) {
+      out.add(
+          CellProblems.exclude(
+              ProblemKind.IMPOSSIBLE_MEASUREMENT,
+              "the window's halves ("
+                  + k.acceptedInWindowFirstHalf()
+                  + " + "
+                  + k.acceptedInWindowSecondHalf()
+                  + ") must add up to accepted_in_window "
+                  + c.acceptedInWindow()
+                  + ", and its answers to its own slots ("
+                  + k.acceptedInWindowOwnSlots()
+                  + ") cannot exceed it: the counts are broken"));
     }
     // The generator sends at most ceil(offered x duration) events; more accepted is impossible.
     double maxEvents = Math.ceil(c.offeredEvents() - 1e-9);

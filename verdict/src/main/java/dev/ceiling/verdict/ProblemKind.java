@@ -46,6 +46,13 @@ public enum ProblemKind {
   /** |outstanding_delta| exceeded the tolerance: the queue banked or drained credit. */
   NOT_STEADY(false),
   /**
+   * The client's own reading of the window was not steady ({@link ClientSteady}): its halves
+   * disagree, or the outstanding count fell or grew unevenly, so answers to an earlier backlog may
+   * be in the window. Excludes the cell where it has no queue reading (the client's reading is then
+   * the steady check); beside a queue reading it is a cross-check that marks the cell only.
+   */
+  CLIENT_NOT_STEADY(false),
+  /**
    * A metrics scrape bracketing the window took longer than {@link
    * CellProblems#SLOW_SCRAPE_FRACTION} of the window: the relay-side window is shifted from the
    * generator's by up to that long.

@@ -115,7 +115,9 @@ public final class Verdict {
             fatal.add(new FatalProblem(ref, p.kind(), p.message()));
           }
         }
-        Boolean steady = CellProblems.steady(c, id, cfg);
+        // Without a queue reading the client's own reading is the cell's steady flag.
+        Boolean queueSteady = CellProblems.steady(c, id, cfg);
+        Boolean steady = queueSteady != null ? queueSteady : CellProblems.clientSteady(c, cfg);
         Boolean busy = CellProblems.busy(c, cfg);
         CellUse use;
         if (c.twoCommunity()) {
@@ -137,7 +139,7 @@ public final class Verdict {
         }
         if (use == CellUse.EVIDENCE
             && isTreatment
-            && Boolean.FALSE.equals(steady)
+            && Boolean.FALSE.equals(queueSteady)
             && c.outstandingDelta() > 0) {
           bankedTreatment++;
         }

@@ -20,6 +20,10 @@ public final class AddedFields {
    */
   record Added(String field, List<String> siblings) {}
 
+  /** Fields that every cell's counts and every generator result have. */
+  private static final List<String> WINDOW_COUNTS_SIBLINGS =
+      List.of("attempted", "accepted_in_window", "warmup_slots_sent");
+
   static final List<Added> ADDED =
       List.of(
           // A cell's environment (CellEnvironment).
@@ -44,6 +48,16 @@ public final class AddedFields {
           new Added("sessions", List.of("plan", "fit_problem", "wire_turns_per_event")),
           // A delay sweep's plan (SensitivityPlan): null is "one rate at every delay".
           new Added("per_point_offer", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
+          // window's halves and outstanding counts; null is "written before they were recorded".
+          // A cell leaves them out of its JSON when null, so older golden files stay as they were.
+          new Added("accepted_in_window_first_half", WINDOW_COUNTS_SIBLINGS),
+          new Added("accepted_in_window_second_half", WINDOW_COUNTS_SIBLINGS),
+          new Added("accepted_in_window_own_slots", WINDOW_COUNTS_SIBLINGS),
+          new Added("window_slots_outstanding_at_end", WINDOW_COUNTS_SIBLINGS),
+          new Added("outstanding_at_window_start", WINDOW_COUNTS_SIBLINGS),
+          new Added("outstanding_at_window_mid", WINDOW_COUNTS_SIBLINGS),
+          new Added("outstanding_at_window_end", WINDOW_COUNTS_SIBLINGS),
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")),
           // Null is "written before it was recorded"; 0 is "the OS chose".

@@ -44,11 +44,11 @@ public record Cell(
     checkRatio(
         "accepted_per_s",
         counts.acceptedPerS(),
-        counts.acceptedInWindow() / environment.durationRequestedS());
+        counts.creditedInWindow() / environment.durationRequestedS());
     checkRatio(
         "accepted_over_offered",
         counts.acceptedOverOffered(),
-        counts.acceptedInWindow() / (key.offeredPerS() * environment.durationRequestedS()));
+        counts.creditedInWindow() / (key.offeredPerS() * environment.durationRequestedS()));
   }
 
   /** Offered events in the requested window: the denominator of every ratio. */
@@ -123,6 +123,11 @@ public record Cell(
 
   public long acceptedInWindow() {
     return counts.acceptedInWindow();
+  }
+
+  /** The numerator of the two ratios; see {@link CellCounts#creditedInWindow()}. */
+  public long creditedInWindow() {
+    return counts.creditedInWindow();
   }
 
   public double acceptedPerS() {

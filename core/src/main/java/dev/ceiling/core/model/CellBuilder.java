@@ -7,9 +7,9 @@ import java.util.Map;
 /**
  * Fluent, flat builder of a {@link Cell}: one setter per figure, whichever group it lives in, so a
  * runner or a test sets what it knows and leaves the rest at "nothing happened". {@code
- * acceptedPerS} and {@code acceptedOverOffered} are derived from the in-window count, the offered
- * rate and the requested duration in {@link #build()}; latencies default to empty summaries. Not
- * thread-safe.
+ * acceptedPerS} and {@code acceptedOverOffered} are derived from the credited in-window count, the
+ * offered rate and the requested duration in {@link #build()}; latencies default to empty
+ * summaries. Not thread-safe.
  */
 public final class CellBuilder {
   private static final LatencySummary EMPTY_LATENCY =
@@ -27,6 +27,13 @@ public final class CellBuilder {
   private Long warmupSlotsSent;
   private long accepted;
   private Long acceptedInWindow;
+  private Long acceptedInWindowFirstHalf;
+  private Long acceptedInWindowSecondHalf;
+  private Long acceptedInWindowOwnSlots;
+  private Long windowSlotsOutstandingAtEnd;
+  private Long outstandingAtWindowStart;
+  private Long outstandingAtWindowMid;
+  private Long outstandingAtWindowEnd;
   private long rejected;
   private Map<String, Long> rejectedByPrefix = Map.of();
   private long notices;
@@ -75,6 +82,13 @@ public final class CellBuilder {
     this.warmupSlotsSent = counts.warmupSlotsSent();
     this.accepted = counts.accepted();
     this.acceptedInWindow = counts.acceptedInWindow();
+    this.acceptedInWindowFirstHalf = counts.acceptedInWindowFirstHalf();
+    this.acceptedInWindowSecondHalf = counts.acceptedInWindowSecondHalf();
+    this.acceptedInWindowOwnSlots = counts.acceptedInWindowOwnSlots();
+    this.windowSlotsOutstandingAtEnd = counts.windowSlotsOutstandingAtEnd();
+    this.outstandingAtWindowStart = counts.outstandingAtWindowStart();
+    this.outstandingAtWindowMid = counts.outstandingAtWindowMid();
+    this.outstandingAtWindowEnd = counts.outstandingAtWindowEnd();
     this.rejected = counts.rejected();
     this.rejectedByPrefix = counts.rejectedByPrefix();
     this.notices = counts.notices();
@@ -174,6 +188,41 @@ public final class CellBuilder {
   /** Defaults to {@code accepted} when not set (no warm-up, no backlog). */
   public CellBuilder acceptedInWindow(long acceptedInWindow) {
     this.acceptedInWindow = acceptedInWindow;
+    return this;
+  }
+
+  /**
+   * The window's counts (defaults: not recorded): OK-true answers in each half, those answering the
+   * window's own slots, its slots unanswered at its end, and the outstanding count at its start,
+   * middle and end. See {@link CellCounts}.
+   */
+  public CellBuilder windowCounts(
+      long firstHalf,
+      long secondHalf,
+      long ownSlots,
+      long ownOutstandingAtEnd,
+      long outstandingAtStart,
+      long outstandingAtMid,
+      long outstandingAtEnd) {
+    this.acceptedInWindowFirstHalf = firstHalf;
+    this.acceptedInWindowSecondHalf = secondHalf;
+    this.acceptedInWindowOwnSlots = ownSlots;
+    this.windowSlotsOutstandingAtEnd = ownOutstandingAtEnd;
+    this.outstandingAtWindowStart = outstandingAtStart;
+    this.outstandingAtWindowMid = outstandingAtMid;
+    this.outstandingAtWindowEnd = outstandingAtEnd;
+    return this;
+  }
+
+  /** Leaves the window's counts unrecorded, as in a cell written before them. */
+  public CellBuilder noWindowCounts() {
+    this.acceptedInWindowFirstHalf = null;
+    this.acceptedInWindowSecondHalf = null;
+    this.acceptedInWindowOwnSlots = null;
+    this.windowSlotsOutstandingAtEnd = null;
+    this.outstandingAtWindowStart = null;
+    this.outstandingAtWindowMid = null;
+    this.outstandingAtWindowEnd = null;
     return this;
   }
 
@@ -344,23 +393,16 @@ public final class CellBuilder {
   /** Builds the cell; the constructors of the groups and of {@link Cell} check every value. */
   public Cell build() {
     long inWindow = acceptedInWindow == null ? accepted : acceptedInWindow;
+    // The ratios' numerator is the credited count, which needs the window counts: a first pass
+    // with the plain count only works it out, the cell's constructor checks the result.
+    CellCounts plain =
+        counts(
+            inWindow, inWindow / durationRequestedS, inWindow / (offeredPerS * durationRequestedS));
+    long credited = plain.creditedInWindow();
     return new Cell(
         new CellKey(arm, offeredPerS, repeat, sequence, twoCommunity),
-        new CellCounts(
-            attempted,
-            warmupSlotsSent,
-            accepted,
-            inWindow,
-            inWindow / durationRequestedS,
-            inWindow / (offeredPerS * durationRequestedS),
-            rejected,
-            rejectedByPrefix,
-            notices,
-            firstNotice,
-            unacknowledged,
-            unknownOkIds,
-            transportErrors,
-            acceptedByCommunity),
+        counts(
+            inWindow, credited / durationRequestedS, credited / (offeredPerS * durationRequestedS)),
         new CellLatencies(sendLag, service, scheduled),
         new RelayFigures(
             counterDeltas,
@@ -389,5 +431,30 @@ public final class CellBuilder {
             scrapeWindowS,
             wakeFloorP99Ms,
             drainTimeout));
+  }
+
+  private CellCounts counts(long inWindow, double perS, double overOffered) {
+    return new CellCounts(
+        attempted,
+        warmupSlotsSent,
+        accepted,
+        inWindow,
+        perS,
+        overOffered,
+        acceptedInWindowFirstHalf,
+        acceptedInWindowSecondHalf,
+        acceptedInWindowOwnSlots,
+        windowSlotsOutstandingAtEnd,
+        outstandingAtWindowStart,
+        outstandingAtWindowMid,
+        outstandingAtWindowEnd,
+        rejected,
+        rejectedByPrefix,
+        notices,
+        firstNotice,
+        unacknowledged,
+        unknownOkIds,
+        transportErrors,
+        acceptedByCommunity);
   }
 }

@@ -75,9 +75,12 @@ class BadReportTest {
         edit("\"notices\" : 2,", "\"notices\" : 2, \"dropped\" : 0,", 0),
         FILE
             + ": $.cells[1].counts.dropped: unknown field 'dropped'; expected one of [accepted,"
-            + " accepted_by_community, accepted_in_window, accepted_over_offered, accepted_per_s,"
-            + " attempted, first_notice, notices, rejected, rejected_by_prefix, transport_errors,"
-            + " unacknowledged, unknown_ok_ids, warmup_slots_sent]");
+            + " accepted_by_community, accepted_in_window, accepted_in_window_first_half,"
+            + " accepted_in_window_own_slots, accepted_in_window_second_half,"
+            + " accepted_over_offered, accepted_per_s, attempted, first_notice, notices,"
+            + " outstanding_at_window_end, outstanding_at_window_mid, outstanding_at_window_start,"
+            + " rejected, rejected_by_prefix, transport_errors, unacknowledged, unknown_ok_ids,"
+            + " warmup_slots_sent, window_slots_outstanding_at_end]");
   }
 
   @Test
