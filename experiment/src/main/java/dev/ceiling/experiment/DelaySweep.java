@@ -201,19 +201,15 @@ public final class DelaySweep {
    * stored report a resume continues, or null for a new arm.
    */
   private SensitivityResult runArm(SensitivityReport previous) throws ExperimentException {
-    Path file = o.outDir().resolve(REPORT_FILE);
     try {
       Files.createDirectories(o.outDir().resolve("journals"));
     } catch (IOException e) {
       throw new ExperimentException("cannot create output directory " + o.outDir() + ": " + e, e);
     }
-    if (previous == null && Files.exists(file)) {
-      throw new ExperimentException(
-          file
-              + " already exists: a delay sweep never overwrites a measured one; choose --out, or"
-              + " continue it with --resume",
-          null);
-    }
+    Path file =
+        previous != null
+            ? o.outDir().resolve(REPORT_FILE)
+            : Rounds.outputFile(o.outDir(), REPORT_FILE, "delay sweep", true);
     Path rigDir = o.outDir().resolve("rig");
     if (o.resume()) {
       // A session killed without its teardown (SIGKILL) leaves its relay running, cut off from
@@ -332,8 +328,8 @@ public final class DelaySweep {
             1,
             null,
             o.sweepOptions().measurement());
-    SensitivityReportFile report = reportFile(file, rig, plan, previous);
-    RoundEnd end = RoundEnd.finished();
+    SensitivityFile report = reportFile(file, rig, plan, previous);
+    RoundEnd end;
     Path journals = o.outDir().resolve("journals");
     if (previous != null) {
       int last = SensitivityResume.sessions(previous).size();
@@ -346,26 +342,25 @@ public final class DelaySweep {
       }
     }
     try {
-      SensitivityReport sofar = report.write(RoundEnd.running());
+      report.write(RoundEnd.running());
       DelayCells cells =
           new DelayCells(
               scraper, o.progress(), handle.descriptor(), link, o.sweepOptions(), journals);
       java.util.Set<Integer> done = report.measuredSequences();
-      for (SensitivityPlan.Cell c : plan.cells()) {
-        if (done.contains(c.sequence())) {
-          continue;
-        }
-        if (stop.requested()) {
-          end = RoundEnd.interrupted();
-          break;
-        }
-        double offer = PointOffers.offer(plan, sofar.cells(), c.addedDelayMs());
-        report.add(cells.measure(c, oneCell.withRates(List.of(offer))));
-        sofar = report.write(RoundEnd.running());
-        o.progress().measured(sofar);
-      }
-    } catch (OneCellSweep.CellFailed | MetricsException e) {
-      end = RoundEnd.failed(Redaction.redact(e.getMessage()));
+      end =
+          Rounds.cells(
+              plan.cells(),
+              c -> done.contains(c.sequence()),
+              stop,
+              c -> {
+                // Each cell's offer follows the rule from the cells measured before it.
+                double offer = PointOffers.offer(plan, report.last().cells(), c.addedDelayMs());
+                report.add(cells.measure(c, oneCell.withRates(List.of(offer))));
+                o.progress().measured(report.write(RoundEnd.running()));
+              });
+    } catch (MetricsException e) {
+      // The first scrape, before any cell, failed.
+      end = Rounds.failedBy(e);
     } catch (IOException e) {
       return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     } finally {
@@ -380,18 +375,18 @@ public final class DelaySweep {
   }
 
   /** The file of this session: a new one, or the stored one with its cells and sessions. */
-  private SensitivityReportFile reportFile(
+  private SensitivityFile reportFile(
       Path file, RigDescriptor rig, SensitivityPlan plan, SensitivityReport previous) {
     var measurement = o.sweepOptions().measurement();
     return previous == null
-        ? SensitivityReportFile.first(
+        ? SensitivityFile.first(
             file,
             o.profile().name(),
             rig,
             SensitivityResume.judged(o.profile(), rig, plan, measurement),
             plan,
             o.verdictConfig())
-        : SensitivityReportFile.resumed(
+        : SensitivityFile.resumed(
             file,
             previous,
             SensitivityResume.judged(o.profile(), previous.rig(), plan, previous.measurement()),

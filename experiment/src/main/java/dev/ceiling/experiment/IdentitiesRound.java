@@ -102,7 +102,7 @@ public final class IdentitiesRound {
     List<IdentitiesRoundReport.PlannedIdentitiesCell> plan = plan(grid);
     Report report = new Report(file, Redaction.redact(live), rate, grid, plan, ceiling);
     List<IdentitiesVerdict.Measured> measured = new ArrayList<>();
-    RoundEnd end = RoundEnd.finished();
+    RoundEnd end;
     try {
       report.write(measured, RoundEnd.running());
       OneCellSweep cells =
@@ -112,16 +112,18 @@ public final class IdentitiesRound {
               o.progress,
               live,
               Files.createDirectories(o.outDir.resolve("journals")));
-      for (IdentitiesRoundReport.PlannedIdentitiesCell c : plan) {
-        if (stop.requested()) {
-          end = RoundEnd.interrupted();
-          break;
-        }
-        measured.add(cell(cells, live, rate, c));
-        report.write(measured, RoundEnd.running());
-      }
-    } catch (OneCellSweep.CellFailed | MetricsException e) {
-      end = RoundEnd.failed(Redaction.redact(e.getMessage()));
+      end =
+          Rounds.cells(
+              plan,
+              c -> false,
+              stop,
+              c -> {
+                measured.add(cell(cells, live, rate, c));
+                report.write(measured, RoundEnd.running());
+              });
+    } catch (MetricsException e) {
+      // The first scrape, before any cell, failed.
+      end = Rounds.failedBy(e);
     } catch (IOException e) {
       return RoundResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
@@ -134,7 +136,15 @@ public final class IdentitiesRound {
     }
   }
 
-  /** Each repeat runs every N once, in ascending order or shuffled with the seed. */
+  /**
+   * Each repeat runs every N once, in ascending order or shuffled with the seed.
+   *
+   * <p>The one shuffling rule that differs: the A/B ({@link CellPlan}) and the delay sweep ({@link
+   * SensitivityPlan}) shuffle the whole plan, because their fits want the cells spread over the
+   * run's time at random. This round shuffles within each repeat (a randomised block) because its
+   * verdict reads each N against the others: a round stopped after k repeats has measured every N k
+   * times, and drift during the round falls on every N alike within a repeat.
+   */
   private List<IdentitiesRoundReport.PlannedIdentitiesCell> plan(List<Integer> grid) {
     List<IdentitiesRoundReport.PlannedIdentitiesCell> out = new ArrayList<>();
     Random shuffle = o.seed == null ? null : new Random(o.seed);

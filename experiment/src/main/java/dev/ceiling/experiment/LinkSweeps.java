@@ -3,7 +3,6 @@ package dev.ceiling.experiment;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.verdict.Estimate;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,17 +115,7 @@ public final class LinkSweeps {
    * @throws ExperimentException when the output directory cannot be made or already holds a plan
    */
   public LinkSweepsResult run() throws ExperimentException {
-    Path file = outDir.resolve(FILE);
-    try {
-      Files.createDirectories(outDir);
-    } catch (IOException e) {
-      throw new ExperimentException("cannot create output directory " + outDir + ": " + e, e);
-    }
-    if (Files.exists(file)) {
-      throw new ExperimentException(
-          file + " already exists: a sweep per link never overwrites a measured one; choose --out",
-          null);
-    }
+    Path file = Rounds.freshFile(outDir, FILE, "sweep per link");
     Map<String, SensitivityResult> results = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     LinkSweepsReport report = report(results);

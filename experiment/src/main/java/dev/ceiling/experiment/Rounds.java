@@ -1,6 +1,8 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.net.Redaction;
+import dev.ceiling.prom.MetricsException;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
@@ -8,13 +10,16 @@ import dev.ceiling.rig.UpOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * What the one-relay rounds (split, identities) share: a fresh output file, the relay up with the
- * path on for the round and down after it whatever happened, Ctrl-C turned into "stop after the
- * running cell", and the relay's own predictions.
+ * What every round shares: a fresh output file that a new round never overwrites, the one cell loop
+ * ("stop? measure, rewrite the file"), and for the one-relay rounds (split, identities) the relay
+ * up with the path on for the round and down after it whatever happened, Ctrl-C turned into "stop
+ * after the running cell".
  */
 final class Rounds {
   private Rounds() {}
@@ -63,7 +68,17 @@ final class Rounds {
   }
 
   /** Makes {@code outDir} and returns {@code outDir/file}, which must not exist yet. */
-  private static Path freshFile(Path outDir, String file, String round) throws ExperimentException {
+  static Path freshFile(Path outDir, String file, String round) throws ExperimentException {
+    return outputFile(outDir, file, round, false);
+  }
+
+  /**
+   * Makes {@code outDir} and returns {@code outDir/file}, which must not exist yet unless the round
+   * continues it ({@code resume}): a measured round is never overwritten. {@code round} names the
+   * round in the refusal; a round that can resume says how.
+   */
+  static Path outputFile(Path outDir, String file, String round, boolean resumable)
+      throws ExperimentException {
     try {
       Files.createDirectories(outDir);
     } catch (IOException e) {
@@ -72,9 +87,48 @@ final class Rounds {
     Path f = outDir.resolve(file);
     if (Files.exists(f)) {
       throw new ExperimentException(
-          f + " already exists: a " + round + " never overwrites a measured one; choose --out",
+          f
+              + " already exists: a "
+              + round
+              + " never overwrites a measured one; choose --out"
+              + (resumable ? ", or continue it with --resume" : ""),
           null);
     }
     return f;
+  }
+
+  /** One cell's measurement and the file's rewrite after it. */
+  @FunctionalInterface
+  interface CellStep<C> {
+    void measure(C cell) throws OneCellSweep.CellFailed, MetricsException, IOException;
+  }
+
+  /**
+   * The cell loop every round shares: the {@code cells} not yet {@code done}, in the plan's order,
+   * each measured and the file rewritten by {@code step}; a stop request ends it between two cells,
+   * and a failed cell or scrape ends it with the failure (redacted: a message may carry a URL's
+   * credentials). The file's write failing propagates: the round cannot say what it measured.
+   */
+  static <C> RoundEnd cells(List<C> cells, Predicate<C> done, StopSignal stop, CellStep<C> step)
+      throws IOException {
+    try {
+      for (C c : cells) {
+        if (done.test(c)) {
+          continue;
+        }
+        if (stop.requested()) {
+          return RoundEnd.interrupted();
+        }
+        step.measure(c);
+      }
+      return RoundEnd.finished();
+    } catch (OneCellSweep.CellFailed | MetricsException e) {
+      return failedBy(e);
+    }
+  }
+
+  /** A cell or scrape failure as the loop's end, redacted: a message may carry credentials. */
+  static RoundEnd failedBy(Exception e) {
+    return RoundEnd.failed(Redaction.redact(e.getMessage()));
   }
 }
