@@ -7,7 +7,10 @@ import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import org.junit.jupiter.api.Test;
 
-/** A generator report written before source_addresses was recorded still reads, M null. */
+/**
+ * A generator report written before source_addresses (or incomplete) was recorded still reads, the
+ * field null.
+ */
 class GeneratorReportAddedFieldsTest {
   @Test
   void aReportWithoutSourceAddressesReadsItAsNullAndAMisspeltOneIsRefused() throws Exception {
@@ -28,5 +31,26 @@ class GeneratorReportAddedFieldsTest {
     assertThatThrownBy(() -> Json.read(misspelt, "misspelt", GeneratorReport.class))
         .isInstanceOf(ReportFormatException.class)
         .hasMessageContaining("source_address");
+  }
+
+  @Test
+  void aReportWithoutIncompleteReadsAsCompleteAndAMisspeltOneIsRefused() throws Exception {
+    GeneratorReport r =
+        SegmentReports.report(
+            0,
+            1,
+            10,
+            SegmentReports.result(
+                10, 10, 10, 10, 0, SegmentReports.us(100), SegmentReports.us(200), null));
+    String now = Json.write(r);
+    assertThat(now).contains("\"incomplete\"");
+    String before = now.replaceAll(",\\s*\"incomplete\"\\s*:\\s*null", "");
+    assertThat(before).doesNotContain("incomplete");
+    assertThat(Json.read(before, "before", GeneratorReport.class).incomplete()).isNull();
+    // Partner: a misspelt field is not mistaken for the missing one.
+    String misspelt = now.replace("\"incomplete\"", "\"incomplet\"");
+    assertThatThrownBy(() -> Json.read(misspelt, "misspelt", GeneratorReport.class))
+        .isInstanceOf(ReportFormatException.class)
+        .hasMessageContaining("incomplet");
   }
 }

@@ -61,7 +61,10 @@ public final class AddedFields {
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")),
           // Null is "written before it was recorded"; 0 is "the OS chose".
-          new Added("source_addresses", List.of("clock_source", "sender_threads", "headroom")));
+          new Added("source_addresses", List.of("clock_source", "sender_threads", "headroom")),
+          // Null is "the run covered its whole schedule": a run stopped by a signal wrote no file
+          // before the field existed, so every older report is a complete one.
+          new Added("incomplete", List.of("clock_source", "sender_threads", "headroom")));
 
   /**
    * Fills every added field missing from {@code node} and the objects inside it with null.
