@@ -1,13 +1,17 @@
 package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.CellCounts;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
+import dev.ceiling.core.model.MetricRole;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.SchemaVersion;
 import dev.ceiling.rig.proxy.LinkCounters;
 import dev.ceiling.verdict.CellAssessment;
 import dev.ceiling.verdict.CellProblem;
+import dev.ceiling.verdict.CellUse;
+import dev.ceiling.verdict.ClientSteady;
 import dev.ceiling.verdict.CountCheck;
 import dev.ceiling.verdict.DelayPoint;
 import dev.ceiling.verdict.Estimate;
@@ -28,6 +32,12 @@ import java.util.TreeSet;
 /**
  * From a delay sweep's measured cells to its report: the A/B's cell rules, the points, the fit, the
  * test against the declared count and the answer. Pure: no clock, no I/O.
+ *
+ * <p>A cell's ceiling is the worker's completion rate; where the relay maps no worker metric (no
+ * audit counter, so no worker rate), it is the cell's client-side ceiling ({@link
+ * ClientSteady#ceilingPerS}) and the wire count's denominator is the cell's OK-true answers over
+ * the span in which the link was counted ({@link #okTrueAnswers}). Where the worker metric exists
+ * nothing of this applies: the same cells, numbers and words as before.
  */
 final class SensitivityAnalysis {
   private SensitivityAnalysis() {}
@@ -71,13 +81,20 @@ final class SensitivityAnalysis {
             ? null
             : Sensitivity.againstCount(
                 fit, plan.expectedRoundTrips(), plan.margin(), 1 - plan.level());
-    Double wire = turnsPerEvent(cells.stream().filter(SensitivityCell::ceilingUsed).toList());
+    List<SensitivityCell> used = cells.stream().filter(SensitivityCell::ceilingUsed).toList();
+    Double wire = turnsPerEvent(used);
+    Double wirePerOkTrue = wire == null ? turnsPerOkTrue(used) : null;
+    boolean fromClient =
+        !cells.isEmpty() && cells.stream().allMatch(SensitivityCell::ceilingFromClient);
     boolean established =
         progress.complete()
             && fit != null
             && fit.established()
             && (count == null || count.reading() == Tost.Reading.CONSISTENT);
-    String answer = answer(plan, fit, fitProblem, count, wire, progress);
+    String answer =
+        fromClient
+            ? answerFromClient(plan, fit, fitProblem, count, wirePerOkTrue, progress)
+            : answer(plan, fit, fitProblem, count, wire, progress);
     return new SensitivityReport(
         SensitivityReport.SCHEMA,
         profile,
@@ -97,7 +114,9 @@ final class SensitivityAnalysis {
         count,
         wire,
         established,
-        answer);
+        answer,
+        fromClient ? SensitivityCell.FROM_CLIENT : null,
+        wirePerOkTrue);
   }
 
   /** The fit, or why there is none. */
@@ -113,7 +132,7 @@ final class SensitivityAnalysis {
             new DelayPoint(
                 SensitivityPoint.fitX(points, c.planned().addedDelayMs()),
                 c.planned().repeat(),
-                c.cell().auditCompletedPerS()));
+                c.ceilingPerS()));
       }
     }
     try {
@@ -147,7 +166,9 @@ final class SensitivityAnalysis {
       c.problems().stream()
           .filter(CellProblem::excludesEvidence)
           .forEach(p -> reasons.add(p.kind().name()));
-      if (reasons.isEmpty()) {
+      if (reasons.isEmpty() && c.notUsed() != null) {
+        reasons.add(c.notUsed());
+      } else if (reasons.isEmpty()) {
         if (!Boolean.TRUE.equals(c.steady())) {
           reasons.add("not steady");
         }
@@ -201,6 +222,10 @@ final class SensitivityAnalysis {
           m.auditEvents() == null || m.auditEvents() <= 0
               ? null
               : m.link().turns() / m.auditEvents();
+      if (noWorkerMetric(rig, m.cell())) {
+        out.add(fromClient(m, a, turns, cfg));
+        continue;
+      }
       out.add(
           new SensitivityCell(
               m.planned(),
@@ -217,13 +242,110 @@ final class SensitivityAnalysis {
     return out;
   }
 
+  /**
+   * True when the relay maps no worker metric: no audit counter in its mapping and so no worker
+   * rate in the cell. A reference-relay cell whose rate is missing for another reason keeps the
+   * worker's rules (and is not used), exactly as before.
+   */
+  private static boolean noWorkerMetric(RigDescriptor rig, Cell cell) {
+    return cell.auditCompletedPerS() == null
+        && (rig.metricMapping() == null
+            || !rig.metricMapping().containsKey(MetricRole.AUDIT_LOG_COUNT.key()));
+  }
+
+  /**
+   * A cell of a relay without a worker metric: its ceiling is the client-side one, used when the
+   * cell is evidence by the A/B's rules and steady and saturated from the client; otherwise the
+   * reason names what failed in the client's terms.
+   */
+  private static SensitivityCell fromClient(
+      Measured m, CellAssessment a, Double turnsPerEntry, VerdictConfig cfg) {
+    Double ceiling = ClientSteady.ceilingPerS(m.cell(), cfg);
+    boolean used = a.use() == CellUse.EVIDENCE && ceiling != null;
+    String notUsed = null;
+    if (!used) {
+      ClientSteady.Reading r = ClientSteady.read(m.cell(), cfg);
+      if (a.use() != CellUse.EVIDENCE) {
+        notUsed = "not evidence by the A/B's rules";
+      } else if (r == null) {
+        notUsed = "no reading from the client (window counts not recorded)";
+      } else if (!r.steady()) {
+        notUsed = "not steady from the client";
+      } else {
+        notUsed = "not saturated from the client";
+      }
+    }
+    Double okTrue = m.auditEvents() == null ? okTrueAnswers(m.cell()) : null;
+    Double perOkTrue = okTrue == null || okTrue <= 0 ? null : m.link().turns() / okTrue;
+    return new SensitivityCell(
+        m.planned(),
+        m.cell(),
+        a.use(),
+        a.steady(),
+        a.busy(),
+        used,
+        a.problems(),
+        m.link(),
+        m.auditEvents(),
+        turnsPerEntry,
+        SensitivityCell.FROM_CLIENT,
+        ceiling,
+        okTrue,
+        perOkTrue,
+        notUsed);
+  }
+
+  /**
+   * The OK-true answers over the span in which the link's turns were counted, or null when the
+   * cell's counts cannot show them all.
+   *
+   * <p>Why this count and not another: on a relay without metrics {@link DelayCells} reads the
+   * link's counters just before the cell's one-cell sweep and again right after it returns, i.e.
+   * after the generator's grace period (its drain is the generator's own wait for the last OKs;
+   * there is no backlog to wait on after it). The turns therefore cover every slot the cell sent,
+   * the warm-up's as well as the window's, up to the end of the grace period. {@code accepted} is
+   * the window's slots answered OK true by that same end; the warm-up's slots are added as {@code
+   * warmupSlotsSent}, which is their OK-true answers when none was refused or left unanswered, and
+   * that is what the conditions check: no refusal and no slot unanswered at the end of the grace
+   * period among the window's slots (a refused event may make turns of its own; an unanswered one
+   * may make its turns after the reading), and no warm-up slot still outstanding when the window
+   * closed (the outstanding count at its end is then the window's own slots alone). Not {@code
+   * accepted_in_window} or the credited count: they end when the window closes, while the turns go
+   * on through the grace period. The warm-up's refusals are not recorded; at the window's offer
+   * with no refusal in the window, none is assumed.
+   */
+  static Double okTrueAnswers(Cell c) {
+    CellCounts k = c.counts();
+    if (c.warmupSlotsSent() == null
+        || !k.hasWindowCounts()
+        || c.rejected() != 0
+        || c.unacknowledged() != 0
+        || k.outstandingAtWindowEnd().longValue() != k.windowSlotsOutstandingAtEnd().longValue()) {
+      return null;
+    }
+    return (double) (c.warmupSlotsSent() + c.accepted());
+  }
+
+  /** Turns over OK-true answers, each summed over {@code cells}; null without answers. */
+  static Double turnsPerOkTrue(List<SensitivityCell> cells) {
+    double answers = 0;
+    long turns = 0;
+    for (SensitivityCell c : cells) {
+      if (c.okTrueAnswers() != null) {
+        answers += c.okTrueAnswers();
+        turns += c.link().turns();
+      }
+    }
+    return answers > 0 ? turns / answers : null;
+  }
+
   private static List<SensitivityPoint> points(SensitivityPlan plan, List<SensitivityCell> cells) {
     List<SensitivityPoint> out = new ArrayList<>();
     for (double d : plan.delaysMs()) {
       List<SensitivityCell> at =
           cells.stream().filter(c -> c.planned().addedDelayMs() == d).toList();
       List<SensitivityCell> used = at.stream().filter(SensitivityCell::ceilingUsed).toList();
-      double[] rates = used.stream().mapToDouble(c -> c.cell().auditCompletedPerS()).toArray();
+      double[] rates = used.stream().mapToDouble(SensitivityCell::ceilingPerS).toArray();
       long chunks = used.stream().mapToLong(c -> c.link().releasedChunks()).sum();
       long lateness = used.stream().mapToLong(c -> c.link().releaseLatenessNanos()).sum();
       out.add(
@@ -253,6 +375,56 @@ final class SensitivityAnalysis {
       }
     }
     return events > 0 ? turns / events : null;
+  }
+
+  /**
+   * The answer of a sweep whose ceilings are the client's: as {@link #answer}, with each figure's
+   * source in its words ("ceiling from the client", "per OK-true answer").
+   */
+  static String answerFromClient(
+      SensitivityPlan plan,
+      SensitivityFit fit,
+      String fitProblem,
+      CountCheck count,
+      Double wirePerOkTrue,
+      Progress progress) {
+    String link = "link '" + plan.link() + "'";
+    String sources =
+        "ceiling from the client; "
+            + (wirePerOkTrue == null
+                ? "no wire count"
+                : String.format(Locale.ROOT, "wire count %.2f per OK-true answer", wirePerOkTrue));
+    String partial =
+        progress.complete()
+            ? ""
+            : " (partial: "
+                + (progress.reason() == null ? "still running" : progress.reason())
+                + ")";
+    if (fit == null) {
+      return "no round-trip count on " + link + " (" + sources + "): " + fitProblem + partial;
+    }
+    Estimate k = fit.roundTripsPerEvent();
+    String kText = String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", k.value(), k.lower(), k.upper());
+    if (!fit.established()) {
+      return "k = "
+          + kText
+          + " on "
+          + link
+          + " ("
+          + sources
+          + ") is not a count of round trips: "
+          + fit.message()
+          + partial;
+    }
+    return "the OK path makes "
+        + kText
+        + " sequential round trips per event on "
+        + link
+        + " ("
+        + sources
+        + ")"
+        + (count == null ? "" : "; " + count.message())
+        + partial;
   }
 
   /** The answer first: k with its interval and the wire count, or why there is none. */

@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.rig.proxy.LinkCounters;
 import dev.ceiling.verdict.CellProblem;
@@ -24,6 +25,19 @@ import java.util.Objects;
  * @param auditEvents audit entries completed over the same span (the relay's audit_log_count), or
  *     null when unread
  * @param turnsPerEvent wire turns per audit entry over that span, or null without entries
+ * @param ceilingFrom "client" when the relay maps no worker metric, so the cell's ceiling for the
+ *     fit is its client-side one ({@code clientCeilingPerS}) and {@code ceilingUsed} means that one
+ *     is a point of the fit; null (left out of the JSON) where the worker's rate is the ceiling, as
+ *     in every file written before this field
+ * @param clientCeilingPerS the client-side ceiling ({@code ClientSteady.ceilingPerS}: the accepted
+ *     rate of a cell steady and saturated from the client), or null when not read or on a relay
+ *     with a worker metric
+ * @param okTrueAnswers OK-true answers to every slot sent over the same span as {@code link} (the
+ *     warm-up's and the window's), the wire count's denominator where there is no audit count; null
+ *     when the relay has one or the cell's counts cannot show them all
+ * @param turnsPerOkTrue wire turns per OK-true answer over that span, or null without them
+ * @param notUsed why a cell of a relay without a worker metric is not a point of the fit, in the
+ *     client's terms ("not saturated from the client", ...), or null (used, or a worker metric)
  */
 public record SensitivityCell(
     SensitivityPlan.Cell planned,
@@ -35,7 +49,56 @@ public record SensitivityCell(
     List<CellProblem> problems,
     LinkCounters link,
     Double auditEvents,
-    Double turnsPerEvent) {
+    Double turnsPerEvent,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingFrom,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double clientCeilingPerS,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double okTrueAnswers,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double turnsPerOkTrue,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String notUsed) {
+
+  /** {@link #ceilingFrom} of a cell whose ceiling is the client-side one. */
+  public static final String FROM_CLIENT = "client";
+
+  /** A cell whose ceiling is the worker's rate: the fields added for the client's reading null. */
+  public SensitivityCell(
+      SensitivityPlan.Cell planned,
+      Cell cell,
+      CellUse use,
+      Boolean steady,
+      Boolean busy,
+      boolean ceilingUsed,
+      List<CellProblem> problems,
+      LinkCounters link,
+      Double auditEvents,
+      Double turnsPerEvent) {
+    this(
+        planned,
+        cell,
+        use,
+        steady,
+        busy,
+        ceilingUsed,
+        problems,
+        link,
+        auditEvents,
+        turnsPerEvent,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /** True when this cell's ceiling is the client-side one (its relay maps no worker metric). */
+  public boolean ceilingFromClient() {
+    return FROM_CLIENT.equals(ceilingFrom);
+  }
+
+  /** The ceiling the fit uses for this cell: the client's or the worker's, events/s; or null. */
+  public Double ceilingPerS() {
+    return ceilingFromClient() ? clientCeilingPerS : cell.auditCompletedPerS();
+  }
+
   public SensitivityCell {
     Objects.requireNonNull(planned, "planned must not be null");
     Objects.requireNonNull(cell, "cell must not be null");

@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.verdict.CountCheck;
@@ -37,6 +38,11 @@ import java.util.Objects;
  * @param established true when the sweep is complete, the line holds, and k is consistent with the
  *     declared count (when one was declared)
  * @param answer the outcome in one sentence, leading with k and the wire count
+ * @param ceilingFrom "client" when the fit's ceilings are the cells' client-side ones (the relay
+ *     maps no worker metric); null (left out of the JSON) where they are the worker's rates, as in
+ *     every file written before this field
+ * @param wireTurnsPerOkTrue wire turns over OK-true answers summed over every cell used, where the
+ *     relay has no audit counter ({@link SensitivityCell#okTrueAnswers}); null otherwise
  */
 public record SensitivityReport(
     String schema,
@@ -57,10 +63,57 @@ public record SensitivityReport(
     CountCheck countCheck,
     Double wireTurnsPerEvent,
     boolean established,
-    String answer) {
+    String answer,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingFrom,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double wireTurnsPerOkTrue) {
 
   /** The document's schema name and version. */
   public static final String SCHEMA = "ceiling-sensitivity/1";
+
+  /** A report whose ceilings are the worker's rates: the fields added for the client's null. */
+  public SensitivityReport(
+      String schema,
+      String profile,
+      String arm,
+      RigDescriptor rig,
+      SensitivityPlan plan,
+      MeasurementSettings measurement,
+      Instant startedAt,
+      Instant finishedAt,
+      boolean complete,
+      String incompleteReason,
+      List<SensitivitySession> sessions,
+      List<SensitivityCell> cells,
+      List<SensitivityPoint> points,
+      SensitivityFit fit,
+      String fitProblem,
+      CountCheck countCheck,
+      Double wireTurnsPerEvent,
+      boolean established,
+      String answer) {
+    this(
+        schema,
+        profile,
+        arm,
+        rig,
+        plan,
+        measurement,
+        startedAt,
+        finishedAt,
+        complete,
+        incompleteReason,
+        sessions,
+        cells,
+        points,
+        fit,
+        fitProblem,
+        countCheck,
+        wireTurnsPerEvent,
+        established,
+        answer,
+        null,
+        null);
+  }
 
   public SensitivityReport {
     Objects.requireNonNull(plan, "plan must not be null");

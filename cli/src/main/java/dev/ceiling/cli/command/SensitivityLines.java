@@ -88,6 +88,29 @@ final class SensitivityLines implements SensitivityProgress {
       return;
     }
     SensitivityCell c = soFar.cells().get(soFar.cells().size() - 1);
+    if (c.ceilingFromClient()) {
+      // A relay without a worker metric: each figure named by its source.
+      err.println(
+          String.format(
+              Locale.ROOT,
+              "[cell %d/%d] d = %s ms, offered %s/s: ceiling from the client %s/s, %s turns per"
+                  + " OK-true answer, %s",
+              soFar.cells().size(),
+              soFar.plan().cells().size(),
+              CommandLines.FINITE_DOUBLE.format(c.planned().addedDelayMs()),
+              CommandLines.FINITE_DOUBLE.format(c.cell().offeredPerS()),
+              c.clientCeilingPerS() == null
+                  ? "n/a"
+                  : String.format(Locale.ROOT, "%.1f", c.clientCeilingPerS()),
+              c.turnsPerOkTrue() == null
+                  ? "n/a"
+                  : String.format(Locale.ROOT, "%.2f", c.turnsPerOkTrue()),
+              c.ceilingUsed()
+                  ? "used"
+                  : c.use()
+                      + (c.problems().isEmpty() ? " (" + c.notUsed() + ")" : " " + kinds(c))));
+      return;
+    }
     Double worker = c.cell().auditCompletedPerS();
     err.println(
         String.format(

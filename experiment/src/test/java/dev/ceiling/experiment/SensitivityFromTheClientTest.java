@@ -1,0 +1,210 @@
+package dev.ceiling.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ceiling.core.model.Cell;
+import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.MeasurementSettings;
+import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.testing.HalfRuns;
+import dev.ceiling.rig.proxy.LinkCounters;
+import dev.ceiling.verdict.VerdictConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A delay sweep on a relay that maps no worker metric (no audit counter): the fit's ceilings are
+ * the cells' client-side ones and the wire count is per OK-true answer. Synthetic cells, worked by
+ * hand: 1000 / C = 5 + 3 d ms per event over d = 0, 1, 2, 3 ms (C = 200, 125, 90.9, 71.4/s), three
+ * repeats scattered by 0.3% each way, offered 300/s for 10 s after a 2 s warm-up; the relay answers
+ * at C throughout, oldest slot first, so the warm-up's backlog (600 - 2C) is answered early in the
+ * window and the window's own backlog (3000 - 10C) in the grace period. The link makes 3 turns per
+ * OK-true answer, warm-up's included: 3 x (600 + 3000) = 10,800 turns a cell.
+ */
+class SensitivityFromTheClientTest {
+  private static final VerdictConfig CFG = VerdictConfig.defaults();
+  private static final double OFFER = 300;
+  private static final double WINDOW_S = 10;
+  private static final long WARMUP_SLOTS = 600;
+  private static final long TURNS = 3 * (WARMUP_SLOTS + 3000);
+
+  private static final SensitivityPlan PLAN =
+      new SensitivityPlan(
+          "db",
+          List.of(0.0, 1.0, 2.0, 3.0),
+          3,
+          OFFER,
+          "given",
+          null,
+          WINDOW_S,
+          1,
+          0.95,
+          0.05,
+          null,
+          0.5,
+          SensitivityPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
+
+  /** The reference rig's descriptor with no metrics at all and client-side evidence. */
+  private static RigDescriptor metricsLess() {
+    RigDescriptor d = HalfRuns.rig(HalfRuns.ON);
+    return new RigDescriptor(
+        d.schemaVersion(),
+        d.rigId(),
+        d.profile(),
+        d.arm(),
+        d.relayPid(),
+        d.relayStartInstant(),
+        d.relayCommand(),
+        d.relayLog(),
+        d.healthUrl(),
+        null,
+        RigDescriptor.EVIDENCE_CLIENT,
+        d.targets(),
+        d.limiterSettings(),
+        d.queueCapacity(),
+        d.databaseReset(),
+        Map.of(),
+        d.positiveControlled(),
+        d.relayInfo(),
+        d.relaySourceRevision(),
+        d.relaySourceDiffDigest(),
+        d.relayBinaryDigest(),
+        d.generatorVersion(),
+        d.generatorJarDigest(),
+        d.controlCheck());
+  }
+
+  private static ExperimentIdentity identity() {
+    ExperimentIdentity i = HalfRuns.identity(List.of(OFFER), PLAN.cells().size(), WINDOW_S);
+    return new ExperimentIdentity(
+        i.profile(),
+        i.treatmentArm(),
+        i.controlArm(),
+        i.ratesPerS(),
+        i.durationS(),
+        i.repeats(),
+        i.order(),
+        i.orderSeed(),
+        i.communityHosts(),
+        i.limiterSettings(),
+        i.queueCapacity(),
+        i.generatorIdentity(),
+        i.relaySourceRevision(),
+        i.relaySourceDiffDigest(),
+        i.relayBinaryDigest(),
+        i.relayParameters(),
+        new MeasurementSettings(2, 5, 10));
+  }
+
+  /** One saturated cell answered at {@code ceiling}/s, with every count the generator records. */
+  static Cell saturated(SensitivityPlan.Cell p, double ceiling) {
+    long half = Math.round(ceiling * WINDOW_S / 2);
+    long offeredHalf = Math.round(OFFER * WINDOW_S / 2);
+    long atStart = WARMUP_SLOTS - Math.round(2 * ceiling);
+    long growth = offeredHalf - half;
+    long own = 2 * half - atStart;
+    return HalfRuns.cell(HalfRuns.ON, OFFER, p.repeat(), p.sequence(), WINDOW_S, 1.0)
+        .counterDeltas(Map.of())
+        .warmupSlotsSent(WARMUP_SLOTS)
+        .acceptedInWindow(2 * half)
+        .windowCounts(
+            half, half, own, 2 * offeredHalf - own, atStart, atStart + growth, atStart + 2 * growth)
+        .build();
+  }
+
+  /** The ceiling on the known line, scattered by repeat. */
+  static double ceiling(SensitivityPlan.Cell p) {
+    return 1000 / (5 + 3 * p.addedDelayMs()) * (1 + 0.003 * (p.repeat() - 1));
+  }
+
+  private static SensitivityReport sweep(UnaryOperator<Cell> edit) {
+    List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
+    for (SensitivityPlan.Cell p : PLAN.cells()) {
+      measured.add(
+          new SensitivityAnalysis.Measured(
+              p,
+              edit.apply(saturated(p, ceiling(p))),
+              new LinkCounters(1, 0, TURNS, 0, 0, 0, 0),
+              null));
+    }
+    return SensitivityAnalysis.report(
+        "nostream", metricsLess(), identity(), PLAN, measured, SensitivityAnswerTest.DONE, CFG);
+  }
+
+  @Test
+  void theClientsCeilingsGiveTheKnownSlopeAndTheWireCountPerOkTrueAnswer() {
+    SensitivityReport r = sweep(c -> c);
+    assertThat(r.cells()).allMatch(SensitivityCell::ceilingUsed);
+    assertThat(r.cells()).allMatch(SensitivityCell::ceilingFromClient);
+    assertThat(r.ceilingFrom()).isEqualTo("client");
+    assertThat(r.fit().established()).isTrue();
+    assertThat(r.fit().roundTripsPerEvent().value()).isCloseTo(3.0, within(0.02));
+    assertThat(r.fit().roundTripsPerEvent().lower()).isLessThan(3.0);
+    assertThat(r.fit().roundTripsPerEvent().upper()).isGreaterThan(3.0);
+    assertThat(r.wireTurnsPerOkTrue()).isCloseTo(3.0, within(1e-9));
+    // The audit-based field keeps its meaning: there are no audit entries, so no count there.
+    assertThat(r.wireTurnsPerEvent()).isNull();
+    assertThat(r.cells()).allMatch(c -> c.okTrueAnswers() == 3600.0);
+    assertThat(r.answer())
+        .startsWith("the OK path makes 3.0 [")
+        .contains("on link 'db' (ceiling from the client; wire count 3.00 per OK-true answer)");
+  }
+
+  @Test
+  void withoutTheClientsReadingNoCellIsUsed() {
+    SensitivityReport r = sweep(c -> c.toBuilder().noWindowCounts().build());
+    assertThat(r.cells()).noneMatch(SensitivityCell::ceilingUsed);
+    assertThat(r.fit()).isNull();
+    assertThat(r.wireTurnsPerOkTrue()).isNull();
+    assertThat(r.answer())
+        .startsWith("no round-trip count on link 'db' (ceiling from the client; no wire count)")
+        .contains("(not used: no reading from the client (window counts not recorded) in 12)");
+  }
+
+  @Test
+  void aCellOfferedBelowItsCeilingIsNotSaturatedFromTheClient() {
+    // The relay answers all 300/s: flat outstanding count, so no ceiling is read from the client.
+    SensitivityReport r =
+        sweep(
+            c -> {
+              SensitivityPlan.Cell p =
+                  PLAN.cells().stream()
+                      .filter(q -> q.sequence() == c.sequence())
+                      .findFirst()
+                      .orElseThrow();
+              return p.addedDelayMs() == 0.0 ? flat(c) : c;
+            });
+    assertThat(r.cells().stream().filter(c -> !c.ceilingUsed()))
+        .hasSize(3)
+        .allMatch(c -> "not saturated from the client".equals(c.notUsed()));
+    assertThat(SensitivityAnalysis.whyUnused(r.cells()))
+        .isEqualTo(" (not used: not saturated from the client in 3)");
+  }
+
+  private static Cell flat(Cell c) {
+    return c.toBuilder()
+        .acceptedInWindow(3000)
+        .windowCounts(1500, 1500, 2990, 10, 10, 10, 10)
+        .build();
+  }
+
+  @Test
+  void theWireCountOverTheOfferInsteadOfTheOkTrueAnswersIsNotTheCount() {
+    // Partner: the same turns over the offered events (offered x window) read 3.6, not 3.
+    SensitivityReport r = sweep(c -> c);
+    double turns = 0;
+    double offered = 0;
+    for (SensitivityCell c : r.cells()) {
+      turns += c.link().turns();
+      offered += c.cell().offeredEvents();
+    }
+    assertThat(turns / offered).isNotCloseTo(3.0, within(0.1));
+  }
+
+  private static org.assertj.core.data.Offset<Double> within(double d) {
+    return org.assertj.core.data.Offset.offset(d);
+  }
+}
