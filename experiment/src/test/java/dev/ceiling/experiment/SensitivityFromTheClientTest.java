@@ -1,7 +1,10 @@
 package dev.ceiling.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.MeasurementSettings;
@@ -202,6 +205,35 @@ class SensitivityFromTheClientTest {
       offered += c.cell().offeredEvents();
     }
     assertThat(turns / offered).isNotCloseTo(3.0, within(0.1));
+  }
+
+  @Test
+  void theSourcesSurviveAReadBackAndAFileWithoutThemStillReads() throws Exception {
+    SensitivityReport r = sweep(c -> c);
+    String json = Json.write(r);
+    assertThat(json).contains("\"ceiling_from\"").contains("\"ok_true_answers\"");
+    SensitivityReport back = Json.read(json, "client.json", SensitivityReport.class);
+    assertThat(back.ceilingFrom()).isEqualTo("client");
+    assertThat(back.wireTurnsPerOkTrue()).isEqualTo(r.wireTurnsPerOkTrue());
+    assertThat(back.cells()).isEqualTo(r.cells());
+    // A file written before the fields existed has none of them: it reads, each as null.
+    String older =
+        json.replaceAll(
+            ",\\s*\"(ceiling_from|wire_turns_per_ok_true|client_ceiling_per_s|ok_true_answers"
+                + "|turns_per_ok_true|not_used)\"\\s*:\\s*(\"[^\"]*\"|[-0-9.eE]+|null)",
+            "");
+    assertThat(older).doesNotContain("ok_true_answers").doesNotContain("ceiling_from");
+    SensitivityReport old = Json.read(older, "older.json", SensitivityReport.class);
+    assertThat(old.ceilingFrom()).isNull();
+    assertThat(old.cells()).allMatch(c -> !c.ceilingFromClient() && c.okTrueAnswers() == null);
+  }
+
+  @Test
+  void aMisspeltSourceFieldIsRefused() {
+    // Partner: only the fields added by name are filled; any other unknown field is refused.
+    String json = Json.write(sweep(c -> c)).replace("\"ceiling_from\"", "\"ceiling_form\"");
+    assertThatThrownBy(() -> Json.read(json, "misspelt.json", SensitivityReport.class))
+        .isInstanceOf(ReportFormatException.class);
   }
 
   private static org.assertj.core.data.Offset<Double> within(double d) {
