@@ -2,13 +2,13 @@ package dev.ceiling.cli;
 
 import dev.ceiling.cli.command.CombineCommand;
 import dev.ceiling.cli.command.CompareCommand;
+import dev.ceiling.cli.command.DelaySweepCommand;
 import dev.ceiling.cli.command.ExperimentCommand;
 import dev.ceiling.cli.command.GenerateCommand;
 import dev.ceiling.cli.command.MergeCommand;
 import dev.ceiling.cli.command.ModelCommand;
 import dev.ceiling.cli.command.ReportCommand;
 import dev.ceiling.cli.command.RigCommand;
-import dev.ceiling.cli.command.SensitivityCommand;
 import dev.ceiling.cli.command.SweepCommand;
 import java.io.PrintWriter;
 import java.util.List;
@@ -44,7 +44,7 @@ import picocli.CommandLine.Help.TextTable;
       CombineCommand.class,
       CompareCommand.class,
       ModelCommand.class,
-      SensitivityCommand.class,
+      DelaySweepCommand.class,
       ReportCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -43,7 +43,7 @@ class BuiltInDelaySweepIT {
   @Test
   void everyCellCountsTheRelaysOwnExchangesPerEntry() throws Exception {
     Path out = dir.resolve("count");
-    SensitivityResult r =
+    DelaySweepResult r =
         sweep(out, "6")
             .delaysMs(List.of(1.0, 2.0))
             .repeats(2)
@@ -58,7 +58,7 @@ class BuiltInDelaySweepIT {
     assertThat(r.report().complete()).as(figures).isTrue();
     assertEveryCellMakes(r.report(), 6, figures);
     assertThat(r.contrast()).as(figures).isNotNull();
-    SensitivityReport four = r.contrast().contrast();
+    DelaySweepReport four = r.contrast().contrast();
     String fourFigures = perCell(four);
     System.out.println("BuiltInDelaySweepIT count, 4 exchanges: " + fourFigures);
     assertThat(four).as("the contrast arm; %s", figures).isNotNull();
@@ -74,11 +74,11 @@ class BuiltInDelaySweepIT {
   @Test
   @Tag("quiet-machine")
   void theTimingFitReadsTheRelaysExchangesPerEntry() throws Exception {
-    SensitivityResult six = timed("six", "6", 6.0);
-    SensitivityResult four = timed("four", "4", 4.0);
+    DelaySweepResult six = timed("six", "6", 6.0);
+    DelaySweepResult four = timed("four", "4", 4.0);
     String figures = DelaySweepIT.figures(six) + "\n" + DelaySweepIT.figures(four);
     System.out.println("BuiltInDelaySweepIT timing: " + figures);
-    for (SensitivityResult r : List.of(six, four)) {
+    for (DelaySweepResult r : List.of(six, four)) {
       assertThat(r.report()).as(figures).isNotNull();
       assertThat(r.report().countCheck()).as(figures).isNotNull();
       assertThat(r.report().countCheck().reading()).as(figures).isEqualTo(Tost.Reading.CONSISTENT);
@@ -123,7 +123,7 @@ class BuiltInDelaySweepIT {
     }
   }
 
-  private SensitivityResult timed(String name, String exchanges, double expected) throws Exception {
+  private DelaySweepResult timed(String name, String exchanges, double expected) throws Exception {
     Path out = dir.resolve(name);
     return sweep(out, exchanges)
         .expectRoundTrips(expected)
@@ -135,9 +135,9 @@ class BuiltInDelaySweepIT {
         .run();
   }
 
-  private static void assertEveryCellMakes(SensitivityReport r, int exchanges, String figures) {
+  private static void assertEveryCellMakes(DelaySweepReport r, int exchanges, String figures) {
     assertThat(r.cells()).as(figures).hasSize(4);
-    for (SensitivityCell c : r.cells()) {
+    for (DelaySweepCell c : r.cells()) {
       assertThat(c.auditEvents()).as("entries in cell %s; %s", c.planned(), figures).isNotNull();
       assertThat(c.auditEvents())
           .as("entries in cell %s; %s", c.planned(), figures)
@@ -148,7 +148,7 @@ class BuiltInDelaySweepIT {
     }
   }
 
-  private static String perCell(SensitivityReport r) {
+  private static String perCell(DelaySweepReport r) {
     return r == null
         ? "no report"
         : r.cells().stream()

@@ -59,35 +59,35 @@ class PointOfferSweepIT {
         DelaySweep.of(
             sweep(out, relay)
                 .progress(
-                    new SensitivityProgress() {
+                    new DelaySweepProgress() {
                       @Override
-                      public void measured(SensitivityReport soFar) {
+                      public void measured(DelaySweepReport soFar) {
                         if (soFar.cells().size() == 3) {
                           first.get().interrupt();
                         }
                       }
                     })
                 .build()));
-    SensitivityResult stopped = first.get().run();
+    DelaySweepResult stopped = first.get().run();
     assertThat(stopped.report()).as(DelaySweepIT.figures(stopped)).isNotNull();
     assertThat(stopped.report().cells()).as(DelaySweepIT.figures(stopped)).hasSize(3);
-    SensitivityResult r = sweep(out, relay).resume(true).run();
+    DelaySweepResult r = sweep(out, relay).resume(true).run();
     String figures = figures(r);
     System.out.println("PointOfferSweepIT: " + figures);
-    SensitivityReport report = r.report();
+    DelaySweepReport report = r.report();
     assertThat(report).as(figures).isNotNull();
     assertThat(report.complete()).as(figures).isTrue();
     assertThat(report.sessions()).as(figures).hasSize(2);
-    SensitivityPlan plan = report.plan();
+    DelaySweepPlan plan = report.plan();
     assertThat(plan.cells())
-        .extracting(SensitivityPlan.Cell::addedDelayMs)
+        .extracting(DelaySweepPlan.Cell::addedDelayMs)
         .containsExactly(1.0, 6.0, 1.0, 6.0, 1.0, 6.0, 1.0, 6.0);
     // The plan declares the rule before the first cell: 1.5 x, and the queue of 20 filled within
     // half the 1 s warm-up (40/s above the prediction).
-    assertThat(plan.perPointOffer()).isEqualTo(new SensitivityPlan.PerPointOffer(1.5, 40));
+    assertThat(plan.perPointOffer()).isEqualTo(new DelaySweepPlan.PerPointOffer(1.5, 40));
     // Every offer is the rule's, from the cells before it, or the file would not read.
-    assertThat(SensitivityFile.read(r.file()).cells()).hasSize(8);
-    List<SensitivityCell> cells = report.cells();
+    assertThat(DelaySweepFile.read(r.file()).cells()).hasSize(8);
+    List<DelaySweepCell> cells = report.cells();
     assertThat(cells.get(0).cell().offeredPerS()).isEqualTo(plan.offeredPerS());
     assertThat(cells.get(1).cell().offeredPerS()).isEqualTo(plan.offeredPerS());
     // The rule acted: every cell at 6 ms that the line offered got less than the first offer and
@@ -103,7 +103,7 @@ class PointOfferSweepIT {
             .min()
             .orElse(plan.offeredPerS());
     for (int i = lineFrom; i < 8; i++) {
-      SensitivityCell c = cells.get(i);
+      DelaySweepCell c = cells.get(i);
       if (c.planned().addedDelayMs() == 6.0) {
         assertThat(c.cell().offeredPerS())
             .as("cell %d at 6 ms; %s", i, figures)
@@ -114,7 +114,7 @@ class PointOfferSweepIT {
     // Offered less, still saturated: each cell the line offered that the rules used was busy.
     assertThat(cells.subList(lineFrom, 8))
         .as(figures)
-        .filteredOn(SensitivityCell::ceilingUsed)
+        .filteredOn(DelaySweepCell::ceilingUsed)
         .isNotEmpty()
         .allSatisfy(c -> assertThat(c.busy()).isTrue());
   }
@@ -143,11 +143,11 @@ class PointOfferSweepIT {
   }
 
   /** The index of the first cell whose cells before it include used ones at both delays. */
-  private static int firstCellAfterTheLine(List<SensitivityCell> cells) {
+  private static int firstCellAfterTheLine(List<DelaySweepCell> cells) {
     for (int i = 0; i < cells.size(); i++) {
       long delays =
           cells.subList(0, i).stream()
-              .filter(SensitivityCell::ceilingUsed)
+              .filter(DelaySweepCell::ceilingUsed)
               .map(c -> c.planned().addedDelayMs())
               .distinct()
               .count();
@@ -158,7 +158,7 @@ class PointOfferSweepIT {
     return cells.size();
   }
 
-  private static String figures(SensitivityResult r) {
+  private static String figures(DelaySweepResult r) {
     return DelaySweepIT.figures(r)
         + (r.report() == null
             ? ""

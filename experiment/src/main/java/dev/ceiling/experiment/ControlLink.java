@@ -20,7 +20,7 @@ import java.time.Duration;
  * are counted, which only a proxy sees. When the relay counts how late its delays ended, each
  * delayed round trip is reported as the two holds (one each way) a proxy makes of one, with that
  * lateness split between them, so the sweep's realized delay reads the same for both kinds of link:
- * the planned delay plus the lateness once per round trip ({@link SensitivityPoint#fitX}).
+ * the planned delay plus the lateness once per round trip ({@link DelaySweepPoint#fitX}).
  */
 final class ControlLink implements DelayLink {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);

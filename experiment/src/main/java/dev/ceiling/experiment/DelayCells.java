@@ -56,7 +56,7 @@ final class DelayCells {
    * @throws OneCellSweep.CellFailed when the cell could not be measured (the message says what
    *     failed)
    */
-  SensitivityAnalysis.Measured measure(SensitivityPlan.Cell planned, ExperimentIdentity oneCell)
+  DelaySweepAnalysis.Measured measure(DelaySweepPlan.Cell planned, ExperimentIdentity oneCell)
       throws OneCellSweep.CellFailed {
     String what = "at " + planned.addedDelayMs() + " ms";
     try {
@@ -73,7 +73,7 @@ final class DelayCells {
       LinkCounters turns = link.counters().minus(linkBefore);
       Double countAfter = auditCount();
       Double events = countBefore == null || countAfter == null ? null : countAfter - countBefore;
-      return new SensitivityAnalysis.Measured(planned, cell, turns, events);
+      return new DelaySweepAnalysis.Measured(planned, cell, turns, events);
     } catch (MetricsException | IOException e) {
       throw new OneCellSweep.CellFailed("cell " + planned.sequence() + " " + what + ": " + e, e);
     }

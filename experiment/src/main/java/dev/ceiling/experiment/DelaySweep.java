@@ -34,7 +34,7 @@ import java.util.List;
  * agree, and the intercept difference is what the parameters cost per event.
  *
  * <p>With {@link DelaySweepOptions.Builder#resume} the sweep continues from the stored file(s)
- * ({@link SensitivityResume}): the stored plan, a relay started afresh and checked against the
+ * ({@link DelaySweepResume}): the stored plan, a relay started afresh and checked against the
  * stored one, only the cells not yet in the file, and the file keeps every stored cell.
  *
  * <p>With {@link DelaySweepOptions.Builder#attach} it sweeps a relay that is already running (the
@@ -42,7 +42,7 @@ import java.util.List;
  * leaves it running for its owner to stop.
  *
  * <pre>{@code
- * SensitivityResult r = DelaySweep.builder()
+ * DelaySweepResult r = DelaySweep.builder()
  *     .profile(RelayProfile.builtIn("reference-linked"))
  *     .link("db")
  *     .expectRoundTrips(6.0)
@@ -69,7 +69,7 @@ public final class DelaySweep {
   /**
    * The plan every cell follows when it was fixed before this sweep (a contrast arm's), or null.
    */
-  private final SensitivityPlan fixedPlan;
+  private final DelaySweepPlan fixedPlan;
 
   /** The contrast arm while it runs, so that the hook's last resort reaches its relay. */
   private volatile DelaySweep runningArm;
@@ -77,7 +77,7 @@ public final class DelaySweep {
   /** This arm's relay while it is up, so that the hook's last resort can stop it. */
   private volatile RigHandle relay;
 
-  private DelaySweep(DelaySweepOptions o, SensitivityPlan fixedPlan, StopSignal stop) {
+  private DelaySweep(DelaySweepOptions o, DelaySweepPlan fixedPlan, StopSignal stop) {
     this.o = o;
     this.fixedPlan = fixedPlan;
     this.stop = stop;
@@ -104,13 +104,13 @@ public final class DelaySweep {
    *     or a resume is refused before a relay starts (a missing, unreadable or complete file, or
    *     options that declare another sweep)
    */
-  public SensitivityResult run() throws ExperimentException {
+  public DelaySweepResult run() throws ExperimentException {
     // Ctrl-C or SIGTERM, from before the first relay starts to after the last stops: stop after
     // the running cell (in whichever arm runs), write what was measured and stop the relay (this
     // process owns the proxy it talks through, so the relay must not outlive it); the hook's last
     // resort stops the relays itself if the sweep has not returned within the grace. A running
     // relay's owner handles signals itself.
-    SensitivityResume.Previous before = o.resume() ? SensitivityResume.read(o) : null;
+    DelaySweepResume.Previous before = o.resume() ? DelaySweepResume.read(o) : null;
     ShutdownHook hook =
         o.attached() != null
             ? ShutdownHook.none()
@@ -120,7 +120,7 @@ public final class DelaySweep {
                 ShutdownHook.INTERRUPT_GRACE,
                 this::stopRelays);
     try {
-      SensitivityResult base = baseArm(before);
+      DelaySweepResult base = baseArm(before);
       return o.contrast().isEmpty() || base.report() == null
           ? base
           : contrast(base, before == null ? null : before.contrast());
@@ -130,13 +130,13 @@ public final class DelaySweep {
   }
 
   /** The base arm: measured, resumed, or (a contrast run's, complete) read from its file. */
-  private SensitivityResult baseArm(SensitivityResume.Previous before) throws ExperimentException {
+  private DelaySweepResult baseArm(DelaySweepResume.Previous before) throws ExperimentException {
     if (before != null && before.base().complete()) {
       // A contrast run whose base arm is complete: only the contrast arm is left to measure.
       Path file = o.outDir().resolve(REPORT_FILE);
       o.progress().warning("the base arm is complete in " + file + "; not measured again");
-      SensitivityReport r = before.base();
-      return new SensitivityResult(
+      DelaySweepReport r = before.base();
+      return new DelaySweepResult(
           r, file, r.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED, List.of());
     }
     return runArm(before == null ? null : before.base());
@@ -148,10 +148,10 @@ public final class DelaySweep {
    * not complete has nothing to compare with, so the contrast arm does not run. {@code previous} is
    * the contrast arm's stored report a resume continues, or null.
    */
-  private SensitivityResult contrast(SensitivityResult base, SensitivityReport previous) {
-    SensitivityPlan plan = base.report().plan();
+  private DelaySweepResult contrast(DelaySweepResult base, DelaySweepReport previous) {
+    DelaySweepPlan plan = base.report().plan();
     List<String> problems = new ArrayList<>(base.problems());
-    SensitivityResult arm = null;
+    DelaySweepResult arm = null;
     // Why the contrast arm did not run, or null when it did.
     RoundEnd notRun = null;
     String why = null;
@@ -182,25 +182,25 @@ public final class DelaySweep {
     } else if (why != null && base.report().complete()) {
       problems.add("contrast arm: " + why);
     }
-    SensitivityContrast contrast =
-        SensitivityContrast.of(
+    DelaySweepContrast contrast =
+        DelaySweepContrast.of(
             plan, o.contrast(), base.report(), arm == null ? null : arm.report(), why);
-    Path file = o.outDir().resolve(SensitivityContrast.FILE);
-    Outcome outcome = SensitivityContrast.outcome(base, arm, notRun, contrast);
+    Path file = o.outDir().resolve(DelaySweepContrast.FILE);
+    Outcome outcome = DelaySweepContrast.outcome(base, arm, notRun, contrast);
     try {
       Json.write(file, contrast);
     } catch (IOException e) {
       problems.add("cannot write " + file + ": " + e);
       outcome = Outcome.INFRASTRUCTURE;
     }
-    return new SensitivityResult(base.report(), base.file(), outcome, problems, contrast, file);
+    return new DelaySweepResult(base.report(), base.file(), outcome, problems, contrast, file);
   }
 
   /**
    * One arm: the relay up, the plan, the cells, the relay down. {@code previous} is the arm's
    * stored report a resume continues, or null for a new arm.
    */
-  private SensitivityResult runArm(SensitivityReport previous) throws ExperimentException {
+  private DelaySweepResult runArm(DelaySweepReport previous) throws ExperimentException {
     try {
       Files.createDirectories(o.outDir().resolve("journals"));
     } catch (IOException e) {
@@ -220,7 +220,7 @@ public final class DelaySweep {
         o.progress().warning("the interrupted session's relay: " + left.message());
       }
       if (!left.clean()) {
-        return SensitivityResult.failed(
+        return DelaySweepResult.failed(
             Outcome.INFRASTRUCTURE,
             "the interrupted session's relay in " + rigDir + " is still there: " + left.message());
       }
@@ -236,7 +236,7 @@ public final class DelaySweep {
             .withOverrides(o.relayOverrides())
             .withUpstreamMode(UpOptions.UpstreamMode.PROXIED);
     if (stop.requested()) {
-      return SensitivityResult.failed(
+      return DelaySweepResult.failed(
           Outcome.NOT_ESTABLISHED, RoundEnd.interrupted().reason() + " before the relay");
     }
     try (RigHandle handle = Rig.up(up)) {
@@ -244,7 +244,7 @@ public final class DelaySweep {
       o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
       return measure(handle, file, previous);
     } catch (RigException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
+      return DelaySweepResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
     } finally {
       relay = null;
     }
@@ -268,28 +268,28 @@ public final class DelaySweep {
   }
 
   /** The relay is up: plan, write the plan, the cells, the last write. */
-  private SensitivityResult measure(RigHandle handle, Path file, SensitivityReport previous) {
+  private DelaySweepResult measure(RigHandle handle, Path file, DelaySweepReport previous) {
     RigDescriptor rig = Redaction.redact(handle.descriptor());
     if (DelayLink.of(handle, o.link(), scraper) == null) {
-      return SensitivityResult.failed(
+      return DelaySweepResult.failed(
           Outcome.BAD_INPUT,
           "link '"
               + o.link()
               + "' has no delay proxy or delay control; the rig opened "
               + DelayLink.names(handle));
     }
-    SensitivityPlan plan = previous != null ? previous.plan() : fixedPlan;
+    DelaySweepPlan plan = previous != null ? previous.plan() : fixedPlan;
     if (plan == null) {
       try {
         plan = o.plan(handle.descriptor());
       } catch (AutoRates.MissingCeilingException e) {
-        return SensitivityResult.failed(Outcome.BAD_INPUT, e.getMessage());
+        return DelaySweepResult.failed(Outcome.BAD_INPUT, e.getMessage());
       }
     }
     if (previous != null) {
-      String refused = SensitivityResume.refusal(o, previous, rig);
+      String refused = DelaySweepResume.refusal(o, previous, rig);
       if (refused != null) {
-        return SensitivityResult.failed(Outcome.BAD_INPUT, refused);
+        return DelaySweepResult.failed(Outcome.BAD_INPUT, refused);
       }
       o.progress().resuming(previous);
     }
@@ -302,11 +302,11 @@ public final class DelaySweep {
     o.progress().planned(plan, takes);
     if (fixedPlan == null && previous == null && !o.contrast().isEmpty()) {
       // The contrast is declared beside the plan before the first cell, like the plan itself.
-      Path declared = o.outDir().resolve(SensitivityContrast.FILE);
+      Path declared = o.outDir().resolve(DelaySweepContrast.FILE);
       try {
-        Json.write(declared, SensitivityContrast.of(plan, o.contrast(), null, null, null));
+        Json.write(declared, DelaySweepContrast.of(plan, o.contrast(), null, null, null));
       } catch (IOException e) {
-        return SensitivityResult.failed(
+        return DelaySweepResult.failed(
             Outcome.INFRASTRUCTURE, "cannot write " + declared + ": " + e);
       }
     }
@@ -314,8 +314,8 @@ public final class DelaySweep {
   }
 
   /** The plan's cells not yet in the file, in its order; the file rewritten after each. */
-  private SensitivityResult cells(
-      RigHandle handle, Path file, SensitivityPlan plan, SensitivityReport previous) {
+  private DelaySweepResult cells(
+      RigHandle handle, Path file, DelaySweepPlan plan, DelaySweepReport previous) {
     RigDescriptor rig = Redaction.redact(handle.descriptor());
     DelayLink link = DelayLink.of(handle, o.link(), scraper);
     // Each cell's one-cell sweep offers what the plan's rule gives it (the first offer here).
@@ -328,16 +328,16 @@ public final class DelaySweep {
             1,
             null,
             o.sweepOptions().measurement());
-    SensitivityFile report = reportFile(file, rig, plan, previous);
+    DelaySweepFile report = reportFile(file, rig, plan, previous);
     RoundEnd end;
     Path journals = o.outDir().resolve("journals");
     if (previous != null) {
-      int last = SensitivityResume.sessions(previous).size();
+      int last = DelaySweepResume.sessions(previous).size();
       try {
-        SensitivityResume.setAsideUnfinished(journals, plan, report.measuredSequences(), last)
+        DelaySweepResume.setAsideUnfinished(journals, plan, report.measuredSequences(), last)
             .forEach(o.progress()::warning);
       } catch (IOException e) {
-        return SensitivityResult.failed(
+        return DelaySweepResult.failed(
             Outcome.INFRASTRUCTURE, "cannot set aside an unfinished cell's journal: " + e);
       }
     }
@@ -362,7 +362,7 @@ public final class DelaySweep {
       // The first scrape, before any cell, failed.
       end = Rounds.failedBy(e);
     } catch (IOException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+      return DelaySweepResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     } finally {
       // For whoever uses the relay next (an attached relay's owner, the next link's sweep); a
       // failure is warned about, not the sweep's: every cell ran at its planned delay.
@@ -375,21 +375,21 @@ public final class DelaySweep {
   }
 
   /** The file of this session: a new one, or the stored one with its cells and sessions. */
-  private SensitivityFile reportFile(
-      Path file, RigDescriptor rig, SensitivityPlan plan, SensitivityReport previous) {
+  private DelaySweepFile reportFile(
+      Path file, RigDescriptor rig, DelaySweepPlan plan, DelaySweepReport previous) {
     var measurement = o.sweepOptions().measurement();
     return previous == null
-        ? SensitivityFile.first(
+        ? DelaySweepFile.first(
             file,
             o.profile().name(),
             rig,
-            SensitivityResume.judged(o.profile(), rig, plan, measurement),
+            DelaySweepResume.judged(o.profile(), rig, plan, measurement),
             plan,
             o.verdictConfig())
-        : SensitivityFile.resumed(
+        : DelaySweepFile.resumed(
             file,
             previous,
-            SensitivityResume.judged(o.profile(), previous.rig(), plan, previous.measurement()),
+            DelaySweepResume.judged(o.profile(), previous.rig(), plan, previous.measurement()),
             o.verdictConfig(),
             rig.rigId());
   }

@@ -41,7 +41,7 @@ public record DelaySweepOptions(
     SweepOptions sweepOptions,
     VerdictConfig verdictConfig,
     Path outDir,
-    SensitivityProgress progress,
+    DelaySweepProgress progress,
     boolean resume,
     RigHandle attached) {
 
@@ -116,7 +116,7 @@ public record DelaySweepOptions(
    *
    * @throws AutoRates.MissingCeilingException when no rate was given and the relay predicts none
    */
-  SensitivityPlan plan(RigDescriptor rig) throws AutoRates.MissingCeilingException {
+  DelaySweepPlan plan(RigDescriptor rig) throws AutoRates.MissingCeilingException {
     if (rate != null) {
       return plan(rate, "given: " + rate + " events/s at every delay", null);
     }
@@ -140,7 +140,7 @@ public record DelaySweepOptions(
             warmupS,
             DelaySweep.OFFER_MULTIPLE,
             range.text()),
-        new SensitivityPlan.PerPointOffer(DelaySweep.OFFER_MULTIPLE, fillPerS));
+        new DelaySweepPlan.PerPointOffer(DelaySweep.OFFER_MULTIPLE, fillPerS));
   }
 
   /**
@@ -148,8 +148,8 @@ public record DelaySweepOptions(
    * in words, and the per-point rule {@code perPoint} (null: every cell at {@code offerPerS}): what
    * a resume compares the stored plan with, at the stored offer and rule.
    */
-  SensitivityPlan plan(double offerPerS, String rule, SensitivityPlan.PerPointOffer perPoint) {
-    return new SensitivityPlan(
+  DelaySweepPlan plan(double offerPerS, String rule, DelaySweepPlan.PerPointOffer perPoint) {
+    return new DelaySweepPlan(
         link,
         delaysMs,
         repeats,
@@ -162,7 +162,7 @@ public record DelaySweepOptions(
         LACK_OF_FIT_ALPHA,
         expectedRoundTrips,
         margin,
-        SensitivityPlan.shuffledCells(delaysMs, repeats, seed));
+        DelaySweepPlan.shuffledCells(delaysMs, repeats, seed));
   }
 
   /**
@@ -185,7 +185,7 @@ public record DelaySweepOptions(
     Double expectedRoundTrips;
     double margin = DEFAULT_MARGIN;
     long seed = 1;
-    SensitivityProgress progress = SensitivityProgress.NONE;
+    DelaySweepProgress progress = DelaySweepProgress.NONE;
     Map<String, String> contrast = Map.of();
     boolean resume;
     RigHandle attached;
@@ -300,7 +300,7 @@ public record DelaySweepOptions(
       return this;
     }
 
-    public Builder progress(SensitivityProgress p) {
+    public Builder progress(DelaySweepProgress p) {
       this.progress = Objects.requireNonNull(p, "progress");
       return this;
     }
@@ -365,7 +365,7 @@ public record DelaySweepOptions(
     }
 
     /** Validates and runs. */
-    public SensitivityResult run() throws ExperimentException {
+    public DelaySweepResult run() throws ExperimentException {
       return DelaySweep.of(build()).run();
     }
 
@@ -430,7 +430,7 @@ public record DelaySweepOptions(
       if (b.delaysMs == null || b.delaysMs.stream().anyMatch(Objects::isNull)) {
         out.add("delays must be a list of numbers, got " + b.delaysMs);
       } else {
-        out.addAll(SensitivityPlan.problemsOfGrid(b.delaysMs));
+        out.addAll(DelaySweepPlan.problemsOfGrid(b.delaysMs));
       }
       if (b.repeats < 2) {
         out.add(

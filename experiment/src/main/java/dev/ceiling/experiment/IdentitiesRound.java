@@ -140,7 +140,7 @@ public final class IdentitiesRound {
    * Each repeat runs every N once, in ascending order or shuffled with the seed.
    *
    * <p>The one shuffling rule that differs: the A/B ({@link CellPlan}) and the delay sweep ({@link
-   * SensitivityPlan}) shuffle the whole plan, because their fits want the cells spread over the
+   * DelaySweepPlan}) shuffle the whole plan, because their fits want the cells spread over the
    * run's time at random. This round shuffles within each repeat (a randomised block) because its
    * verdict reads each N against the others: a round stopped after k repeats has measured every N k
    * times, and drift during the round falls on every N alike within a repeat.

@@ -30,7 +30,7 @@ public final class LinkSweeps {
   private final LinkSweepsReport.Plan plan;
   private final List<DelaySweepOptions> sweeps;
   private final Path outDir;
-  private final SensitivityProgress progress;
+  private final DelaySweepProgress progress;
 
   /** Shared with every link's sweep: a request stops the running link and every later one. */
   private final StopSignal stop = new StopSignal();
@@ -43,7 +43,7 @@ public final class LinkSweeps {
       LinkSweepsReport.Plan plan,
       List<DelaySweepOptions> sweeps,
       Path out,
-      SensitivityProgress progress) {
+      DelaySweepProgress progress) {
     this.progress = progress;
     this.profile = profile;
     this.plan = plan;
@@ -116,7 +116,7 @@ public final class LinkSweeps {
    */
   public LinkSweepsResult run() throws ExperimentException {
     Path file = Rounds.freshFile(outDir, FILE, "sweep per link");
-    Map<String, SensitivityResult> results = new LinkedHashMap<>();
+    Map<String, DelaySweepResult> results = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     LinkSweepsReport report = report(results);
     // Ctrl-C between two links, when no link's own hook is installed, must still stop the run and
@@ -133,7 +133,7 @@ public final class LinkSweeps {
           break;
         }
         progress.link(o.link(), results.size() + 1, sweeps.size());
-        SensitivityResult r = sweep(o);
+        DelaySweepResult r = sweep(o);
         if (stop.requested() && (r.report() == null || !r.report().complete())) {
           stopped.add(o.link());
         }
@@ -152,13 +152,13 @@ public final class LinkSweeps {
   }
 
   /** One link's sweep; a sweep that cannot start (its directory) is its row's failure. */
-  private SensitivityResult sweep(DelaySweepOptions o) {
+  private DelaySweepResult sweep(DelaySweepOptions o) {
     // The link's sweep reads the shared signal itself: a Ctrl-C as a link starts stops it before
     // its relay, and one during its cells (its own hook's) stops the links after it too.
     try {
       return DelaySweep.of(o, stop).run();
     } catch (ExperimentException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, e.getMessage());
+      return DelaySweepResult.failed(Outcome.INFRASTRUCTURE, e.getMessage());
     }
   }
 
@@ -168,7 +168,7 @@ public final class LinkSweeps {
   }
 
   /** ESTABLISHED only when every planned link is; otherwise the worst link's. */
-  private Outcome outcome(Map<String, SensitivityResult> results) {
+  private Outcome outcome(Map<String, DelaySweepResult> results) {
     if (results.size() < plan.links().size()) {
       return Outcome.NOT_ESTABLISHED;
     }
@@ -182,7 +182,7 @@ public final class LinkSweeps {
     return Outcome.ESTABLISHED;
   }
 
-  private LinkSweepsReport report(Map<String, SensitivityResult> results) {
+  private LinkSweepsReport report(Map<String, DelaySweepResult> results) {
     List<LinkSweepsReport.Row> rows = new ArrayList<>();
     results.forEach(
         (link, r) ->

@@ -89,8 +89,8 @@ public record LinkSweepsReport(
       String answer) {
 
     /** The row of one link's sweep; {@code r.report()} may be null (nothing was measured). */
-    static Row of(String link, Double expected, SensitivityResult r) {
-      SensitivityReport s = r.report();
+    static Row of(String link, Double expected, DelaySweepResult r) {
+      DelaySweepReport s = r.report();
       if (s == null) {
         return new Row(
             link,
@@ -111,7 +111,7 @@ public record LinkSweepsReport(
           s.fit() == null ? null : s.fit().roundTripsPerEvent(),
           s.fit() == null ? null : s.fit().established(),
           s.wireTurnsPerEvent(),
-          SensitivityAnalysis.turnsPerEvent(s.cells()),
+          DelaySweepAnalysis.turnsPerEvent(s.cells()),
           expected,
           s.countCheck() == null ? null : s.countCheck().reading(),
           s.answer());

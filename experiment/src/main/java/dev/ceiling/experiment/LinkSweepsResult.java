@@ -21,7 +21,7 @@ public record LinkSweepsResult(
     Path file,
     Outcome outcome,
     List<String> problems,
-    Map<String, SensitivityResult> sweeps) {
+    Map<String, DelaySweepResult> sweeps) {
   public LinkSweepsResult {
     Objects.requireNonNull(report, "report must not be null");
     Objects.requireNonNull(outcome, "outcome must not be null");

@@ -7,10 +7,10 @@ import java.util.OptionalDouble;
 
 /**
  * What a delay sweep offers each cell: the plan's first offer, or under its per-point rule ({@link
- * SensitivityPlan.PerPointOffer}) an offer from the ceiling that the line through the cells used
+ * DelaySweepPlan.PerPointOffer}) an offer from the ceiling that the line through the cells used
  * before it predicts at the cell's delay. Pure: the sweep applies it before each cell, and a reader
  * of the file applies it again to each stored cell from the cells stored before it ({@link
- * SensitivityFile}). That check holds because the A/B's rules only look back (a worker lost in one
+ * DelaySweepFile}). That check holds because the A/B's rules only look back (a worker lost in one
  * cell taints the later ones), so a cell's "used" flag in the finished file is the one the sweep
  * saw when it chose the next offer.
  */
@@ -24,15 +24,15 @@ final class PointOffers {
    *
    * @param before the cells measured before it, in run order, as the A/B's rules judged them
    */
-  static double offer(SensitivityPlan plan, List<SensitivityCell> before, double delayMs) {
-    SensitivityPlan.PerPointOffer rule = plan.perPointOffer();
+  static double offer(DelaySweepPlan plan, List<DelaySweepCell> before, double delayMs) {
+    DelaySweepPlan.PerPointOffer rule = plan.perPointOffer();
     if (rule == null) {
       return plan.offeredPerS();
     }
     // The planned delays, not the realized ones: the rule must give the same offer from the file.
     List<DelayPoint> used =
         before.stream()
-            .filter(SensitivityCell::ceilingUsed)
+            .filter(DelaySweepCell::ceilingUsed)
             .filter(c -> c.cell().auditCompletedPerS() != null && c.cell().auditCompletedPerS() > 0)
             .map(
                 c ->

@@ -10,8 +10,8 @@
  *       over the same rates ({@link dev.ceiling.experiment.ExperimentResult}).
  *   <li>{@link dev.ceiling.experiment.DelaySweep#builder()}: the delay sweep ({@code ceiling
  *       sensitivity}), round trips per event over one link, or per link with {@code runLinks()}
- *       ({@link dev.ceiling.experiment.SensitivityResult}, {@link
- *       dev.ceiling.experiment.LinkSweepsResult}); {@link dev.ceiling.experiment.SensitivityFile}
+ *       ({@link dev.ceiling.experiment.DelaySweepResult}, {@link
+ *       dev.ceiling.experiment.LinkSweepsResult}); {@link dev.ceiling.experiment.DelaySweepFile}
  *       reads a stored sweep back.
  *   <li>{@link dev.ceiling.experiment.SplitRound#builder()}: the lock round.
  *   <li>{@link dev.ceiling.experiment.IdentitiesRound#builder()}: the defaults round.

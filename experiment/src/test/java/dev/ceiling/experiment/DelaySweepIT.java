@@ -54,8 +54,8 @@ class DelaySweepIT {
 
   @Test
   void theTimingFitFindsEveryRoundTripTheProxyCountsOnTheH2Link() throws Exception {
-    SensitivityResult r = sweep(dir.resolve("out"));
-    SensitivityReport report = r.report();
+    DelaySweepResult r = sweep(dir.resolve("out"));
+    DelaySweepReport report = r.report();
     String figures = figures(r);
     System.out.println("DelaySweepIT: " + figures);
     assertThat(report).as(figures).isNotNull();
@@ -65,7 +65,7 @@ class DelaySweepIT {
     assertThat(report.fit().lackOfFit().status().name()).as(figures).isEqualTo("NOT_REJECTED");
     double wire = report.wireTurnsPerEvent();
     // The wire count is the path's, not the delay's: the same at every point.
-    for (SensitivityPoint p : report.points()) {
+    for (DelaySweepPoint p : report.points()) {
       assertThat(p.wireTurnsPerEvent()).as(figures).isCloseTo(wire, within(0.1));
     }
     assertThat(wire).as("at least the six statements; " + figures).isGreaterThanOrEqualTo(6.0);
@@ -96,11 +96,11 @@ class DelaySweepIT {
   }
 
   /** The fit's points, rebuilt from the report: each used cell at its point's realized delay. */
-  static List<DelayPoint> usedPoints(SensitivityReport report) {
+  static List<DelayPoint> usedPoints(DelaySweepReport report) {
     Map<Double, Double> realized = new java.util.HashMap<>();
     report.points().forEach(p -> realized.put(p.addedDelayMs(), p.realizedDelayMs()));
     return report.cells().stream()
-        .filter(SensitivityCell::ceilingUsed)
+        .filter(DelaySweepCell::ceilingUsed)
         .map(
             c ->
                 new DelayPoint(
@@ -110,7 +110,7 @@ class DelaySweepIT {
         .toList();
   }
 
-  static SensitivityResult sweep(Path out) throws Exception {
+  static DelaySweepResult sweep(Path out) throws Exception {
     return DelaySweep.builder()
         .profile(RelayProfile.builtIn("reference-linked"))
         .link("db")
@@ -152,7 +152,7 @@ class DelaySweepIT {
   }
 
   /** Everything measured, for a failure's message. */
-  static String figures(SensitivityResult r) {
+  static String figures(DelaySweepResult r) {
     return "outcome "
         + r.outcome()
         + ", problems "

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * the planned delay), so the rule's arithmetic is checked, not restated.
  */
 class PointOffersTest {
-  private static SensitivityReport recorded;
+  private static DelaySweepReport recorded;
 
   @BeforeAll
   static void read() throws Exception {
@@ -27,19 +27,19 @@ class PointOffersTest {
           Json.read(
               new String(in.readAllBytes(), StandardCharsets.UTF_8),
               "three-delays.json",
-              SensitivityReport.class);
+              DelaySweepReport.class);
     }
   }
 
-  private static SensitivityPlan perPoint(double multiple, double fillPerS) {
-    SensitivityPlan p = recorded.plan();
-    return new SensitivityPlan(
+  private static DelaySweepPlan perPoint(double multiple, double fillPerS) {
+    DelaySweepPlan p = recorded.plan();
+    return new DelaySweepPlan(
         p.link(),
         p.delaysMs(),
         p.repeats(),
         p.offeredPerS(),
         "per point",
-        new SensitivityPlan.PerPointOffer(multiple, fillPerS),
+        new DelaySweepPlan.PerPointOffer(multiple, fillPerS),
         p.durationS(),
         p.seed(),
         p.level(),
@@ -49,13 +49,13 @@ class PointOffersTest {
         p.cells());
   }
 
-  private static List<SensitivityCell> first(int n) {
+  private static List<DelaySweepCell> first(int n) {
     return recorded.cells().subList(0, n);
   }
 
   @Test
   void aPlanWithoutARuleOffersItsOneRateAtEveryCell() {
-    SensitivityPlan fixed = recorded.plan();
+    DelaySweepPlan fixed = recorded.plan();
     assertThat(fixed.perPointOffer()).isNull();
     for (int i = 0; i < 6; i++) {
       assertThat(PointOffers.offer(fixed, first(i), 4.0)).isEqualTo(80.0);
@@ -64,7 +64,7 @@ class PointOffersTest {
 
   @Test
   void theLineThroughTheCellsBeforePredictsEachOffer() {
-    SensitivityPlan plan = perPoint(1.5, 0);
+    DelaySweepPlan plan = perPoint(1.5, 0);
     // Cells at 4, 3, 2 ms: 1000 / C = 12.38 d - 3.52, so 21.74/s at 4 ms and 1.5 x that is 32.6.
     assertThat(PointOffers.offer(plan, first(3), 4.0)).isEqualTo(33.0);
     assertThat(PointOffers.offer(plan, first(4), 2.0)).isEqualTo(68.0);
@@ -73,7 +73,7 @@ class PointOffersTest {
 
   @Test
   void theFirstOfferUntilTwoDelaysAndWhereTheLinePredictsNoCeilingAndAsTheCap() {
-    SensitivityPlan plan = perPoint(1.5, 0);
+    DelaySweepPlan plan = perPoint(1.5, 0);
     assertThat(PointOffers.offer(plan, first(0), 4.0)).isEqualTo(80.0);
     assertThat(PointOffers.offer(plan, first(1), 3.0)).isEqualTo(80.0);
     // Through 4 and 3 ms, 1.5 x the 56.3/s predicted at 2 ms is 84: more than the first offer.
@@ -92,11 +92,11 @@ class PointOffersTest {
   /** A cell the A/B's rules did not use is no point of the line (partner: the same cell used). */
   @Test
   void aCellTheRulesDidNotUseIsLeftOut() {
-    List<SensitivityCell> cells = new ArrayList<>(first(4));
-    SensitivityCell c = cells.get(3);
+    List<DelaySweepCell> cells = new ArrayList<>(first(4));
+    DelaySweepCell c = cells.get(3);
     cells.set(
         3,
-        new SensitivityCell(
+        new DelaySweepCell(
             c.planned(),
             c.cell(),
             c.use(),

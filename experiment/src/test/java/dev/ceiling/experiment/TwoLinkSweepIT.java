@@ -108,7 +108,7 @@ class TwoLinkSweepIT {
           run.set(
               cheapSweep(out, a, b, 2, List.of("a", "b"))
                   .progress(
-                      new SensitivityProgress() {
+                      new DelaySweepProgress() {
                         @Override
                         public void link(String link, int i, int of) {
                           if (i == index) {
@@ -128,11 +128,11 @@ class TwoLinkSweepIT {
   static void assertWireCounts(LinkSweepsResult r, Map<String, Double> expected, String figures) {
     expected.forEach(
         (link, k) -> {
-          SensitivityReport s = r.sweeps().get(link).report();
+          DelaySweepReport s = r.sweeps().get(link).report();
           assertThat(s).as(figures).isNotNull();
           double turns = 0;
           double events = 0;
-          for (SensitivityCell c : s.cells()) {
+          for (DelaySweepCell c : s.cells()) {
             if (c.auditEvents() != null) {
               turns += c.link().turns();
               events += c.auditEvents();
@@ -150,8 +150,8 @@ class TwoLinkSweepIT {
   }
 
   /** Reads links.json as each link starts. */
-  private static SensitivityProgress planReader(Path out, List<String> seen) {
-    return new SensitivityProgress() {
+  private static DelaySweepProgress planReader(Path out, List<String> seen) {
+    return new DelaySweepProgress() {
       @Override
       public void link(String link, int index, int of) {
         try {

@@ -74,7 +74,7 @@ class UnusedLinkSweepIT {
   @Tag("quiet-machine")
   void theTimingFitOfTheUnusedLinkIsConsistentWithZero() throws Exception {
     Path out = dir.resolve("timed");
-    SensitivityResult r;
+    DelaySweepResult r;
     try (EchoServer cache = new EchoServer()) {
       r =
           sweep(out, cache.address().getPort(), "2")
@@ -98,7 +98,7 @@ class UnusedLinkSweepIT {
   private static double[] turnsAndEntries(LinkSweepsResult r, String link) {
     double turns = 0;
     double entries = 0;
-    for (SensitivityCell c : r.sweeps().get(link).report().cells()) {
+    for (DelaySweepCell c : r.sweeps().get(link).report().cells()) {
       if (c.auditEvents() != null) {
         turns += c.link().turns();
         entries += c.auditEvents();

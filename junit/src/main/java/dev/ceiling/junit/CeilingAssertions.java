@@ -1,7 +1,7 @@
 package dev.ceiling.junit;
 
 import dev.ceiling.core.model.HalfRun;
-import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.verdict.ExperimentReport;
 import dev.ceiling.verdict.RegressionCheck;
 import dev.ceiling.verdict.RegressionResult;
@@ -131,11 +131,11 @@ public final class CeilingAssertions {
    * <p>The count must be the one in the sweep's plan, declared before the first cell ({@code
    * DelaySweep.builder().expectRoundTrips(k)}): an assertion cannot choose it after the data.
    *
-   * @param report a finished sweep's report, e.g. {@code SensitivityResult.report()}
+   * @param report a finished sweep's report, e.g. {@code DelaySweepResult.report()}
    * @param declared the count the plan declared
    * @throws AssertionError listing every reason at once, after the sweep's own answer
    */
-  public static void assertRoundTripsPerEvent(SensitivityReport report, double declared) {
+  public static void assertRoundTripsPerEvent(DelaySweepReport report, double declared) {
     if (report == null) {
       throw new AssertionError(
           "expected "

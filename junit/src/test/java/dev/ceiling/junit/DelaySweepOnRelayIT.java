@@ -8,12 +8,12 @@ import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.ceiling.experiment.DelaySweepCell;
 import dev.ceiling.experiment.DelaySweepOptions;
+import dev.ceiling.experiment.DelaySweepReport;
+import dev.ceiling.experiment.DelaySweepResult;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.Outcome;
-import dev.ceiling.experiment.SensitivityCell;
-import dev.ceiling.experiment.SensitivityReport;
-import dev.ceiling.experiment.SensitivityResult;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RigHandle;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ class DelaySweepOnRelayIT {
    */
   static void sixExchangesOnTheWire(DelaySweepOptions.Builder sweep, RigHandle relay, Path dir)
       throws Exception {
-    SensitivityResult r =
+    DelaySweepResult r =
         sweep
             .link("db")
             .delaysMs(GRID_MS) // declared before the first cell, with the count
@@ -91,7 +91,7 @@ class DelaySweepOnRelayIT {
                     .withDrainTimeout(Duration.ofSeconds(20)))
             .outDir(dir.resolve("sweep"))
             .run();
-    SensitivityReport report = r.report();
+    DelaySweepReport report = r.report();
     String figures = figures(r);
     System.out.println("DelaySweepOnRelayIT: " + figures);
     assertThat(r.outcome()).as(figures).isIn(Outcome.ESTABLISHED, Outcome.NOT_ESTABLISHED);
@@ -109,7 +109,7 @@ class DelaySweepOnRelayIT {
     // The wire: the same count at every delay, the six exchanges and H2's own turns.
     double wire = wireTurnsPerEntry(report.cells());
     for (double d : GRID_MS) {
-      List<SensitivityCell> at =
+      List<DelaySweepCell> at =
           report.cells().stream().filter(c -> c.planned().addedDelayMs() == d).toList();
       assertThat(wireTurnsPerEntry(at)).as("at %s ms; %s", d, figures).isCloseTo(wire, within(0.3));
     }
@@ -184,10 +184,10 @@ class DelaySweepOnRelayIT {
    * The proxy's turns over the audit entries completed, pooled over {@code cells}, used for the fit
    * or not: the wire does not depend on whether a cell was judged usable.
    */
-  static double wireTurnsPerEntry(List<SensitivityCell> cells) {
+  static double wireTurnsPerEntry(List<DelaySweepCell> cells) {
     long turns = 0;
     double entries = 0;
-    for (SensitivityCell c : cells) {
+    for (DelaySweepCell c : cells) {
       if (c.link() != null && c.auditEvents() != null) {
         turns += c.link().turns();
         entries += c.auditEvents();
@@ -198,8 +198,8 @@ class DelaySweepOnRelayIT {
   }
 
   /** Everything measured, for a failure's message. */
-  static String figures(SensitivityResult r) {
-    SensitivityReport report = r.report();
+  static String figures(DelaySweepResult r) {
+    DelaySweepReport report = r.report();
     return "outcome "
         + r.outcome()
         + ", problems "
@@ -213,7 +213,7 @@ class DelaySweepOnRelayIT {
                 + "\ncells "
                 + report.cells().stream()
                     .map(
-                        (SensitivityCell c) ->
+                        (DelaySweepCell c) ->
                             c.planned().addedDelayMs()
                                 + " ms: "
                                 + c.cell().auditCompletedPerS()

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.MeasurementSettings;
-import dev.ceiling.experiment.SensitivityPlan;
-import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.DelaySweepPlan;
+import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.verdict.CountCheck;
 import dev.ceiling.verdict.DelayPoint;
 import dev.ceiling.verdict.Sensitivity;
@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class RoundTripsAssertionTest {
   static final List<Double> DELAYS = List.of(0.0, 1.0, 2.0, 3.0);
 
-  static SensitivityPlan plan(Double declared) {
-    return new SensitivityPlan(
+  static DelaySweepPlan plan(Double declared) {
+    return new DelaySweepPlan(
         "db",
         DELAYS,
         3,
@@ -37,7 +37,7 @@ class RoundTripsAssertionTest {
         0.05,
         declared,
         0.5,
-        SensitivityPlan.shuffledCells(DELAYS, 3, 1));
+        DelaySweepPlan.shuffledCells(DELAYS, 3, 1));
   }
 
   /** Repeats of 1 / C = 2 + k d ms per event, or a plateau below 1.5 ms, with a small scatter. */
@@ -53,15 +53,15 @@ class RoundTripsAssertionTest {
   }
 
   /** A report as the sweep writes it, from {@code points}, declaring {@code declared}. */
-  static SensitivityReport sweep(List<DelayPoint> points, Double declared, boolean complete) {
+  static DelaySweepReport sweep(List<DelayPoint> points, Double declared, boolean complete) {
     SensitivityFit fit = Sensitivity.fit(points, 0.95, 0.05);
     CountCheck count = declared == null ? null : Sensitivity.againstCount(fit, declared, 0.5, 0.05);
     boolean established =
         complete
             && fit.established()
             && (count == null || count.reading() == dev.ceiling.verdict.Tost.Reading.CONSISTENT);
-    return new SensitivityReport(
-        SensitivityReport.SCHEMA,
+    return new DelaySweepReport(
+        DelaySweepReport.SCHEMA,
         "reference-linked",
         "on",
         null,

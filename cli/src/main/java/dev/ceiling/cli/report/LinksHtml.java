@@ -33,9 +33,7 @@ public final class LinksHtml {
           .append(r.plan().links().size())
           .append(" links swept.</p>\n");
     }
-    h.append("<p>What a pass cannot say: ")
-        .append(esc(SensitivityHtml.CANNOT_SAY))
-        .append("</p>\n");
+    h.append("<p>What a pass cannot say: ").append(esc(DelaySweepHtml.CANNOT_SAY)).append("</p>\n");
     h.append("<h2>Links</h2>\n").append(linkTable(r));
     h.append("<h2>Plan</h2>\n").append(planTable(r.plan()));
     return h.append("</body></html>\n").toString();
@@ -50,7 +48,7 @@ public final class LinksHtml {
       t.append("<tr><td><a href=\"")
           .append(esc(row.dir()))
           .append('/')
-          .append(SensitivityHtml.FILE)
+          .append(DelaySweepHtml.FILE)
           .append("\">")
           .append(esc(row.link()))
           .append("</a></td><td>")

@@ -10,9 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.LatencySummary;
-import dev.ceiling.experiment.SensitivityCell;
-import dev.ceiling.experiment.SensitivityPoint;
-import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.DelaySweepCell;
+import dev.ceiling.experiment.DelaySweepPoint;
+import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.verdict.ExperimentReport;
 import java.io.File;
 import java.net.InetAddress;
@@ -434,23 +434,23 @@ class ChartHoverBrowserIT {
 
   @Test
   void theDelaySweepsPointsAndFittedLineShowTheirFigures() throws Exception {
-    SensitivityReport r = SensitivityHtmlTest.fixture("three-delays.json");
-    open(SensitivityHtml.render(r));
+    DelaySweepReport r = DelaySweepHtmlTest.fixture("three-delays.json");
+    open(DelaySweepHtml.render(r));
     String caption = "Worker ms per event";
-    List<SensitivityCell> used =
+    List<DelaySweepCell> used =
         r.cells().stream()
             .filter(c -> c.ceilingUsed() && c.cell().auditCompletedPerS() != null)
             .toList();
     List<double[]> xy = new ArrayList<>();
-    for (SensitivityCell c : used) {
+    for (DelaySweepCell c : used) {
       xy.add(
           new double[] {
-            SensitivityPoint.fitX(r.points(), c.planned().addedDelayMs()),
+            DelaySweepPoint.fitX(r.points(), c.planned().addedDelayMs()),
             1000 / c.cell().auditCompletedPerS()
           });
     }
     int i = loneliest(xy);
-    SensitivityCell c = used.get(i);
+    DelaySweepCell c = used.get(i);
     assertTooltip(
         caption,
         xy.get(i)[0],
@@ -468,14 +468,14 @@ class ChartHoverBrowserIT {
         caption,
         lo,
         k * lo + c0,
-        List.of("line: " + SensitivityHtml.FIT_LEGEND, "ms per event: " + f(k * lo + c0, 3)));
+        List.of("line: " + DelaySweepHtml.FIT_LEGEND, "ms per event: " + f(k * lo + c0, 3)));
   }
 
   @Test
   void aSweepWithoutAFitShowsWhyEachCellWasNotUsed() throws Exception {
-    SensitivityReport r = SensitivityHtmlTest.fixture("no-fit.json");
-    open(SensitivityHtml.render(r));
-    List<SensitivityCell> unused =
+    DelaySweepReport r = DelaySweepHtmlTest.fixture("no-fit.json");
+    open(DelaySweepHtml.render(r));
+    List<DelaySweepCell> unused =
         r.cells().stream()
             .filter(
                 c ->
@@ -485,10 +485,10 @@ class ChartHoverBrowserIT {
             .toList();
     Assumptions.assumeFalse(unused.isEmpty(), "the fixture has no unused cell with a worker rate");
     List<double[]> xy = new ArrayList<>();
-    for (SensitivityCell c : unused) {
+    for (DelaySweepCell c : unused) {
       xy.add(
           new double[] {
-            SensitivityPoint.fitX(r.points(), c.planned().addedDelayMs()),
+            DelaySweepPoint.fitX(r.points(), c.planned().addedDelayMs()),
             1000 / c.cell().auditCompletedPerS()
           });
     }

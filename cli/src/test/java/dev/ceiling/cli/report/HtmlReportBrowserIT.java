@@ -277,7 +277,7 @@ class HtmlReportBrowserIT {
       screenshot(html, width);
     }
     // The delay sweep's page too, with its chart and its long problem texts, on the phone.
-    Seen sweep = open(SensitivityHtml.render(SensitivityHtmlTest.fixture("no-fit.json")), PHONE_PX);
+    Seen sweep = open(DelaySweepHtml.render(DelaySweepHtmlTest.fixture("no-fit.json")), PHONE_PX);
     assertThat(sweep.overflows()).as(sweep.viewport()).isEmpty();
     assertThat(sweep.errors()).isEmpty();
     assertThat(sweep.charts()).hasSize(1);

@@ -24,7 +24,7 @@ public final class AddedFields {
   private static final List<String> WINDOW_COUNTS_SIBLINGS =
       List.of("attempted", "accepted_in_window", "warmup_slots_sent");
 
-  /** Fields that every delay sweep's cell has (SensitivityCell). */
+  /** Fields that every delay sweep's cell has (DelaySweepCell). */
   private static final List<String> SWEEP_CELL_SIBLINGS =
       List.of("planned", "ceiling_used", "audit_events", "turns_per_event");
 
@@ -48,21 +48,21 @@ public final class AddedFields {
           new Added("source_addresses", List.of("warmup_s", "grace_s", "send_lag_bound_ms")),
           // A verdict (VerdictReport): null where the identity declared no margin.
           new Added("equivalence", List.of("control_marker", "failures", "comparable_rates")),
-          // A delay sweep's report (SensitivityReport): null is "one session, before resume".
+          // A delay sweep's report (DelaySweepReport): null is "one session, before resume".
           new Added("sessions", List.of("plan", "fit_problem", "wire_turns_per_event")),
           // A delay sweep's report: null is "the worker's rates were the ceilings" (as before
           // a relay without a worker metric could be swept) and "no wire count per OK-true answer".
           new Added("ceiling_from", List.of("plan", "fit_problem", "wire_turns_per_event")),
           new Added(
               "wire_turns_per_ok_true", List.of("plan", "fit_problem", "wire_turns_per_event")),
-          // A delay sweep's cell (SensitivityCell): the same, per cell; each is left out of the
+          // A delay sweep's cell (DelaySweepCell): the same, per cell; each is left out of the
           // JSON when null, so a reference-relay sweep's file stays as it was.
           new Added("ceiling_from", SWEEP_CELL_SIBLINGS),
           new Added("client_ceiling_per_s", SWEEP_CELL_SIBLINGS),
           new Added("ok_true_answers", SWEEP_CELL_SIBLINGS),
           new Added("turns_per_ok_true", SWEEP_CELL_SIBLINGS),
           new Added("not_used", SWEEP_CELL_SIBLINGS),
-          // A delay sweep's plan (SensitivityPlan): null is "one rate at every delay".
+          // A delay sweep's plan (DelaySweepPlan): null is "one rate at every delay".
           new Added("per_point_offer", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
-import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.DelaySweepReport;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ceiling sensitivity} on a profile whose every URL and upstream is written with a loopback
  * name ({@code localhost}, {@code a.localhost}), as a relay's README writes them: the same short
- * sweep as {@link SensitivityCommandIT} measures every cell. The partner: the same profile with a
+ * sweep as {@link DelaySweepCommandIT} measures every cell. The partner: the same profile with a
  * name outside {@code .localhost} exits 2 before any relay starts, naming the field.
  */
-class SensitivityLocalhostIT {
+class DelaySweepLocalhostIT {
   @TempDir Path dir;
 
   private Path profile(String host) throws Exception {
@@ -61,7 +61,7 @@ class SensitivityLocalhostIT {
 
     // Two delays cannot show the line holds: exit 1 is this plan's documented outcome.
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
-    SensitivityReport report = Json.read(out.resolve("sensitivity.json"), SensitivityReport.class);
+    DelaySweepReport report = Json.read(out.resolve("sensitivity.json"), DelaySweepReport.class);
     assertThat(report.cells()).as(o.toString()).hasSize(4);
   }
 

@@ -33,7 +33,7 @@ import java.util.Random;
  * @param margin the equivalence margin around the declared count, round trips per event, &gt; 0
  * @param cells every cell in the order it runs
  */
-public record SensitivityPlan(
+public record DelaySweepPlan(
     String link,
     List<Double> delaysMs,
     int repeats,
@@ -80,7 +80,7 @@ public record SensitivityPlan(
     }
   }
 
-  public SensitivityPlan {
+  public DelaySweepPlan {
     Checks checks = new Checks();
     checks.notBlank("link", link);
     delaysMs = List.copyOf(Objects.requireNonNull(delaysMs, "delays_ms must not be null"));

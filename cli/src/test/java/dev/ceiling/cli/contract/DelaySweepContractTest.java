@@ -6,8 +6,8 @@ import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.json.Json;
-import dev.ceiling.experiment.SensitivityContrast;
-import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.DelaySweepContrast;
+import dev.ceiling.experiment.DelaySweepReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ceiling sensitivity} as a user runs it, without a relay: help, and each bad argument
  * refused before anything starts (exit 2, one line naming it). The happy path, which needs the
- * relay, is SensitivityCommandIT.
+ * relay, is DelaySweepCommandIT.
  */
-class SensitivityContractTest {
+class DelaySweepContractTest {
   @TempDir Path dir;
 
   @Test
@@ -252,10 +252,10 @@ class SensitivityContractTest {
   @Test
   void aContrastRunResumesOnlyWithItsOwnContrast() throws Exception {
     Path stored = storedSweep();
-    SensitivityReport base = Json.read(stored.resolve("sensitivity.json"), SensitivityReport.class);
+    DelaySweepReport base = Json.read(stored.resolve("sensitivity.json"), DelaySweepReport.class);
     Json.write(
         stored.resolve("contrast.json"),
-        SensitivityContrast.of(base.plan(), Map.of("audit_exchanges", "5"), base, null, null));
+        DelaySweepContrast.of(base.plan(), Map.of("audit_exchanges", "5"), base, null, null));
     Files.createDirectories(stored.resolve("contrast"));
     Files.copy(stored.resolve("sensitivity.json"), stored.resolve("contrast/sensitivity.json"));
     assertUsageError(resume(stored), "contrast: {audit_exchanges=5}, now {}");

@@ -27,15 +27,15 @@ import org.junit.jupiter.api.Test;
  * window and the window's own backlog (3000 - 10C) in the grace period. The link makes 3 turns per
  * OK-true answer, warm-up's included: 3 x (600 + 3000) = 10,800 turns a cell.
  */
-class SensitivityFromTheClientTest {
+class DelaySweepFromTheClientTest {
   private static final VerdictConfig CFG = VerdictConfig.defaults();
   private static final double OFFER = 300;
   private static final double WINDOW_S = 10;
   private static final long WARMUP_SLOTS = 600;
   private static final long TURNS = 3 * (WARMUP_SLOTS + 3000);
 
-  private static final SensitivityPlan PLAN =
-      new SensitivityPlan(
+  private static final DelaySweepPlan PLAN =
+      new DelaySweepPlan(
           "db",
           List.of(0.0, 1.0, 2.0, 3.0),
           3,
@@ -48,7 +48,7 @@ class SensitivityFromTheClientTest {
           0.05,
           null,
           0.5,
-          SensitivityPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
+          DelaySweepPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
 
   /** The reference rig's descriptor with no metrics at all and client-side evidence. */
   private static RigDescriptor metricsLess() {
@@ -103,7 +103,7 @@ class SensitivityFromTheClientTest {
   }
 
   /** One saturated cell answered at {@code ceiling}/s, with every count the generator records. */
-  static Cell saturated(SensitivityPlan.Cell p, double ceiling) {
+  static Cell saturated(DelaySweepPlan.Cell p, double ceiling) {
     long half = Math.round(ceiling * WINDOW_S / 2);
     long offeredHalf = Math.round(OFFER * WINDOW_S / 2);
     long atStart = WARMUP_SLOTS - Math.round(2 * ceiling);
@@ -119,29 +119,29 @@ class SensitivityFromTheClientTest {
   }
 
   /** The ceiling on the known line, scattered by repeat. */
-  static double ceiling(SensitivityPlan.Cell p) {
+  static double ceiling(DelaySweepPlan.Cell p) {
     return 1000 / (5 + 3 * p.addedDelayMs()) * (1 + 0.003 * (p.repeat() - 1));
   }
 
-  private static SensitivityReport sweep(UnaryOperator<Cell> edit) {
-    List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
-    for (SensitivityPlan.Cell p : PLAN.cells()) {
+  private static DelaySweepReport sweep(UnaryOperator<Cell> edit) {
+    List<DelaySweepAnalysis.Measured> measured = new ArrayList<>();
+    for (DelaySweepPlan.Cell p : PLAN.cells()) {
       measured.add(
-          new SensitivityAnalysis.Measured(
+          new DelaySweepAnalysis.Measured(
               p,
               edit.apply(saturated(p, ceiling(p))),
               new LinkCounters(1, 0, TURNS, 0, 0, 0, 0),
               null));
     }
-    return SensitivityAnalysis.report(
-        "nostream", metricsLess(), identity(), PLAN, measured, SensitivityAnswerTest.DONE, CFG);
+    return DelaySweepAnalysis.report(
+        "nostream", metricsLess(), identity(), PLAN, measured, DelaySweepAnswerTest.DONE, CFG);
   }
 
   @Test
   void theClientsCeilingsGiveTheKnownSlopeAndTheWireCountPerOkTrueAnswer() {
-    SensitivityReport r = sweep(c -> c);
-    assertThat(r.cells()).allMatch(SensitivityCell::ceilingUsed);
-    assertThat(r.cells()).allMatch(SensitivityCell::ceilingFromClient);
+    DelaySweepReport r = sweep(c -> c);
+    assertThat(r.cells()).allMatch(DelaySweepCell::ceilingUsed);
+    assertThat(r.cells()).allMatch(DelaySweepCell::ceilingFromClient);
     assertThat(r.ceilingFrom()).isEqualTo("client");
     assertThat(r.fit().established()).isTrue();
     assertThat(r.fit().roundTripsPerEvent().value()).isCloseTo(3.0, within(0.02));
@@ -158,8 +158,8 @@ class SensitivityFromTheClientTest {
 
   @Test
   void withoutTheClientsReadingNoCellIsUsed() {
-    SensitivityReport r = sweep(c -> c.toBuilder().noWindowCounts().build());
-    assertThat(r.cells()).noneMatch(SensitivityCell::ceilingUsed);
+    DelaySweepReport r = sweep(c -> c.toBuilder().noWindowCounts().build());
+    assertThat(r.cells()).noneMatch(DelaySweepCell::ceilingUsed);
     assertThat(r.fit()).isNull();
     assertThat(r.wireTurnsPerOkTrue()).isNull();
     assertThat(r.answer())
@@ -170,10 +170,10 @@ class SensitivityFromTheClientTest {
   @Test
   void aCellOfferedBelowItsCeilingIsNotSaturatedFromTheClient() {
     // The relay answers all 300/s: flat outstanding count, so no ceiling is read from the client.
-    SensitivityReport r =
+    DelaySweepReport r =
         sweep(
             c -> {
-              SensitivityPlan.Cell p =
+              DelaySweepPlan.Cell p =
                   PLAN.cells().stream()
                       .filter(q -> q.sequence() == c.sequence())
                       .findFirst()
@@ -183,7 +183,7 @@ class SensitivityFromTheClientTest {
     assertThat(r.cells().stream().filter(c -> !c.ceilingUsed()))
         .hasSize(3)
         .allMatch(c -> "not saturated from the client".equals(c.notUsed()));
-    assertThat(SensitivityAnalysis.whyUnused(r.cells()))
+    assertThat(DelaySweepAnalysis.whyUnused(r.cells()))
         .isEqualTo(" (not used: not saturated from the client in 3)");
   }
 
@@ -197,10 +197,10 @@ class SensitivityFromTheClientTest {
   @Test
   void theWireCountOverTheOfferInsteadOfTheOkTrueAnswersIsNotTheCount() {
     // Partner: the same turns over the offered events (offered x window) read 3.6, not 3.
-    SensitivityReport r = sweep(c -> c);
+    DelaySweepReport r = sweep(c -> c);
     double turns = 0;
     double offered = 0;
-    for (SensitivityCell c : r.cells()) {
+    for (DelaySweepCell c : r.cells()) {
       turns += c.link().turns();
       offered += c.cell().offeredEvents();
     }
@@ -209,10 +209,10 @@ class SensitivityFromTheClientTest {
 
   @Test
   void theSourcesSurviveAReadBackAndAFileWithoutThemStillReads() throws Exception {
-    SensitivityReport r = sweep(c -> c);
+    DelaySweepReport r = sweep(c -> c);
     String json = Json.write(r);
     assertThat(json).contains("\"ceiling_from\"").contains("\"ok_true_answers\"");
-    SensitivityReport back = Json.read(json, "client.json", SensitivityReport.class);
+    DelaySweepReport back = Json.read(json, "client.json", DelaySweepReport.class);
     assertThat(back.ceilingFrom()).isEqualTo("client");
     assertThat(back.wireTurnsPerOkTrue()).isEqualTo(r.wireTurnsPerOkTrue());
     assertThat(back.cells()).isEqualTo(r.cells());
@@ -223,7 +223,7 @@ class SensitivityFromTheClientTest {
                 + "|turns_per_ok_true|not_used)\"\\s*:\\s*(\"[^\"]*\"|[-0-9.eE]+|null)",
             "");
     assertThat(older).doesNotContain("ok_true_answers").doesNotContain("ceiling_from");
-    SensitivityReport old = Json.read(older, "older.json", SensitivityReport.class);
+    DelaySweepReport old = Json.read(older, "older.json", DelaySweepReport.class);
     assertThat(old.ceilingFrom()).isNull();
     assertThat(old.cells()).allMatch(c -> !c.ceilingFromClient() && c.okTrueAnswers() == null);
   }
@@ -232,7 +232,7 @@ class SensitivityFromTheClientTest {
   void aMisspeltSourceFieldIsRefused() {
     // Partner: only the fields added by name are filled; any other unknown field is refused.
     String json = Json.write(sweep(c -> c)).replace("\"ceiling_from\"", "\"ceiling_form\"");
-    assertThatThrownBy(() -> Json.read(json, "misspelt.json", SensitivityReport.class))
+    assertThatThrownBy(() -> Json.read(json, "misspelt.json", DelaySweepReport.class))
         .isInstanceOf(ReportFormatException.class);
   }
 

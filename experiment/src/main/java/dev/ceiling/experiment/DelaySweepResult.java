@@ -17,24 +17,24 @@ import java.util.Objects;
  * @param contrast the two arms compared, or null without a contrast (or when nothing was measured)
  * @param contrastFile {@code contrast.json}, or null when it was never written
  */
-public record SensitivityResult(
-    SensitivityReport report,
+public record DelaySweepResult(
+    DelaySweepReport report,
     Path file,
     Outcome outcome,
     List<String> problems,
-    SensitivityContrast contrast,
+    DelaySweepContrast contrast,
     Path contrastFile) {
-  public SensitivityResult {
+  public DelaySweepResult {
     Objects.requireNonNull(outcome, "outcome must not be null");
     problems = List.copyOf(problems);
   }
 
   /** One arm's result. */
-  SensitivityResult(SensitivityReport report, Path file, Outcome outcome, List<String> problems) {
+  DelaySweepResult(DelaySweepReport report, Path file, Outcome outcome, List<String> problems) {
     this(report, file, outcome, problems, null, null);
   }
 
-  static SensitivityResult failed(Outcome outcome, String problem) {
-    return new SensitivityResult(null, null, outcome, List.of(problem));
+  static DelaySweepResult failed(Outcome outcome, String problem) {
+    return new DelaySweepResult(null, null, outcome, List.of(problem));
   }
 }

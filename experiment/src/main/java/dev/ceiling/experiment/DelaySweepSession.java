@@ -16,9 +16,9 @@ import java.util.Objects;
  * @param rigId the rig id of the session's relay
  * @param cells the planned sequences of the cells measured in this session, in run order
  */
-public record SensitivitySession(
+public record DelaySweepSession(
     int number, Instant startedAt, Instant finishedAt, String rigId, List<Integer> cells) {
-  public SensitivitySession {
+  public DelaySweepSession {
     Checks checks = new Checks();
     checks.require(number >= 1, "number must be >= 1, got " + number);
     checks.require(startedAt != null, "started_at must not be null");

@@ -47,21 +47,21 @@ import org.junit.jupiter.api.io.TempDir;
  * the partner kept enough points for a k (10.9 [0.1, 21.6] and 7.6 [-14.6, 29.8] against a wire
  * count of 8.2); that k is not asserted, since a loaded machine can leave too few points for one.
  */
-class SensitivityLimiterTrapIT {
+class DelaySweepLimiterTrapIT {
   @TempDir Path dir;
 
   @Test
   void atStockLimitsEveryCellIsExcludedForTheLimiterAndNoKIsReported() throws Exception {
     RelayProfile profile = stockLimits(dir);
-    SensitivityResult r = sweep(profile, dir.resolve("out"));
+    DelaySweepResult r = sweep(profile, dir.resolve("out"));
     String figures = DelaySweepIT.figures(r);
-    System.out.println("SensitivityLimiterTrapIT: " + figures);
-    SensitivityReport report = r.report();
+    System.out.println("DelaySweepLimiterTrapIT: " + figures);
+    DelaySweepReport report = r.report();
     assertThat(report).as(figures).isNotNull();
     assertThat(r.outcome()).as(figures).isEqualTo(Outcome.NOT_ESTABLISHED);
     assertThat(report.complete()).as(figures).isTrue();
     assertThat(report.cells()).as(figures).hasSize(6);
-    for (SensitivityCell c : report.cells()) {
+    for (DelaySweepCell c : report.cells()) {
       assertThat(c.use()).as(figures).isEqualTo(CellUse.EXCLUDED);
       assertThat(c.ceilingUsed()).isFalse();
       // Both signs of the limiter, each with its reason: the relay's quota counter and its words.
@@ -91,21 +91,21 @@ class SensitivityLimiterTrapIT {
         .contains("ADMISSION_QUOTA in 6")
         .contains("NOTICES in 6");
     // The file says the same, and reads back as measured under its plan.
-    SensitivityReport file = SensitivityFile.read(r.file());
+    DelaySweepReport file = DelaySweepFile.read(r.file());
     assertThat(file.fit()).isNull();
     assertThat(file.answer()).isEqualTo(report.answer());
 
     // The re-judging is faithful: the unchanged cells give the sweep's own report.
-    SensitivityReport same = rejudge(profile, report, false);
+    DelaySweepReport same = rejudge(profile, report, false);
     assertThat(same.cells()).isEqualTo(report.cells());
     assertThat(same.answer()).isEqualTo(report.answer());
     // Partner: the same cells judged without the limiter's evidence. Its two kinds are the only
     // problems that go, the answer no longer names them, and a cell becomes a point: the limiter,
     // not the load, is what excluded it. How many become points is the machine's (slow scrapes and
     // an idle worker stay): beside two busy loops as few as 2 of 6 can, too few for a fit.
-    SensitivityReport blind = rejudge(profile, report, true);
+    DelaySweepReport blind = rejudge(profile, report, true);
     String blindFigures = blind.answer() + "\ncells " + problemsOf(blind);
-    System.out.println("SensitivityLimiterTrapIT, limiter rule off: " + blindFigures);
+    System.out.println("DelaySweepLimiterTrapIT, limiter rule off: " + blindFigures);
     assertThat(blind.cells()).hasSameSizeAs(report.cells());
     for (int i = 0; i < report.cells().size(); i++) {
       List<ProblemKind> others = new ArrayList<>(kinds(report.cells().get(i)));
@@ -114,7 +114,7 @@ class SensitivityLimiterTrapIT {
           .as("cell %d without the limiter's evidence; %s", i, blindFigures)
           .isEqualTo(others);
     }
-    assertThat(blind.cells().stream().filter(SensitivityCell::ceilingUsed).count())
+    assertThat(blind.cells().stream().filter(DelaySweepCell::ceilingUsed).count())
         .as("cells used without the limiter's evidence; %s", blindFigures)
         .isPositive();
     assertThat(blind.answer())
@@ -123,19 +123,19 @@ class SensitivityLimiterTrapIT {
         .doesNotContain("NOTICES");
   }
 
-  private static List<ProblemKind> kinds(SensitivityCell c) {
+  private static List<ProblemKind> kinds(DelaySweepCell c) {
     return c.problems().stream().map(CellProblem::kind).toList();
   }
 
   /**
-   * The report {@link SensitivityAnalysis} makes of the sweep's measured cells, as {@link
+   * The report {@link DelaySweepAnalysis} makes of the sweep's measured cells, as {@link
    * DelaySweep} makes it; with {@code withoutLimiter} every sign of the limiter removed from them
    * first (the NOTICEs and the quota counter's movement), as a sweep that ignored the limiter would
    * judge them.
    */
-  static SensitivityReport rejudge(
-      RelayProfile profile, SensitivityReport report, boolean withoutLimiter) {
-    SensitivityPlan plan = report.plan();
+  static DelaySweepReport rejudge(
+      RelayProfile profile, DelaySweepReport report, boolean withoutLimiter) {
+    DelaySweepPlan plan = report.plan();
     ExperimentIdentity judged =
         Identities.of(
             profile,
@@ -145,24 +145,24 @@ class SensitivityLimiterTrapIT {
             plan.cells().size(),
             plan.seed(),
             report.measurement());
-    List<SensitivityAnalysis.Measured> measured =
+    List<DelaySweepAnalysis.Measured> measured =
         report.cells().stream()
             .map(
                 c ->
-                    new SensitivityAnalysis.Measured(
+                    new DelaySweepAnalysis.Measured(
                         c.planned(),
                         withoutLimiter ? withoutLimiter(c.cell()) : c.cell(),
                         c.link(),
                         c.auditEvents()))
             .toList();
-    SensitivityAnalysis.Progress progress =
-        new SensitivityAnalysis.Progress(
+    DelaySweepAnalysis.Progress progress =
+        new DelaySweepAnalysis.Progress(
             report.startedAt(),
             report.finishedAt(),
             report.complete(),
             report.incompleteReason(),
             report.sessions());
-    return SensitivityAnalysis.report(
+    return DelaySweepAnalysis.report(
         report.profile(), report.rig(), judged, plan, measured, progress, VerdictConfig.defaults());
   }
 
@@ -172,7 +172,7 @@ class SensitivityLimiterTrapIT {
     return c.toBuilder().notices(0).firstNotice(null).counterDeltas(deltas).build();
   }
 
-  private static List<String> problemsOf(SensitivityReport r) {
+  private static List<String> problemsOf(DelaySweepReport r) {
     return r.cells().stream()
         .map(
             c ->
@@ -188,7 +188,7 @@ class SensitivityLimiterTrapIT {
         .toList();
   }
 
-  static SensitivityResult sweep(RelayProfile profile, Path out) throws Exception {
+  static DelaySweepResult sweep(RelayProfile profile, Path out) throws Exception {
     return DelaySweep.builder()
         .profile(profile)
         .link("db")

@@ -2,17 +2,17 @@ package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.report.SensitivityHtml;
+import dev.ceiling.cli.report.DelaySweepHtml;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.experiment.DelaySweepCell;
+import dev.ceiling.experiment.DelaySweepPlan;
+import dev.ceiling.experiment.DelaySweepPoint;
+import dev.ceiling.experiment.DelaySweepProgress;
+import dev.ceiling.experiment.DelaySweepReport;
+import dev.ceiling.experiment.DelaySweepResult;
 import dev.ceiling.experiment.LinkSweeps;
 import dev.ceiling.experiment.LinkSweepsReport;
 import dev.ceiling.experiment.LinkSweepsResult;
-import dev.ceiling.experiment.SensitivityCell;
-import dev.ceiling.experiment.SensitivityPlan;
-import dev.ceiling.experiment.SensitivityPoint;
-import dev.ceiling.experiment.SensitivityProgress;
-import dev.ceiling.experiment.SensitivityReport;
-import dev.ceiling.experiment.SensitivityResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,11 +23,11 @@ import java.util.Locale;
  * first cell, then one line per cell), and on stdout the answer first, the points, and the file.
  * Formats only: every figure comes from the report.
  */
-final class SensitivityLines implements SensitivityProgress {
+final class DelaySweepLines implements DelaySweepProgress {
   private final PrintWriter err;
   private final boolean quiet;
 
-  SensitivityLines(PrintWriter err, boolean quiet) {
+  DelaySweepLines(PrintWriter err, boolean quiet) {
     this.err = err;
     this.quiet = quiet;
   }
@@ -40,7 +40,7 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   @Override
-  public void planned(SensitivityPlan plan, Duration estimate) {
+  public void planned(DelaySweepPlan plan, Duration estimate) {
     if (quiet) {
       return;
     }
@@ -65,7 +65,7 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   @Override
-  public void resuming(SensitivityReport stored) {
+  public void resuming(DelaySweepReport stored) {
     if (!quiet) {
       int sessions = stored.sessions() == null ? 1 : stored.sessions().size();
       err.println(
@@ -83,11 +83,11 @@ final class SensitivityLines implements SensitivityProgress {
   }
 
   @Override
-  public void measured(SensitivityReport soFar) {
+  public void measured(DelaySweepReport soFar) {
     if (quiet || soFar.cells().isEmpty()) {
       return;
     }
-    SensitivityCell c = soFar.cells().get(soFar.cells().size() - 1);
+    DelaySweepCell c = soFar.cells().get(soFar.cells().size() - 1);
     if (c.ceilingFromClient()) {
       // A relay without a worker metric: each figure named by its source.
       err.println(
@@ -164,25 +164,25 @@ final class SensitivityLines implements SensitivityProgress {
     err.println("warning: " + message);
   }
 
-  private static String kinds(SensitivityCell c) {
+  private static String kinds(DelaySweepCell c) {
     return c.problems().stream().map(p -> p.kind().name()).distinct().toList().toString();
   }
 
   /** Prints the outcome and returns the exit code. */
   static int finish(
-      PrintWriter out, PrintWriter err, SensitivityResult r, Path html, boolean quiet) {
+      PrintWriter out, PrintWriter err, DelaySweepResult r, Path html, boolean quiet) {
     for (String p : r.problems()) {
       CommandLines.error(err, p);
     }
     if (r.contrast() != null) {
       out.println(r.contrast().answer());
     }
-    SensitivityReport report = r.report();
+    DelaySweepReport report = r.report();
     if (report != null) {
       out.println((r.contrast() != null ? "base arm: " : "") + report.answer());
       if (!quiet) {
         out.println("delay_ms  cells_used  worker_per_s  ms_per_event  turns_per_entry");
-        for (SensitivityPoint p : report.points()) {
+        for (DelaySweepPoint p : report.points()) {
           out.println(
               String.format(
                   Locale.ROOT,
@@ -194,7 +194,7 @@ final class SensitivityLines implements SensitivityProgress {
                   num(p.meanMsPerEvent(), "%.2f"),
                   num(p.wireTurnsPerEvent(), "%.2f")));
         }
-        out.println("what a pass cannot say: " + SensitivityHtml.CANNOT_SAY);
+        out.println("what a pass cannot say: " + DelaySweepHtml.CANNOT_SAY);
         out.println("file: " + r.file());
         if (html != null) {
           out.println("html: " + html);
@@ -222,7 +222,7 @@ final class SensitivityLines implements SensitivityProgress {
       for (LinkSweepsReport.Row row : r.report().links()) {
         out.println("link '" + row.link() + "': " + row.answer());
       }
-      out.println("what a pass cannot say: " + SensitivityHtml.CANNOT_SAY);
+      out.println("what a pass cannot say: " + DelaySweepHtml.CANNOT_SAY);
       out.println("file: " + r.file());
       if (html != null) {
         out.println("html: " + html);

@@ -12,9 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The sweep's answer leads with k and the wire count, or says why there is no count. */
-class SensitivityAnswerTest {
-  static final SensitivityPlan PLAN =
-      new SensitivityPlan(
+class DelaySweepAnswerTest {
+  static final DelaySweepPlan PLAN =
+      new DelaySweepPlan(
           "db",
           List.of(0.0, 1.0, 2.0, 3.0),
           3,
@@ -27,10 +27,10 @@ class SensitivityAnswerTest {
           0.05,
           6.0,
           0.5,
-          SensitivityPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
+          DelaySweepPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
 
-  static final SensitivityAnalysis.Progress DONE =
-      new SensitivityAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null, List.of());
+  static final DelaySweepAnalysis.Progress DONE =
+      new DelaySweepAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null, List.of());
 
   /** 1 / C = 2 + k d ms per event, with a small alternating scatter at each delay. */
   static List<DelayPoint> line(double k, boolean plateau) {
@@ -48,7 +48,7 @@ class SensitivityAnswerTest {
   void aLineThatHoldsLeadsWithKTheWireCountAndTheCountCheck() {
     SensitivityFit fit = Sensitivity.fit(line(6, false), 0.95, 0.05);
     CountCheck count = Sensitivity.againstCount(fit, 6, 0.5, 0.05);
-    String a = SensitivityAnalysis.answer(PLAN, fit, null, count, 6.0, DONE);
+    String a = DelaySweepAnalysis.answer(PLAN, fit, null, count, 6.0, DONE);
     assertThat(a)
         .startsWith("the audit path makes 6.0 [")
         .contains("sequential round trips per event on link 'db' (wire count 6.00)")
@@ -58,7 +58,7 @@ class SensitivityAnswerTest {
   @Test
   void aPlateauIsNotACountAndNamesWhereItDeparts() {
     SensitivityFit fit = Sensitivity.fit(line(6, true), 0.95, 0.05);
-    String a = SensitivityAnalysis.answer(PLAN, fit, null, null, 6.0, DONE);
+    String a = DelaySweepAnalysis.answer(PLAN, fit, null, null, 6.0, DONE);
     assertThat(a)
         .startsWith("k = ")
         .contains("is not a count of round trips")
@@ -68,10 +68,10 @@ class SensitivityAnswerTest {
 
   @Test
   void noFitSaysWhyAndAPartialRunSaysSo() {
-    SensitivityAnalysis.Progress partial =
-        new SensitivityAnalysis.Progress(
+    DelaySweepAnalysis.Progress partial =
+        new DelaySweepAnalysis.Progress(
             Instant.EPOCH, null, false, "stopped after 2 of 12 cells", List.of());
-    String a = SensitivityAnalysis.answer(PLAN, null, "no line to fit", null, null, partial);
+    String a = DelaySweepAnalysis.answer(PLAN, null, "no line to fit", null, null, partial);
     assertThat(a)
         .isEqualTo(
             "no round-trip count on link 'db': no line to fit (partial: stopped after 2 of 12"
@@ -85,20 +85,19 @@ class SensitivityAnswerTest {
    */
   @Test
   void theCellsNotUsedAreTalliedByReason() throws Exception {
-    List<SensitivityCell> cells;
-    try (var in =
-        SensitivityAnswerTest.class.getResourceAsStream("sensitivity/three-delays.json")) {
+    List<DelaySweepCell> cells;
+    try (var in = DelaySweepAnswerTest.class.getResourceAsStream("sensitivity/three-delays.json")) {
       String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       cells =
-          dev.ceiling.core.json.Json.read(text, "three-delays.json", SensitivityReport.class)
+          dev.ceiling.core.json.Json.read(text, "three-delays.json", DelaySweepReport.class)
               .cells();
     }
-    assertThat(SensitivityAnalysis.whyUnused(cells)).as("every cell used").isEmpty();
-    List<SensitivityCell> some = new ArrayList<>(cells);
-    SensitivityCell limited = cells.get(0);
+    assertThat(DelaySweepAnalysis.whyUnused(cells)).as("every cell used").isEmpty();
+    List<DelaySweepCell> some = new ArrayList<>(cells);
+    DelaySweepCell limited = cells.get(0);
     some.set(
         0,
-        new SensitivityCell(
+        new DelaySweepCell(
             limited.planned(),
             limited.cell(),
             dev.ceiling.verdict.CellUse.EXCLUDED,
@@ -113,10 +112,10 @@ class SensitivityAnswerTest {
             limited.link(),
             limited.auditEvents(),
             limited.turnsPerEvent()));
-    SensitivityCell idle = cells.get(1);
+    DelaySweepCell idle = cells.get(1);
     some.set(
         1,
-        new SensitivityCell(
+        new DelaySweepCell(
             idle.planned(),
             idle.cell(),
             idle.use(),
@@ -127,7 +126,7 @@ class SensitivityAnswerTest {
             idle.link(),
             idle.auditEvents(),
             idle.turnsPerEvent()));
-    assertThat(SensitivityAnalysis.whyUnused(some))
+    assertThat(DelaySweepAnalysis.whyUnused(some))
         .isEqualTo(" (not used: ADMISSION_QUOTA in 1, NOTICES in 1, worker not busy in 1)");
   }
 }

@@ -33,12 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * three sessions that say which cells ran in which. Partners, each failing: a relay started with
  * another parameter is refused once up (exit 2) with the file byte for byte as it was, and a
  * complete sweep is not resumed again. The no-relay refusals (another plan, a corrupt file, the
- * flags) are SensitivityContractTest's.
+ * flags) are DelaySweepContractTest's.
  *
  * <p>Four relay starts, two child JVMs, four planned cells of 1 s and two cut short: 94 and 97 s on
  * this 2-core VM at loads of 9 to 13, beside other builds.
  */
-class SensitivityResumeIT {
+class DelaySweepResumeIT {
   @TempDir Path dir;
   Child child;
 
@@ -72,7 +72,7 @@ class SensitivityResumeIT {
                 + " sensitivity.json 20, this relay 30; relayParameters:",
             "queue_capacity=30");
     assertThat(Files.readAllBytes(file)).isEqualTo(before);
-    System.out.println("SensitivityResumeIT: the other relay: " + other.err());
+    System.out.println("DelaySweepResumeIT: the other relay: " + other.err());
 
     child = Child.start(dir, "second", concat(options, "--resume", out.toString()));
     JsonNode second = killOnceMoreThan(file, n1);
@@ -83,7 +83,7 @@ class SensitivityResumeIT {
     assertThat(last.code())
         .as(last.toString())
         .isIn(ExitCode.ESTABLISHED, ExitCode.NOT_ESTABLISHED);
-    System.out.println("SensitivityResumeIT: the last session: " + last);
+    System.out.println("DelaySweepResumeIT: the last session: " + last);
     assertThat(last.err()).contains("resuming: ");
     JsonNode end = Json.mapper().readTree(Files.readString(file));
     assertThat(end.get("complete").asBoolean()).as(last.toString()).isTrue();

@@ -18,7 +18,7 @@ import java.util.List;
  * @param realizedDelayMs the round-trip delay the proxy actually added: the planned delay plus its
  *     mean lateness once each way, ms; the fit's x. Null when no cell was used
  */
-public record SensitivityPoint(
+public record DelaySweepPoint(
     double addedDelayMs,
     int cellsMeasured,
     int cellsUsed,
@@ -34,10 +34,10 @@ public record SensitivityPoint(
    * that lateness once each way. Fitting on the planned d would count it as round trips. The
    * planned delay where no cell used measured it.
    */
-  public static double fitX(List<SensitivityPoint> points, double plannedMs) {
+  public static double fitX(List<DelaySweepPoint> points, double plannedMs) {
     return points.stream()
         .filter(p -> p.addedDelayMs() == plannedMs && p.realizedDelayMs() != null)
-        .mapToDouble(SensitivityPoint::realizedDelayMs)
+        .mapToDouble(DelaySweepPoint::realizedDelayMs)
         .findFirst()
         .orElse(plannedMs);
   }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.cli.contract.ShortSweep;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
-import dev.ceiling.experiment.SensitivityContrast;
+import dev.ceiling.experiment.DelaySweepContrast;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * command's own JVM, so a relay left behind would be a relay cut off from its database; the failing
  * partner is the command before its shutdown hook, which left the relay running.
  */
-class SensitivityCtrlCIT {
+class DelaySweepCtrlCIT {
   @TempDir Path dir;
   Child child;
 
@@ -93,11 +93,11 @@ class SensitivityCtrlCIT {
     assertThat(armTree.get("cells").size()).isBetween(1, 3);
     assertThat(armTree.get("rig").get("relay_info").get("parameter.audit_exchanges").asText())
         .isEqualTo("5");
-    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
+    DelaySweepContrast c = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
     assertThat(c.base()).isNotNull();
     assertThat(c.contrast()).isNotNull();
     assertThat(c.contrast().cells()).hasSize(armTree.get("cells").size());
-    System.out.println("SensitivityCtrlCIT: " + c.answer());
+    System.out.println("DelaySweepCtrlCIT: " + c.answer());
     assertThat(c.established()).as(c.answer()).isFalse();
     assertThat(c.answer()).contains("partial: the contrast arm stopped after", "interrupted");
     assertThat(child.out())
@@ -138,7 +138,7 @@ class SensitivityCtrlCIT {
     // Asked to stop before its relay was ready: the arm measures no cell, or (on a machine fast
     // enough to start the relay before the signal lands) stops after the running one.
     assertThat(armTree.get("cells").size()).isLessThan(4);
-    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
+    DelaySweepContrast c = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
     assertThat(c.established()).as(c.answer()).isFalse();
   }
 

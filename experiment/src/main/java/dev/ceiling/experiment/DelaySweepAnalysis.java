@@ -39,11 +39,11 @@ import java.util.TreeSet;
  * the span in which the link was counted ({@link #okTrueAnswers}). Where the worker metric exists
  * nothing of this applies: the same cells, numbers and words as before.
  */
-final class SensitivityAnalysis {
-  private SensitivityAnalysis() {}
+final class DelaySweepAnalysis {
+  private DelaySweepAnalysis() {}
 
   /** One cell as measured, before any rule is applied. */
-  record Measured(SensitivityPlan.Cell planned, Cell cell, LinkCounters link, Double auditEvents) {}
+  record Measured(DelaySweepPlan.Cell planned, Cell cell, LinkCounters link, Double auditEvents) {}
 
   /**
    * Where the sweep stands: when it started and ended, whether every cell ran, and the sessions
@@ -54,25 +54,25 @@ final class SensitivityAnalysis {
       Instant finishedAt,
       boolean complete,
       String reason,
-      List<SensitivitySession> sessions) {}
+      List<DelaySweepSession> sessions) {}
 
   /**
    * The report of the cells measured so far.
    *
    * @param identity the sweep as the A/B's rules see it: its window and one "repeat" per planned
    *     cell; the cells' own offers become its grid (each offer is checked against the plan's rule
-   *     by {@link SensitivityFile}, not here)
+   *     by {@link DelaySweepFile}, not here)
    */
-  static SensitivityReport report(
+  static DelaySweepReport report(
       String profile,
       RigDescriptor rig,
       ExperimentIdentity identity,
-      SensitivityPlan plan,
+      DelaySweepPlan plan,
       List<Measured> measured,
       Progress progress,
       VerdictConfig cfg) {
-    List<SensitivityCell> cells = assess(rig, identity, measured, cfg);
-    List<SensitivityPoint> points = points(plan, cells);
+    List<DelaySweepCell> cells = assess(rig, identity, measured, cfg);
+    List<DelaySweepPoint> points = points(plan, cells);
     Fitted fitted = fit(plan, cells, points);
     SensitivityFit fit = fitted.fit();
     String fitProblem = fitted.problem();
@@ -81,11 +81,11 @@ final class SensitivityAnalysis {
             ? null
             : Sensitivity.againstCount(
                 fit, plan.expectedRoundTrips(), plan.margin(), 1 - plan.level());
-    List<SensitivityCell> used = cells.stream().filter(SensitivityCell::ceilingUsed).toList();
+    List<DelaySweepCell> used = cells.stream().filter(DelaySweepCell::ceilingUsed).toList();
     Double wire = turnsPerEvent(used);
     Double wirePerOkTrue = wire == null ? turnsPerOkTrue(used) : null;
     boolean fromClient =
-        !cells.isEmpty() && cells.stream().allMatch(SensitivityCell::ceilingFromClient);
+        !cells.isEmpty() && cells.stream().allMatch(DelaySweepCell::ceilingFromClient);
     boolean established =
         progress.complete()
             && fit != null
@@ -95,8 +95,8 @@ final class SensitivityAnalysis {
         fromClient
             ? answerFromClient(plan, fit, fitProblem, count, wirePerOkTrue, progress)
             : answer(plan, fit, fitProblem, count, wire, progress);
-    return new SensitivityReport(
-        SensitivityReport.SCHEMA,
+    return new DelaySweepReport(
+        DelaySweepReport.SCHEMA,
         profile,
         rig.arm(),
         rig,
@@ -115,7 +115,7 @@ final class SensitivityAnalysis {
         wire,
         established,
         answer,
-        fromClient ? SensitivityCell.FROM_CLIENT : null,
+        fromClient ? DelaySweepCell.FROM_CLIENT : null,
         wirePerOkTrue);
   }
 
@@ -124,13 +124,13 @@ final class SensitivityAnalysis {
 
   /** The line over every used cell, each at its point's realized delay. */
   private static Fitted fit(
-      SensitivityPlan plan, List<SensitivityCell> cells, List<SensitivityPoint> points) {
+      DelaySweepPlan plan, List<DelaySweepCell> cells, List<DelaySweepPoint> points) {
     List<DelayPoint> delayPoints = new ArrayList<>();
-    for (SensitivityCell c : cells) {
+    for (DelaySweepCell c : cells) {
       if (c.ceilingUsed()) {
         delayPoints.add(
             new DelayPoint(
-                SensitivityPoint.fitX(points, c.planned().addedDelayMs()),
+                DelaySweepPoint.fitX(points, c.planned().addedDelayMs()),
                 c.planned().repeat(),
                 c.ceilingPerS()));
       }
@@ -156,9 +156,9 @@ final class SensitivityAnalysis {
    * applies to, so an answer without k names its cause (the limiter, a busy generator, ...): " (not
    * used: ADMISSION_QUOTA in 6, NOTICES in 6)". Empty when every cell was used.
    */
-  static String whyUnused(List<SensitivityCell> cells) {
+  static String whyUnused(List<DelaySweepCell> cells) {
     Map<String, Integer> counts = new TreeMap<>();
-    for (SensitivityCell c : cells) {
+    for (DelaySweepCell c : cells) {
       if (c.ceilingUsed()) {
         continue;
       }
@@ -191,7 +191,7 @@ final class SensitivityAnalysis {
    * later ones). The verdict sees each cell as a repeat, numbered by its sequence, at its own offer
    * on a grid of the cells' offers.
    */
-  private static List<SensitivityCell> assess(
+  private static List<DelaySweepCell> assess(
       RigDescriptor rig, ExperimentIdentity identity, List<Measured> measured, VerdictConfig cfg) {
     if (measured.isEmpty()) {
       return List.of();
@@ -214,7 +214,7 @@ final class SensitivityAnalysis {
             "being measured",
             asRepeats);
     List<CellAssessment> assessed = Verdict.evaluateSingleArm(half, cfg).cells();
-    List<SensitivityCell> out = new ArrayList<>();
+    List<DelaySweepCell> out = new ArrayList<>();
     for (int i = 0; i < measured.size(); i++) {
       Measured m = measured.get(i);
       CellAssessment a = assessed.get(i);
@@ -227,7 +227,7 @@ final class SensitivityAnalysis {
         continue;
       }
       out.add(
-          new SensitivityCell(
+          new DelaySweepCell(
               m.planned(),
               m.cell(),
               a.use(),
@@ -258,7 +258,7 @@ final class SensitivityAnalysis {
    * cell is evidence by the A/B's rules and steady and saturated from the client; otherwise the
    * reason names what failed in the client's terms.
    */
-  private static SensitivityCell fromClient(
+  private static DelaySweepCell fromClient(
       Measured m, CellAssessment a, Double turnsPerEntry, VerdictConfig cfg) {
     Double ceiling = ClientSteady.ceilingPerS(m.cell(), cfg);
     boolean used = a.use() == CellUse.EVIDENCE && ceiling != null;
@@ -277,7 +277,7 @@ final class SensitivityAnalysis {
     }
     Double okTrue = m.auditEvents() == null ? okTrueAnswers(m.cell()) : null;
     Double perOkTrue = okTrue == null || okTrue <= 0 ? null : m.link().turns() / okTrue;
-    return new SensitivityCell(
+    return new DelaySweepCell(
         m.planned(),
         m.cell(),
         a.use(),
@@ -288,7 +288,7 @@ final class SensitivityAnalysis {
         m.link(),
         m.auditEvents(),
         turnsPerEntry,
-        SensitivityCell.FROM_CLIENT,
+        DelaySweepCell.FROM_CLIENT,
         ceiling,
         okTrue,
         perOkTrue,
@@ -327,10 +327,10 @@ final class SensitivityAnalysis {
   }
 
   /** Turns over OK-true answers, each summed over {@code cells}; null without answers. */
-  static Double turnsPerOkTrue(List<SensitivityCell> cells) {
+  static Double turnsPerOkTrue(List<DelaySweepCell> cells) {
     double answers = 0;
     long turns = 0;
-    for (SensitivityCell c : cells) {
+    for (DelaySweepCell c : cells) {
       if (c.okTrueAnswers() != null) {
         answers += c.okTrueAnswers();
         turns += c.link().turns();
@@ -339,17 +339,17 @@ final class SensitivityAnalysis {
     return answers > 0 ? turns / answers : null;
   }
 
-  private static List<SensitivityPoint> points(SensitivityPlan plan, List<SensitivityCell> cells) {
-    List<SensitivityPoint> out = new ArrayList<>();
+  private static List<DelaySweepPoint> points(DelaySweepPlan plan, List<DelaySweepCell> cells) {
+    List<DelaySweepPoint> out = new ArrayList<>();
     for (double d : plan.delaysMs()) {
-      List<SensitivityCell> at =
+      List<DelaySweepCell> at =
           cells.stream().filter(c -> c.planned().addedDelayMs() == d).toList();
-      List<SensitivityCell> used = at.stream().filter(SensitivityCell::ceilingUsed).toList();
-      double[] rates = used.stream().mapToDouble(SensitivityCell::ceilingPerS).toArray();
+      List<DelaySweepCell> used = at.stream().filter(DelaySweepCell::ceilingUsed).toList();
+      double[] rates = used.stream().mapToDouble(DelaySweepCell::ceilingPerS).toArray();
       long chunks = used.stream().mapToLong(c -> c.link().releasedChunks()).sum();
       long lateness = used.stream().mapToLong(c -> c.link().releaseLatenessNanos()).sum();
       out.add(
-          new SensitivityPoint(
+          new DelaySweepPoint(
               d,
               at.size(),
               used.size(),
@@ -365,10 +365,10 @@ final class SensitivityAnalysis {
   }
 
   /** Turns over entries, each summed over {@code cells}; null without entries. */
-  static Double turnsPerEvent(List<SensitivityCell> cells) {
+  static Double turnsPerEvent(List<DelaySweepCell> cells) {
     double events = 0;
     long turns = 0;
-    for (SensitivityCell c : cells) {
+    for (DelaySweepCell c : cells) {
       if (c.auditEvents() != null) {
         events += c.auditEvents();
         turns += c.link().turns();
@@ -382,7 +382,7 @@ final class SensitivityAnalysis {
    * source in its words ("ceiling from the client", "per OK-true answer").
    */
   static String answerFromClient(
-      SensitivityPlan plan,
+      DelaySweepPlan plan,
       SensitivityFit fit,
       String fitProblem,
       CountCheck count,
@@ -429,7 +429,7 @@ final class SensitivityAnalysis {
 
   /** The answer first: k with its interval and the wire count, or why there is none. */
   static String answer(
-      SensitivityPlan plan,
+      DelaySweepPlan plan,
       SensitivityFit fit,
       String fitProblem,
       CountCheck count,

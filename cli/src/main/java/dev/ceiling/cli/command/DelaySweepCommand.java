@@ -3,17 +3,17 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
+import dev.ceiling.cli.report.DelaySweepHtml;
 import dev.ceiling.cli.report.LinksHtml;
-import dev.ceiling.cli.report.SensitivityHtml;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepOptions;
+import dev.ceiling.experiment.DelaySweepPlan;
+import dev.ceiling.experiment.DelaySweepReport;
+import dev.ceiling.experiment.DelaySweepResult;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.LinkSweeps;
 import dev.ceiling.experiment.LinkSweepsResult;
-import dev.ceiling.experiment.SensitivityPlan;
-import dev.ceiling.experiment.SensitivityReport;
-import dev.ceiling.experiment.SensitivityResult;
 import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
     name = "delay-sweep",
     aliases = "sensitivity",
     mixinStandardHelpOptions = true,
-    resourceBundle = "dev.ceiling.cli.command.SensitivityCommand",
+    resourceBundle = "dev.ceiling.cli.command.DelaySweepCommand",
     header = "Round trips per event on each link, by a delay sweep.",
     description = {
       "Brings the relay up once with a delay proxy on each upstream its profile declares, fixes"
@@ -65,7 +65,7 @@ import picocli.CommandLine.Spec;
       "'ceiling sensitivity' is this command under its first name, kept as an alias.",
       ""
     })
-public final class SensitivityCommand implements Callable<Integer> {
+public final class DelaySweepCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin MeasuringOptions.Profile profile = new MeasuringOptions.Profile();
@@ -180,7 +180,7 @@ public final class SensitivityCommand implements Callable<Integer> {
 
   /** Runs the sweep and prints its answer; the exit code. */
   private int sweep(RelayProfile p, DeclaredCounts counts, Path dir, PrintWriter err) {
-    SensitivityResult r;
+    DelaySweepResult r;
     try {
       r = options(p, dir, err).link(link).expectRoundTrips(counts.forLink(link)).run();
     } catch (ExperimentException e) {
@@ -194,7 +194,7 @@ public final class SensitivityCommand implements Callable<Integer> {
           dir.resolve(dev.ceiling.experiment.DelaySweepOptions.CONTRAST_DIR),
           err);
     }
-    return SensitivityLines.finish(spec.commandLine().getOut(), err, r, html, quiet.quiet);
+    return DelaySweepLines.finish(spec.commandLine().getOut(), err, r, html, quiet.quiet);
   }
 
   /** Sweeps each link in turn, then prints the table; the exit code. */
@@ -218,7 +218,7 @@ public final class SensitivityCommand implements Callable<Integer> {
               }
             });
     Path html = r.report() == null ? null : writeLinksHtml(r, err);
-    return SensitivityLines.finishLinks(spec.commandLine().getOut(), err, r, html, quiet.quiet);
+    return DelaySweepLines.finishLinks(spec.commandLine().getOut(), err, r, html, quiet.quiet);
   }
 
   /** Everything but the link and the declared count. */
@@ -237,7 +237,7 @@ public final class SensitivityCommand implements Callable<Integer> {
                 .withWarmup(Duration.ofSeconds(1))
                 .withIdentities(identities.value()))
         .outDir(dir)
-        .progress(new SensitivityLines(err, quiet.quiet))
+        .progress(new DelaySweepLines(err, quiet.quiet))
         .rate(rate)
         .resume(resume.dir != null);
   }
@@ -246,10 +246,10 @@ public final class SensitivityCommand implements Callable<Integer> {
    * Writes the page beside sensitivity.json; a page that cannot be drawn or written is said and
    * costs nothing measured (the JSON holds every cell). Returns its path, or null.
    */
-  private static Path writeHtml(SensitivityReport report, Path dir, PrintWriter err) {
-    Path html = dir.resolve(SensitivityHtml.FILE);
+  private static Path writeHtml(DelaySweepReport report, Path dir, PrintWriter err) {
+    Path html = dir.resolve(DelaySweepHtml.FILE);
     try {
-      Files.writeString(html, SensitivityHtml.render(report));
+      Files.writeString(html, DelaySweepHtml.render(report));
       return html;
     } catch (IOException | RuntimeException e) {
       CommandLines.error(
@@ -313,7 +313,7 @@ public final class SensitivityCommand implements Callable<Integer> {
       checks.add(
           "--contrast sweeps one link: give --link with it (the profile declares " + links + ")");
     }
-    SensitivityPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+    DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
     resume.check(checks, out, "sweep");
     if (resume.dir != null && link == null && links.size() > 1) {
       checks.add(

@@ -8,9 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The plan of a delay sweep: a pure function of its inputs, fixed before any cell. */
-class SensitivityPlanTest {
-  private static SensitivityPlan plan(List<Double> delays, int repeats, long seed) {
-    return new SensitivityPlan(
+class DelaySweepPlanTest {
+  private static DelaySweepPlan plan(List<Double> delays, int repeats, long seed) {
+    return new DelaySweepPlan(
         "db",
         delays,
         repeats,
@@ -23,17 +23,17 @@ class SensitivityPlanTest {
         0.05,
         6.0,
         0.5,
-        SensitivityPlan.shuffledCells(delays, repeats, seed));
+        DelaySweepPlan.shuffledCells(delays, repeats, seed));
   }
 
   @Test
   void everyDelayAndRepeatRunsOnceInAnOrderTheSeedFixes() {
     List<Double> grid = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
-    SensitivityPlan p = plan(grid, 3, 42);
+    DelaySweepPlan p = plan(grid, 3, 42);
     assertThat(p.cells()).hasSize(18);
     List<String> seen = new ArrayList<>();
     for (int i = 0; i < p.cells().size(); i++) {
-      SensitivityPlan.Cell c = p.cells().get(i);
+      DelaySweepPlan.Cell c = p.cells().get(i);
       assertThat(c.sequence()).isEqualTo(i);
       seen.add(c.addedDelayMs() + "/" + c.repeat());
     }
@@ -41,23 +41,23 @@ class SensitivityPlanTest {
     assertThat(plan(grid, 3, 42)).isEqualTo(p);
     // Partner: another seed gives another order of the same cells, and neither is the grid's own
     // ascending order (which would confound the delay with time in the run).
-    SensitivityPlan other = plan(grid, 3, 43);
+    DelaySweepPlan other = plan(grid, 3, 43);
     assertThat(other.cells()).isNotEqualTo(p.cells());
     assertThat(other.cells().stream().map(c -> c.addedDelayMs() + "/" + c.repeat()).toList())
         .containsExactlyInAnyOrderElementsOf(seen);
-    List<Double> inOrder = p.cells().stream().map(SensitivityPlan.Cell::addedDelayMs).toList();
+    List<Double> inOrder = p.cells().stream().map(DelaySweepPlan.Cell::addedDelayMs).toList();
     assertThat(inOrder).isNotEqualTo(inOrder.stream().sorted().toList());
   }
 
   @Test
   void aBadGridIsRefusedWithEveryProblemNamed() {
-    assertThat(SensitivityPlan.problemsOfGrid(List.of(0.0, 1.0, 1.0, -2.0)))
+    assertThat(DelaySweepPlan.problemsOfGrid(List.of(0.0, 1.0, 1.0, -2.0)))
         .containsExactly(
             "delays must be strictly ascending without duplicates, got [0.0, 1.0, 1.0, -2.0]",
             "delays must each be in [0, 10000] ms, got -2.0");
-    assertThat(SensitivityPlan.problemsOfGrid(List.of(3.0)))
+    assertThat(DelaySweepPlan.problemsOfGrid(List.of(3.0)))
         .containsExactly("delays must name at least 2 delays for a line, got [3.0]");
-    assertThat(SensitivityPlan.problemsOfGrid(List.of(0.0, 0.5, 4.0))).isEmpty();
+    assertThat(DelaySweepPlan.problemsOfGrid(List.of(0.0, 0.5, 4.0))).isEmpty();
     assertThatThrownBy(() -> plan(List.of(2.0, 1.0), 0, 1))
         .hasMessageContaining("delays must be strictly ascending")
         .hasMessageContaining("repeats must be >= 1, got 0");

@@ -39,8 +39,8 @@ import java.util.Objects;
  * @param notUsed why a cell of a relay without a worker metric is not a point of the fit, in the
  *     client's terms ("not saturated from the client", ...), or null (used, or a worker metric)
  */
-public record SensitivityCell(
-    SensitivityPlan.Cell planned,
+public record DelaySweepCell(
+    DelaySweepPlan.Cell planned,
     Cell cell,
     CellUse use,
     Boolean steady,
@@ -60,8 +60,8 @@ public record SensitivityCell(
   public static final String FROM_CLIENT = "client";
 
   /** A cell whose ceiling is the worker's rate: the fields added for the client's reading null. */
-  public SensitivityCell(
-      SensitivityPlan.Cell planned,
+  public DelaySweepCell(
+      DelaySweepPlan.Cell planned,
       Cell cell,
       CellUse use,
       Boolean steady,
@@ -99,7 +99,7 @@ public record SensitivityCell(
     return ceilingFromClient() ? clientCeilingPerS : cell.auditCompletedPerS();
   }
 
-  public SensitivityCell {
+  public DelaySweepCell {
     Objects.requireNonNull(planned, "planned must not be null");
     Objects.requireNonNull(cell, "cell must not be null");
     Objects.requireNonNull(use, "use must not be null");

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.html.HtmlEscapers;
 import dev.ceiling.core.json.Json;
-import dev.ceiling.experiment.SensitivityCell;
-import dev.ceiling.experiment.SensitivityReport;
+import dev.ceiling.experiment.DelaySweepCell;
+import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.verdict.CellProblem;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,13 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
  * verdict, give every cell a row with every excluding problem, and draw the fit only where there is
  * one.
  */
-public class SensitivityHtmlTest {
+public class DelaySweepHtmlTest {
   static final Path FIXTURES = Path.of("src", "test", "resources", "sensitivity");
   private static final String CHART = "<figure class=\"chart\">";
   private static final Pattern CELL_ROW = Pattern.compile("<tr class=\"cell\">(.*?)</tr>");
 
   /** What the page for {@code report} leaves out or gets wrong; empty when it is complete. */
-  public static List<String> missing(String html, SensitivityReport report) {
+  public static List<String> missing(String html, DelaySweepReport report) {
     List<String> out = new ArrayList<>();
     String answer = HtmlEscapers.htmlEscaper().escape(report.answer());
     int answerAt = html.indexOf("<p class=\"answer\">" + answer + "</p>");
@@ -59,7 +59,7 @@ public class SensitivityHtmlTest {
       return out;
     }
     for (int i = 0; i < rows.size(); i++) {
-      SensitivityCell c = report.cells().get(i);
+      DelaySweepCell c = report.cells().get(i);
       String row = rows.get(i);
       if (!row.startsWith("<td>" + c.planned().sequence() + "</td>")
           || !row.contains("<td>" + c.use() + "</td>")) {
@@ -72,32 +72,32 @@ public class SensitivityHtmlTest {
         }
       }
     }
-    boolean drawsFit = html.contains(SensitivityHtml.FIT_LEGEND);
+    boolean drawsFit = html.contains(DelaySweepHtml.FIT_LEGEND);
     if (drawsFit != (report.fit() != null)) {
       out.add(report.fit() != null ? "the fitted line" : "no fitted line without a fit");
     }
     return out;
   }
 
-  static SensitivityReport fixture(String name) throws Exception {
-    return Json.read(FIXTURES.resolve(name), SensitivityReport.class);
+  static DelaySweepReport fixture(String name) throws Exception {
+    return Json.read(FIXTURES.resolve(name), DelaySweepReport.class);
   }
 
   @Test
   void aSweepWithAFitLeadsWithTheAnswerAndDrawsTheLine() throws Exception {
-    SensitivityReport r = fixture("three-delays.json");
+    DelaySweepReport r = fixture("three-delays.json");
     assertThat(r.fit()).isNotNull();
-    String html = SensitivityHtml.render(r);
+    String html = DelaySweepHtml.render(r);
     assertThat(missing(html, r)).isEmpty();
-    assertThat(html).contains(SensitivityHtml.CANNOT_SAY, "<details><summary>Plan and fit");
+    assertThat(html).contains(DelaySweepHtml.CANNOT_SAY, "<details><summary>Plan and fit");
   }
 
   @Test
   void aSweepWithoutAFitShowsEveryExcludedCellWithItsReasons() throws Exception {
-    SensitivityReport r = fixture("no-fit.json");
+    DelaySweepReport r = fixture("no-fit.json");
     assertThat(r.fit()).isNull();
     assertThat(r.cells()).anySatisfy(c -> assertThat(c.problems()).isNotEmpty());
-    String html = SensitivityHtml.render(r);
+    String html = DelaySweepHtml.render(r);
     assertThat(missing(html, r)).isEmpty();
     assertThat(html).contains(HtmlEscapers.htmlEscaper().escape(r.fitProblem()));
   }
@@ -130,7 +130,7 @@ public class SensitivityHtmlTest {
         .put("rig_id", "rig-<second>")
         .putArray("cells")
         .add(2);
-    String html = SensitivityHtml.render(read(root, dir.resolve("two.json")));
+    String html = DelaySweepHtml.render(read(root, dir.resolve("two.json")));
     assertThat(html)
         .contains("<h2>Sessions</h2>")
         .contains(
@@ -145,38 +145,38 @@ public class SensitivityHtmlTest {
         .putNull("finished_at")
         .put("rig_id", "r")
         .putArray("cells");
-    assertThat(SensitivityHtml.render(read(root, dir.resolve("one.json"))))
+    assertThat(DelaySweepHtml.render(read(root, dir.resolve("one.json"))))
         .doesNotContain("<h2>Sessions</h2>");
   }
 
   /** The report as a reader gets it from a file: through {@code Json.read}, as the command does. */
-  private static SensitivityReport read(ObjectNode root, Path file) throws Exception {
+  private static DelaySweepReport read(ObjectNode root, Path file) throws Exception {
     Json.mapper().writeValue(file.toFile(), root);
-    return Json.read(file, SensitivityReport.class);
+    return Json.read(file, DelaySweepReport.class);
   }
 
   @Test
   void pagesMissingACellAReasonTheAnswerOrTheLineAreCaught() throws Exception {
-    SensitivityReport withFit = fixture("three-delays.json");
-    String html = SensitivityHtml.render(withFit);
+    DelaySweepReport withFit = fixture("three-delays.json");
+    String html = DelaySweepHtml.render(withFit);
     assertThat(missing(html.replaceFirst("<tr class=\"cell\">.*?</tr>\n", ""), withFit))
         .anySatisfy(s -> assertThat(s).contains("cell rows"));
-    assertThat(missing(html.replace(SensitivityHtml.FIT_LEGEND, "fit"), withFit))
+    assertThat(missing(html.replace(DelaySweepHtml.FIT_LEGEND, "fit"), withFit))
         .contains("the fitted line");
     assertThat(
             missing(
                 html.replace(HtmlEscapers.htmlEscaper().escape(withFit.answer()), "a pass"),
                 withFit))
         .contains("the answer");
-    SensitivityReport noFit = fixture("no-fit.json");
-    SensitivityCell excluded =
+    DelaySweepReport noFit = fixture("no-fit.json");
+    DelaySweepCell excluded =
         noFit.cells().stream()
             .filter(c -> c.problems().stream().anyMatch(CellProblem::excludesEvidence))
             .findFirst()
             .orElseThrow();
     CellProblem reason =
         excluded.problems().stream().filter(CellProblem::excludesEvidence).findFirst().get();
-    String noFitHtml = SensitivityHtml.render(noFit);
+    String noFitHtml = DelaySweepHtml.render(noFit);
     String text = HtmlEscapers.htmlEscaper().escape(reason.kind() + ": " + reason.message());
     assertThat(missing(noFitHtml.replace(text, "excluded"), noFit))
         .contains("cell " + excluded.planned().sequence() + "'s problem " + reason.kind());

@@ -42,22 +42,22 @@ import java.util.Objects;
  *     maps no worker metric); null (left out of the JSON) where they are the worker's rates, as in
  *     every file written before this field
  * @param wireTurnsPerOkTrue wire turns over OK-true answers summed over every cell used, where the
- *     relay has no audit counter ({@link SensitivityCell#okTrueAnswers}); null otherwise
+ *     relay has no audit counter ({@link DelaySweepCell#okTrueAnswers}); null otherwise
  */
-public record SensitivityReport(
+public record DelaySweepReport(
     String schema,
     String profile,
     String arm,
     RigDescriptor rig,
-    SensitivityPlan plan,
+    DelaySweepPlan plan,
     MeasurementSettings measurement,
     Instant startedAt,
     Instant finishedAt,
     boolean complete,
     String incompleteReason,
-    List<SensitivitySession> sessions,
-    List<SensitivityCell> cells,
-    List<SensitivityPoint> points,
+    List<DelaySweepSession> sessions,
+    List<DelaySweepCell> cells,
+    List<DelaySweepPoint> points,
     SensitivityFit fit,
     String fitProblem,
     CountCheck countCheck,
@@ -71,20 +71,20 @@ public record SensitivityReport(
   public static final String SCHEMA = "ceiling-sensitivity/1";
 
   /** A report whose ceilings are the worker's rates: the fields added for the client's null. */
-  public SensitivityReport(
+  public DelaySweepReport(
       String schema,
       String profile,
       String arm,
       RigDescriptor rig,
-      SensitivityPlan plan,
+      DelaySweepPlan plan,
       MeasurementSettings measurement,
       Instant startedAt,
       Instant finishedAt,
       boolean complete,
       String incompleteReason,
-      List<SensitivitySession> sessions,
-      List<SensitivityCell> cells,
-      List<SensitivityPoint> points,
+      List<DelaySweepSession> sessions,
+      List<DelaySweepCell> cells,
+      List<DelaySweepPoint> points,
       SensitivityFit fit,
       String fitProblem,
       CountCheck countCheck,
@@ -115,7 +115,7 @@ public record SensitivityReport(
         null);
   }
 
-  public SensitivityReport {
+  public DelaySweepReport {
     Objects.requireNonNull(plan, "plan must not be null");
     Objects.requireNonNull(measurement, "measurement must not be null");
     sessions = sessions == null ? null : List.copyOf(sessions);

@@ -3,21 +3,21 @@ package dev.ceiling.experiment;
 import java.time.Duration;
 
 /** Progress of a delay sweep: the rig and sweep events, the plan and each cell's report. */
-public interface SensitivityProgress extends ExperimentProgress {
+public interface DelaySweepProgress extends ExperimentProgress {
   /** Shows nothing. */
-  SensitivityProgress NONE = new SensitivityProgress() {};
+  DelaySweepProgress NONE = new DelaySweepProgress() {};
 
   /** The plan is fixed and written; {@code estimate} is how long its cells should take. */
-  default void planned(SensitivityPlan plan, Duration estimate) {}
+  default void planned(DelaySweepPlan plan, Duration estimate) {}
 
   /**
    * A resume continues {@code stored}: the relay is up and matches the stored one, the stored cells
    * are kept and the plan's other cells run now.
    */
-  default void resuming(SensitivityReport stored) {}
+  default void resuming(DelaySweepReport stored) {}
 
   /** A cell was measured; {@code soFar} is the report as written after it. */
-  default void measured(SensitivityReport soFar) {}
+  default void measured(DelaySweepReport soFar) {}
 
   /** A sweep per link: its plan of every link is fixed and written. */
   default void linksPlanned(LinkSweepsReport.Plan plan) {}

@@ -9,10 +9,10 @@ import dev.ceiling.cli.ExitCode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.DelaySweep;
-import dev.ceiling.experiment.SensitivityCell;
-import dev.ceiling.experiment.SensitivityContrast;
-import dev.ceiling.experiment.SensitivityReport;
-import dev.ceiling.experiment.SensitivityResult;
+import dev.ceiling.experiment.DelaySweepCell;
+import dev.ceiling.experiment.DelaySweepContrast;
+import dev.ceiling.experiment.DelaySweepReport;
+import dev.ceiling.experiment.DelaySweepResult;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.Tost;
@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * or slowly scraped, and the worker's rate moves with the load (9 to 57/s at one delay in one run
  * at a load of 8).
  */
-class SensitivityContrastIT {
+class DelaySweepContrastIT {
   @TempDir Path dir;
 
   /** The shortest plan the command takes: two delays x two repeats of 1 s windows per arm. */
@@ -64,11 +64,11 @@ class SensitivityContrastIT {
     assertThat(o.out().lines().findFirst().orElse(""))
         .as("the contrast's answer first; %s", o)
         .contains("the contrast {synchronous_commit=off}");
-    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
-    assertThat(c.schema()).isEqualTo(SensitivityContrast.SCHEMA);
+    DelaySweepContrast c = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
+    assertThat(c.schema()).isEqualTo(DelaySweepContrast.SCHEMA);
     assertThat(c.contrastParameters()).isEqualTo(Map.of("synchronous_commit", "off"));
-    SensitivityReport base = c.base();
-    SensitivityReport off = c.contrast();
+    DelaySweepReport base = c.base();
+    DelaySweepReport off = c.contrast();
     assertThat(off).as(o.toString()).isNotNull();
     // One plan, fixed before the base arm's first cell, run by both arms.
     assertThat(off.plan()).isEqualTo(base.plan()).isEqualTo(c.plan());
@@ -82,7 +82,7 @@ class SensitivityContrastIT {
         String.format(
             "wire %.3f (on) and %.3f (off) turns per entry; per cell %s (on) and %s (off)%n%s",
             wireOn, wireOff, perCell(base), perCell(off), o.out());
-    System.out.println("SensitivityContrastIT: " + figures);
+    System.out.println("DelaySweepContrastIT: " + figures);
     // The six statements per entry, in both arms, exactly: each cell's counts are read with
     // nothing in flight (the backlog drained), so no entry has some of its turns counted and not
     // itself. Beside two busy loops every cell read 6 turns per entry (918/153, 1434/239, ...);
@@ -93,15 +93,15 @@ class SensitivityContrastIT {
     assertThat(o.out()).contains("contrast: " + out.resolve("contrast.json"));
 
     // Partner: an arm whose relay makes five exchanges per entry instead of six, on the same plan.
-    SensitivityResult five = fiveExchanges(dir.resolve("five"), base);
-    SensitivityReport fewer = five.report();
+    DelaySweepResult five = fiveExchanges(dir.resolve("five"), base);
+    DelaySweepReport fewer = five.report();
     assertThat(fewer).as(five.problems().toString()).isNotNull();
     double wireFive = wire(fewer);
     assertThat(wireFive)
         .as("five exchanges: %.3f; %s", wireFive, figures)
         .isCloseTo(5.0, within(0.02));
-    SensitivityContrast mutant =
-        SensitivityContrast.of(base.plan(), Map.of("audit_exchanges", "5"), base, fewer, null);
+    DelaySweepContrast mutant =
+        DelaySweepContrast.of(base.plan(), Map.of("audit_exchanges", "5"), base, fewer, null);
     assertThat(mutant.established()).as(mutant.answer()).isFalse();
     if (mutant.comparison() != null) {
       assertThat(mutant.comparison().slopeDifference().reading())
@@ -111,7 +111,7 @@ class SensitivityContrastIT {
   }
 
   /** Each cell's turns over its entries, as "turns/entries". */
-  private static List<String> perCell(SensitivityReport arm) {
+  private static List<String> perCell(DelaySweepReport arm) {
     return arm.cells().stream()
         .map(c -> c.link().turns() + "/" + (c.auditEvents() == null ? "-" : c.auditEvents()))
         .toList();
@@ -121,10 +121,10 @@ class SensitivityContrastIT {
    * The proxy's turns over the audit entries completed, pooled over every cell the arm measured,
    * used for the fit or not: the wire does not depend on whether a cell was judged usable.
    */
-  private static double wire(SensitivityReport arm) {
+  private static double wire(DelaySweepReport arm) {
     long turns = 0;
     double entries = 0;
-    for (SensitivityCell cell : arm.cells()) {
+    for (DelaySweepCell cell : arm.cells()) {
       if (cell.link() != null && cell.auditEvents() != null) {
         turns += cell.link().turns();
         entries += cell.auditEvents();
@@ -140,7 +140,7 @@ class SensitivityContrastIT {
    * with its interval. Longer cells, three repeats, and delays spread to 7 ms, for slope intervals
    * narrow enough to be inside the margin: on a grid of 1 to 4 ms the arms read 6.5 [6.0, 7.1] and
    * 6.4 [6.1, 6.6], and the difference's interval [-0.34, 0.66] crossed the margin. Run it alone:
-   * {@code mvn -pl cli test -Dtest=SensitivityContrastIT -Dceiling.quietMachineTests=none},
+   * {@code mvn -pl cli test -Dtest=DelaySweepContrastIT -Dceiling.quietMachineTests=none},
    * recording the load average before and after.
    */
   @Test
@@ -160,8 +160,8 @@ class SensitivityContrastIT {
             "250",
             "--seed",
             "11");
-    SensitivityContrast c = Json.read(out.resolve("contrast.json"), SensitivityContrast.class);
-    System.out.println("SensitivityContrastIT quiet: " + c.answer());
+    DelaySweepContrast c = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
+    System.out.println("DelaySweepContrastIT quiet: " + c.answer());
     assertThat(c.comparison()).as(o.toString()).isNotNull();
     assertThat(c.comparison().slopeDifference().reading())
         .as(o.toString())
@@ -194,8 +194,7 @@ class SensitivityContrastIT {
   }
 
   /** The partner arm: the base arm's plan on a relay making five exchanges per entry. */
-  private static SensitivityResult fiveExchanges(Path out, SensitivityReport base)
-      throws Exception {
+  private static DelaySweepResult fiveExchanges(Path out, DelaySweepReport base) throws Exception {
     Map<String, String> params = new TreeMap<>(postgresParameters());
     params.put("port", Integer.toString(FreePorts.one()));
     params.put("exchange_delay_ms", "0");

@@ -30,12 +30,12 @@ import java.util.Objects;
  * @param established both arms complete with established lines, and their slopes consistent
  * @param answer the outcome in one sentence
  */
-public record SensitivityContrast(
+public record DelaySweepContrast(
     String schema,
-    SensitivityPlan plan,
+    DelaySweepPlan plan,
     Map<String, String> contrastParameters,
-    SensitivityReport base,
-    SensitivityReport contrast,
+    DelaySweepReport base,
+    DelaySweepReport contrast,
     ArmsComparison comparison,
     boolean established,
     String answer) {
@@ -46,7 +46,7 @@ public record SensitivityContrast(
   /** The file the contrast writes in the sweep's output directory. */
   public static final String FILE = "contrast.json";
 
-  public SensitivityContrast {
+  public DelaySweepContrast {
     Objects.requireNonNull(plan, "plan must not be null");
     contrastParameters = Map.copyOf(contrastParameters);
     Objects.requireNonNull(answer, "answer must not be null");
@@ -60,11 +60,11 @@ public record SensitivityContrast(
    * @param contrast the contrast arm's report, or null before it ran
    * @param why why the contrast arm did not run, or null when it did or is still to run
    */
-  public static SensitivityContrast of(
-      SensitivityPlan plan,
+  public static DelaySweepContrast of(
+      DelaySweepPlan plan,
       Map<String, String> parameters,
-      SensitivityReport base,
-      SensitivityReport contrast,
+      DelaySweepReport base,
+      DelaySweepReport contrast,
       String why) {
     ArmsComparison cmp =
         base == null || contrast == null || base.fit() == null || contrast.fit() == null
@@ -76,7 +76,7 @@ public record SensitivityContrast(
             && base.established()
             && contrast.established()
             && cmp.slopeDifference().reading() == Tost.Reading.CONSISTENT;
-    return new SensitivityContrast(
+    return new DelaySweepContrast(
         SCHEMA,
         plan,
         parameters,
@@ -90,8 +90,8 @@ public record SensitivityContrast(
   /** The answer first: whether the slopes agree, and what the contrast costs per event. */
   static String answer(
       Map<String, String> parameters,
-      SensitivityReport base,
-      SensitivityReport contrast,
+      DelaySweepReport base,
+      DelaySweepReport contrast,
       ArmsComparison cmp,
       String why) {
     String name = "the contrast " + new java.util.TreeMap<>(parameters);
@@ -139,7 +139,7 @@ public record SensitivityContrast(
   }
 
   /** Which arm did not complete and why (an interrupt, say); "" when both did. */
-  private static String partial(SensitivityReport base, SensitivityReport contrast) {
+  private static String partial(DelaySweepReport base, DelaySweepReport contrast) {
     return !base.complete()
         ? "; partial: the base arm " + base.incompleteReason()
         : !contrast.complete() ? "; partial: the contrast arm " + contrast.incompleteReason() : "";
@@ -150,11 +150,8 @@ public record SensitivityContrast(
    * why the contrast arm did not run, or null when it ran.
    */
   static Outcome outcome(
-      SensitivityResult base,
-      SensitivityResult arm,
-      RoundEnd notRun,
-      SensitivityContrast contrast) {
-    for (SensitivityResult r : java.util.Arrays.asList(base, arm)) {
+      DelaySweepResult base, DelaySweepResult arm, RoundEnd notRun, DelaySweepContrast contrast) {
+    for (DelaySweepResult r : java.util.Arrays.asList(base, arm)) {
       if (r != null
           && (r.outcome() == Outcome.INFRASTRUCTURE || r.outcome() == Outcome.BAD_INPUT)) {
         return r.outcome();

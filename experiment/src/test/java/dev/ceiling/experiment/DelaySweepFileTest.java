@@ -15,29 +15,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A grid chosen after the first points is refused: {@link SensitivityFile} on a recorded real sweep
+ * A grid chosen after the first points is refused: {@link DelaySweepFile} on a recorded real sweep
  * (the reference relay through the proxy on its H2 link, delays 2, 3 and 4 ms x 2 repeats, seed 3,
  * 80/s, written by {@code ceiling sensitivity} on 2026-12-02) reads it as measured, and refuses the
  * same file with its plan edited after its cells ran, naming what differs.
  */
-class SensitivityFileTest {
+class DelaySweepFileTest {
   @TempDir Path dir;
 
   @Test
   void theRecordedSweepIsReadAsMeasured() throws Exception {
     Path file = write("as-measured.json", root -> {});
-    SensitivityReport r = SensitivityFile.read(file);
+    DelaySweepReport r = DelaySweepFile.read(file);
     assertThat(r.cells()).hasSize(6);
-    assertThat(SensitivityFile.problems(r)).isEmpty();
+    assertThat(DelaySweepFile.problems(r)).isEmpty();
     // And against the plan it was run with, given again (what anything continuing it would do).
-    assertThat(SensitivityFile.read(file, r.plan()).plan()).isEqualTo(r.plan());
+    assertThat(DelaySweepFile.read(file, r.plan()).plan()).isEqualTo(r.plan());
   }
 
   /** Mutant: the grid edited after the cells, the stored order left as it ran. */
   @Test
   void aGridEditedAfterTheCellsIsRefusedNamingTheCellsOffIt() throws Exception {
     Path file = write("grid-edited.json", root -> grid(root, 2, 3, 5));
-    assertThatThrownBy(() -> SensitivityFile.read(file))
+    assertThatThrownBy(() -> DelaySweepFile.read(file))
         .isInstanceOf(ExperimentException.class)
         .hasMessageStartingWith(
             file + ": the cells were not measured under the stored plan (edited after the first")
@@ -54,8 +54,8 @@ class SensitivityFileTest {
    */
   @Test
   void aPlanReplannedWithAnExtendedGridIsRefusedNamingTheCellsThatRanOtherwise() throws Exception {
-    List<SensitivityPlan.Cell> replanned =
-        SensitivityPlan.shuffledCells(List.of(2.0, 3.0, 4.0, 5.0), 2, 3);
+    List<DelaySweepPlan.Cell> replanned =
+        DelaySweepPlan.shuffledCells(List.of(2.0, 3.0, 4.0, 5.0), 2, 3);
     Path file =
         write(
             "replanned.json",
@@ -65,7 +65,7 @@ class SensitivityFileTest {
               // 6 of 8 cells: incomplete, so not established either.
               root.put("complete", false).put("established", false);
             });
-    assertThatThrownBy(() -> SensitivityFile.read(file))
+    assertThatThrownBy(() -> DelaySweepFile.read(file))
         .isInstanceOf(ExperimentException.class)
         .hasMessageNotContaining("$.plan.cells: not the order")
         .hasMessageContaining("$.cells[0] ran as cell 0 at 4.0 ms, repeat 1, the plan's is cell 0");
@@ -77,7 +77,7 @@ class SensitivityFileTest {
     Path file =
         write(
             "offer-edited.json", root -> ((ObjectNode) root.get("plan")).put("offered_per_s", 60));
-    assertThatThrownBy(() -> SensitivityFile.read(file))
+    assertThatThrownBy(() -> DelaySweepFile.read(file))
         .hasMessageContaining("$.cells[0] was offered 80.0 events/s, the plan's rule gives 60.0");
   }
 
@@ -97,7 +97,7 @@ class SensitivityFileTest {
                     .putObject("per_point_offer")
                     .put("multiple", 1.5)
                     .put("fill_per_s", 0.0));
-    assertThatThrownBy(() -> SensitivityFile.read(file))
+    assertThatThrownBy(() -> DelaySweepFile.read(file))
         .isInstanceOf(ExperimentException.class)
         .hasMessageContaining(
             "$.cells[3] was offered 80.0 events/s, the plan's rule gives 33.0 from the 3 cell(s)"
@@ -113,13 +113,13 @@ class SensitivityFileTest {
    */
   @Test
   void aCountDeclaredAfterTheRunIsRefusedAgainstThePlanGiven() throws Exception {
-    SensitivityPlan given = SensitivityFile.read(write("given.json", root -> {})).plan();
+    DelaySweepPlan given = DelaySweepFile.read(write("given.json", root -> {})).plan();
     Path file =
         write(
             "count-edited.json",
             root -> ((ObjectNode) root.get("plan")).put("expected_round_trips", 8.0));
-    assertThat(SensitivityFile.read(file).plan().expectedRoundTrips()).isEqualTo(8.0);
-    assertThatThrownBy(() -> SensitivityFile.read(file, given))
+    assertThat(DelaySweepFile.read(file).plan().expectedRoundTrips()).isEqualTo(8.0);
+    assertThatThrownBy(() -> DelaySweepFile.read(file, given))
         .isInstanceOf(ExperimentException.class)
         .hasMessage(
             file
@@ -134,22 +134,22 @@ class SensitivityFileTest {
    */
   @Test
   void anOfferRuleEditedAfterTheRunIsRefusedAgainstThePlanGiven() throws Exception {
-    SensitivityPlan given = SensitivityFile.read(write("given.json", root -> {})).plan();
+    DelaySweepPlan given = DelaySweepFile.read(write("given.json", root -> {})).plan();
     Path file =
         write(
             "rule-edited.json",
             root -> ((ObjectNode) root.get("plan")).put("offer_rule", "chosen after the cells"));
-    assertThatThrownBy(() -> SensitivityFile.read(file, given))
+    assertThatThrownBy(() -> DelaySweepFile.read(file, given))
         .isInstanceOf(ExperimentException.class)
         .hasMessageContaining(
             "offer_rule stored chosen after the cells, given " + given.offerRule());
-    assertThat(SensitivityFile.read(write("same.json", root -> {}), given).plan()).isEqualTo(given);
+    assertThat(DelaySweepFile.read(write("same.json", root -> {}), given).plan()).isEqualTo(given);
   }
 
   @Test
   void aFileOfAnotherSchemaIsRefused() throws Exception {
     Path file = write("schema.json", root -> root.put("schema", "ceiling-sensitivity/0"));
-    assertThatThrownBy(() -> SensitivityFile.read(file))
+    assertThatThrownBy(() -> DelaySweepFile.read(file))
         .hasMessage(file + ": $.schema must be ceiling-sensitivity/1, got ceiling-sensitivity/0");
   }
 
@@ -164,7 +164,7 @@ class SensitivityFileTest {
   private Path write(String name, Consumer<ObjectNode> edit) throws Exception {
     ObjectNode root;
     try (InputStream in =
-        SensitivityFileTest.class.getResourceAsStream("sensitivity/three-delays.json")) {
+        DelaySweepFileTest.class.getResourceAsStream("sensitivity/three-delays.json")) {
       root = (ObjectNode) Json.mapper().readTree(in);
     }
     edit.accept(root);

@@ -5,11 +5,11 @@ import static dev.ceiling.cli.report.HtmlTables.f;
 import static dev.ceiling.cli.report.HtmlTables.opt;
 import static dev.ceiling.cli.report.HtmlTables.row;
 
-import dev.ceiling.experiment.SensitivityCell;
-import dev.ceiling.experiment.SensitivityPlan;
-import dev.ceiling.experiment.SensitivityPoint;
-import dev.ceiling.experiment.SensitivityReport;
-import dev.ceiling.experiment.SensitivitySession;
+import dev.ceiling.experiment.DelaySweepCell;
+import dev.ceiling.experiment.DelaySweepPlan;
+import dev.ceiling.experiment.DelaySweepPoint;
+import dev.ceiling.experiment.DelaySweepReport;
+import dev.ceiling.experiment.DelaySweepSession;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.SensitivityFit;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * before the first cell. Self-contained like {@link HtmlReport}: the chart's script and data are in
  * the page, nothing is fetched.
  */
-public final class SensitivityHtml {
+public final class DelaySweepHtml {
   /** The limits of the model, printed with every result, on the page as on the console. */
   public static final String CANNOT_SAY =
       "round trips on a link the sweep did not delay, and CPU work that does not grow with the"
@@ -32,9 +32,9 @@ public final class SensitivityHtml {
   /** The page's file name, beside {@code sensitivity.json}. */
   public static final String FILE = "sensitivity.html";
 
-  private SensitivityHtml() {}
+  private DelaySweepHtml() {}
 
-  public static String render(SensitivityReport r) {
+  public static String render(DelaySweepReport r) {
     StringBuilder h = HtmlReport.page("Ceiling sensitivity: " + r.profile());
     h.append("<h1>Ceiling: round trips per event on link '")
         .append(esc(r.plan().link()))
@@ -66,16 +66,16 @@ public final class SensitivityHtml {
    * did not use, each saying why, so that a reader sees what was left out and not only what was
    * kept.
    */
-  private static String chart(SensitivityReport r) {
+  private static String chart(DelaySweepReport r) {
     List<Charts.Point> cells = new ArrayList<>();
     List<Charts.Point> unused = new ArrayList<>();
-    for (SensitivityCell c : r.cells()) {
+    for (DelaySweepCell c : r.cells()) {
       Double rate = c.cell().auditCompletedPerS();
       if (rate == null || rate <= 0) {
         continue;
       }
       double ms = 1000 / rate;
-      double x = SensitivityPoint.fitX(r.points(), c.planned().addedDelayMs());
+      double x = DelaySweepPoint.fitX(r.points(), c.planned().addedDelayMs());
       (c.ceilingUsed() ? cells : unused).add(new Charts.Point(x, ms, cellTip(c, x, ms)));
     }
     List<Charts.Series> series = new ArrayList<>();
@@ -122,7 +122,7 @@ public final class SensitivityHtml {
   }
 
   /** What hovering a sweep's cell shows: which cell, its figures, and whether the fit used it. */
-  private static List<Charts.Tip> cellTip(SensitivityCell c, double x, double ms) {
+  private static List<Charts.Tip> cellTip(DelaySweepCell c, double x, double ms) {
     List<Charts.Tip> t = new ArrayList<>();
     t.add(new Charts.Tip("cell", "#" + c.planned().sequence()));
     t.add(new Charts.Tip("added delay", HtmlTables.num(c.planned().addedDelayMs()) + " ms"));
@@ -140,7 +140,7 @@ public final class SensitivityHtml {
                 ? "n/a"
                 : f(c.cell().scheduled().p99Ms(), 2) + " ms"));
     String why =
-        c.problems().stream().map(SensitivityHtml::problem).collect(Collectors.joining("; "));
+        c.problems().stream().map(DelaySweepHtml::problem).collect(Collectors.joining("; "));
     t.add(
         new Charts.Tip(
             "used by the fit",
@@ -179,11 +179,11 @@ public final class SensitivityHtml {
     return new Charts.Series(name, draw, colour, ends);
   }
 
-  private static String pointTable(List<SensitivityPoint> points) {
+  private static String pointTable(List<DelaySweepPoint> points) {
     StringBuilder t = new StringBuilder("<table>\n<tr><th>added delay, ms</th>");
     t.append("<th>realized, ms</th><th>cells used</th><th>worker, events/s</th>")
         .append("<th>ms per event</th><th>wire turns per entry</th></tr>\n");
-    for (SensitivityPoint p : points) {
+    for (DelaySweepPoint p : points) {
       t.append("<tr><td>")
           .append(HtmlTables.num(p.addedDelayMs()))
           .append("</td><td>")
@@ -204,15 +204,15 @@ public final class SensitivityHtml {
   }
 
   /** One row per measured cell, in run order, with every problem the A/B's rules found. */
-  static String cellTable(List<SensitivityCell> cells) {
+  static String cellTable(List<DelaySweepCell> cells) {
     StringBuilder t = new StringBuilder("<table class=\"cells\">\n<tr><th>#</th>");
     t.append("<th>delay, ms</th><th>repeat</th><th>offered, events/s</th><th>use</th>")
         .append("<th>fit point</th>")
         .append("<th>worker, events/s</th><th>turns per entry</th>")
         .append("<th class=\"l\">problems</th></tr>\n");
-    for (SensitivityCell c : cells) {
+    for (DelaySweepCell c : cells) {
       String problems =
-          c.problems().stream().map(SensitivityHtml::problem).collect(Collectors.joining("; "));
+          c.problems().stream().map(DelaySweepHtml::problem).collect(Collectors.joining("; "));
       t.append("<tr class=\"cell\"><td>")
           .append(c.planned().sequence())
           .append("</td><td>")
@@ -244,11 +244,11 @@ public final class SensitivityHtml {
    * A resumed sweep's sessions, each on its own relay: which cells ran on which, so a reader can
    * tell whether a point's cells span relays (one session is the plain case, and has no table).
    */
-  private static String sessionTable(List<SensitivitySession> sessions) {
+  private static String sessionTable(List<DelaySweepSession> sessions) {
     StringBuilder t = new StringBuilder("<table>\n<tr><th>session</th><th>relay (rig id)</th>");
     t.append("<th>started</th><th>finished</th><th>cells (planned sequence, in run order)</th>")
         .append("</tr>\n");
-    for (SensitivitySession s : sessions) {
+    for (DelaySweepSession s : sessions) {
       t.append("<tr><td>")
           .append(s.number())
           .append("</td><td>")
@@ -264,8 +264,8 @@ public final class SensitivityHtml {
     return t.append("</table>\n").toString();
   }
 
-  private static String planTable(SensitivityReport r) {
-    SensitivityPlan p = r.plan();
+  private static String planTable(DelaySweepReport r) {
+    DelaySweepPlan p = r.plan();
     StringBuilder t = new StringBuilder("<table>\n");
     row(t, "link", p.link());
     row(t, "delays, ms (fixed before the first cell)", p.delaysMs().toString());

@@ -32,25 +32,25 @@ import java.util.TreeSet;
  * in, and a cell measured at a delay the stored grid lacks, for another window, or at another offer
  * than the plan's rule gives it from the cells stored before it names itself. What a file cannot
  * show by itself (a declared count or a margin edited after the run) is caught against the plan the
- * reader is given ({@link #read(Path, SensitivityPlan)}), which is the check for anything that
+ * reader is given ({@link #read(Path, DelaySweepPlan)}), which is the check for anything that
  * continues or re-reads a sweep.
  */
-public final class SensitivityFile {
+public final class DelaySweepFile {
   // ---- Writing: one session's file ----
 
   private final Path file;
   private final String profile;
   private final RigDescriptor rig;
   private final ExperimentIdentity judged;
-  private final SensitivityPlan plan;
+  private final DelaySweepPlan plan;
   private final VerdictConfig cfg;
   private final Instant started;
-  private final List<SensitivitySession> earlier;
+  private final List<DelaySweepSession> earlier;
   private final Instant sessionStarted = Instant.now();
   private final String sessionRigId;
-  private final List<SensitivityAnalysis.Measured> measured = new ArrayList<>();
+  private final List<DelaySweepAnalysis.Measured> measured = new ArrayList<>();
   private final List<Integer> thisSession = new ArrayList<>();
-  private SensitivityReport last;
+  private DelaySweepReport last;
 
   /**
    * @param rig the first session's relay, credentials redacted
@@ -59,16 +59,16 @@ public final class SensitivityFile {
    * @param measured the cells the earlier sessions measured, in run order
    * @param sessionRigId the rig id of this session's relay
    */
-  private SensitivityFile(
+  private DelaySweepFile(
       Path file,
       String profile,
       RigDescriptor rig,
       ExperimentIdentity judged,
-      SensitivityPlan plan,
+      DelaySweepPlan plan,
       VerdictConfig cfg,
       Instant started,
-      List<SensitivitySession> earlier,
-      List<SensitivityAnalysis.Measured> measured,
+      List<DelaySweepSession> earlier,
+      List<DelaySweepAnalysis.Measured> measured,
       String sessionRigId) {
     this.file = file;
     this.profile = profile;
@@ -83,14 +83,14 @@ public final class SensitivityFile {
   }
 
   /** The first session's file: no cell yet. */
-  static SensitivityFile first(
+  static DelaySweepFile first(
       Path file,
       String profile,
       RigDescriptor rig,
       ExperimentIdentity judged,
-      SensitivityPlan plan,
+      DelaySweepPlan plan,
       VerdictConfig cfg) {
-    return new SensitivityFile(
+    return new DelaySweepFile(
         file, profile, rig, judged, plan, cfg, Instant.now(), List.of(), List.of(), rig.rigId());
   }
 
@@ -98,13 +98,13 @@ public final class SensitivityFile {
    * A resumed session's file: the stored report's plan, relay, start and cells, and its sessions
    * followed by this one.
    */
-  static SensitivityFile resumed(
+  static DelaySweepFile resumed(
       Path file,
-      SensitivityReport stored,
+      DelaySweepReport stored,
       ExperimentIdentity judged,
       VerdictConfig cfg,
       String sessionRigId) {
-    return new SensitivityFile(
+    return new DelaySweepFile(
         file,
         stored.profile(),
         stored.rig(),
@@ -112,13 +112,13 @@ public final class SensitivityFile {
         stored.plan(),
         cfg,
         stored.startedAt(),
-        SensitivityResume.sessions(stored),
-        SensitivityResume.measured(stored),
+        DelaySweepResume.sessions(stored),
+        DelaySweepResume.measured(stored),
         sessionRigId);
   }
 
   /** The report as last written, or null before the first write. */
-  SensitivityReport last() {
+  DelaySweepReport last() {
     return last;
   }
 
@@ -130,18 +130,18 @@ public final class SensitivityFile {
   }
 
   /** Adds a cell this session measured; {@link #write} puts it in the file. */
-  void add(SensitivityAnalysis.Measured m) {
+  void add(DelaySweepAnalysis.Measured m) {
     measured.add(m);
     thisSession.add(m.planned().sequence());
   }
 
   /** The last write, and the outcome it reads as. */
-  SensitivityResult finish(RoundEnd end) {
-    SensitivityReport report;
+  DelaySweepResult finish(RoundEnd end) {
+    DelaySweepReport report;
     try {
       report = write(end);
     } catch (IOException e) {
-      return SensitivityResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
+      return DelaySweepResult.failed(Outcome.INFRASTRUCTURE, "cannot write " + file + ": " + e);
     }
     Outcome outcome =
         end instanceof RoundEnd.Interrupted
@@ -149,23 +149,23 @@ public final class SensitivityFile {
             : end.failed()
                 ? Outcome.INFRASTRUCTURE
                 : report.established() ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
-    return new SensitivityResult(
+    return new DelaySweepResult(
         report, file, outcome, end.reason() == null ? List.of() : List.of(end.reason()));
   }
 
   /** Writes the report of the cells so far, as the sweep stands or ended. */
-  SensitivityReport write(RoundEnd ended) throws IOException {
+  DelaySweepReport write(RoundEnd ended) throws IOException {
     int planned = plan.cells().size();
     boolean complete = measured.size() == planned;
     String reason = ended.incompleteReason(measured.size(), planned);
     Instant now = ended.ended() ? Instant.now() : null;
-    List<SensitivitySession> sessions = new ArrayList<>(earlier);
+    List<DelaySweepSession> sessions = new ArrayList<>(earlier);
     sessions.add(
-        new SensitivitySession(earlier.size() + 1, sessionStarted, now, sessionRigId, thisSession));
-    SensitivityAnalysis.Progress p =
-        new SensitivityAnalysis.Progress(started, now, complete, reason, sessions);
-    SensitivityReport report =
-        SensitivityAnalysis.report(profile, rig, judged, plan, measured, p, cfg);
+        new DelaySweepSession(earlier.size() + 1, sessionStarted, now, sessionRigId, thisSession));
+    DelaySweepAnalysis.Progress p =
+        new DelaySweepAnalysis.Progress(started, now, complete, reason, sessions);
+    DelaySweepReport report =
+        DelaySweepAnalysis.report(profile, rig, judged, plan, measured, p, cfg);
     Json.write(file, report);
     last = report;
     return report;
@@ -179,16 +179,16 @@ public final class SensitivityFile {
    * @throws ExperimentException naming the file and everything that does not match, or why the file
    *     cannot be read
    */
-  public static SensitivityReport read(Path file) throws ExperimentException {
-    SensitivityReport report;
+  public static DelaySweepReport read(Path file) throws ExperimentException {
+    DelaySweepReport report;
     try {
-      report = Json.read(file, SensitivityReport.class);
+      report = Json.read(file, DelaySweepReport.class);
     } catch (ReportFormatException e) {
       throw new ExperimentException(e.getMessage(), e);
     }
-    if (!SensitivityReport.SCHEMA.equals(report.schema())) {
+    if (!DelaySweepReport.SCHEMA.equals(report.schema())) {
       throw new ExperimentException(
-          file + ": $.schema must be " + SensitivityReport.SCHEMA + ", got " + report.schema(),
+          file + ": $.schema must be " + DelaySweepReport.SCHEMA + ", got " + report.schema(),
           null);
     }
     List<String> problems = problems(report);
@@ -209,9 +209,8 @@ public final class SensitivityFile {
    *
    * @throws ExperimentException naming every field of the plan that differs, stored and given
    */
-  public static SensitivityReport read(Path file, SensitivityPlan given)
-      throws ExperimentException {
-    SensitivityReport report = read(file);
+  public static DelaySweepReport read(Path file, DelaySweepPlan given) throws ExperimentException {
+    DelaySweepReport report = read(file);
     List<String> differences = planDifferences(report.plan(), given, "", "stored", "given");
     if (!differences.isEmpty()) {
       throw new ExperimentException(
@@ -227,11 +226,11 @@ public final class SensitivityFile {
    * place, at a delay off the grid, offered other than the plan's rule gives it, or measured for
    * another window, and more cells than planned. Empty for a consistent file.
    */
-  public static List<String> problems(SensitivityReport r) {
+  public static List<String> problems(DelaySweepReport r) {
     List<String> out = new ArrayList<>();
-    SensitivityPlan plan = r.plan();
-    List<SensitivityPlan.Cell> order =
-        SensitivityPlan.shuffledCells(plan.delaysMs(), plan.repeats(), plan.seed());
+    DelaySweepPlan plan = r.plan();
+    List<DelaySweepPlan.Cell> order =
+        DelaySweepPlan.shuffledCells(plan.delaysMs(), plan.repeats(), plan.seed());
     if (!order.equals(plan.cells())) {
       out.add(
           "$.plan.cells: not the order that delays_ms "
@@ -262,8 +261,7 @@ public final class SensitivityFile {
     return out;
   }
 
-  private static void cellProblems(
-      int i, SensitivityCell c, SensitivityPlan plan, List<String> out) {
+  private static void cellProblems(int i, DelaySweepCell c, DelaySweepPlan plan, List<String> out) {
     String at = "$.cells[" + i + "]";
     double d = c.planned().addedDelayMs();
     if (!plan.delaysMs().contains(d)) {
@@ -294,8 +292,8 @@ public final class SensitivityFile {
 
   /** A cell offered other than what the plan's rule gives it from the cells stored before it. */
   private static void offerProblems(
-      int i, List<SensitivityCell> cells, SensitivityPlan plan, List<String> out) {
-    SensitivityCell c = cells.get(i);
+      int i, List<DelaySweepCell> cells, DelaySweepPlan plan, List<String> out) {
+    DelaySweepCell c = cells.get(i);
     double rule = PointOffers.offer(plan, cells.subList(0, i), c.planned().addedDelayMs());
     if (!same(c.cell().offeredPerS(), rule)) {
       out.add(
@@ -318,15 +316,15 @@ public final class SensitivityFile {
    * @param prefix put before each field's name (e.g. "plan."), or ""
    */
   public static List<String> planDifferences(
-      SensitivityPlan stored,
-      SensitivityPlan given,
+      DelaySweepPlan stored,
+      DelaySweepPlan given,
       String prefix,
       String storedLabel,
       String givenLabel) {
     Objects.requireNonNull(stored, "stored");
     Objects.requireNonNull(given, "given");
     List<String> out = new ArrayList<>();
-    for (RecordComponent c : SensitivityPlan.class.getRecordComponents()) {
+    for (RecordComponent c : DelaySweepPlan.class.getRecordComponents()) {
       Object a = component(c, stored);
       Object b = component(c, given);
       if (!c.getName().equals("cells") && !Objects.equals(a, b)) {
@@ -341,7 +339,7 @@ public final class SensitivityFile {
     return out;
   }
 
-  private static Object component(RecordComponent c, SensitivityPlan plan) {
+  private static Object component(RecordComponent c, DelaySweepPlan plan) {
     try {
       return c.getAccessor().invoke(plan);
     } catch (IllegalAccessException | InvocationTargetException e) {
@@ -353,7 +351,7 @@ public final class SensitivityFile {
     return Math.abs(a - b) <= 1e-9 * Math.max(1.0, Math.max(Math.abs(a), Math.abs(b)));
   }
 
-  private static String words(SensitivityPlan.Cell c) {
+  private static String words(DelaySweepPlan.Cell c) {
     return String.format(
         Locale.ROOT,
         "cell %d at %s ms, repeat %d",

@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * declaring the plan these options declare. Once the relay is up, {@link #relayDiffers} is the
  * identity check an experiment's resume makes.
  */
-final class SensitivityResume {
-  private SensitivityResume() {}
+final class DelaySweepResume {
+  private DelaySweepResume() {}
 
   /**
    * What the earlier sessions left.
@@ -33,7 +33,7 @@ final class SensitivityResume {
    * @param contrast the contrast arm's report, or null when it has not measured yet (or there is no
    *     contrast)
    */
-  record Previous(SensitivityReport base, SensitivityReport contrast) {}
+  record Previous(DelaySweepReport base, DelaySweepReport contrast) {}
 
   /**
    * The stored reports a resume of {@code o.outDir()} continues.
@@ -43,7 +43,7 @@ final class SensitivityResume {
    */
   static Previous read(DelaySweepOptions o) throws ExperimentException {
     Path dir = o.outDir();
-    SensitivityReport base = stored(dir.resolve(DelaySweep.REPORT_FILE));
+    DelaySweepReport base = stored(dir.resolve(DelaySweep.REPORT_FILE));
     List<String> differ = differences(o, base);
     differ.addAll(contrastDifferences(o, base));
     if (!differ.isEmpty()) {
@@ -58,7 +58,7 @@ final class SensitivityResume {
           null);
     }
     Path contrastFile = dir.resolve(DelaySweepOptions.CONTRAST_DIR).resolve(DelaySweep.REPORT_FILE);
-    SensitivityReport contrast = null;
+    DelaySweepReport contrast = null;
     if (!o.contrast().isEmpty() && Files.exists(contrastFile)) {
       contrast = stored(contrastFile);
       if (!base.complete() || !contrast.plan().equals(base.plan())) {
@@ -74,7 +74,7 @@ final class SensitivityResume {
             null);
       }
     }
-    SensitivityReport last = o.contrast().isEmpty() ? base : contrast;
+    DelaySweepReport last = o.contrast().isEmpty() ? base : contrast;
     if (base.complete() && (last != null && last.complete())) {
       throw new ExperimentException(
           "nothing to resume in "
@@ -92,7 +92,7 @@ final class SensitivityResume {
   }
 
   /** The report in {@code file}, readable and consistent with its own plan. */
-  static SensitivityReport stored(Path file) throws ExperimentException {
+  static DelaySweepReport stored(Path file) throws ExperimentException {
     if (!Files.exists(file)) {
       throw new ExperimentException(
           "nothing to resume: "
@@ -101,24 +101,24 @@ final class SensitivityResume {
               + (Files.isDirectory(file.getParent()) ? "" : " (nor does its directory)"),
           null);
     }
-    SensitivityReport r;
+    DelaySweepReport r;
     try {
-      r = Json.read(file, SensitivityReport.class);
+      r = Json.read(file, DelaySweepReport.class);
     } catch (ReportFormatException e) {
       throw new ExperimentException("cannot resume: " + e.getMessage(), e);
     } catch (RuntimeException e) {
       throw new ExperimentException("cannot resume: " + file + ": " + e.getMessage(), e);
     }
     List<String> problems = new ArrayList<>();
-    if (!SensitivityReport.SCHEMA.equals(r.schema())) {
-      problems.add("$.schema is " + r.schema() + ", not " + SensitivityReport.SCHEMA);
+    if (!DelaySweepReport.SCHEMA.equals(r.schema())) {
+      problems.add("$.schema is " + r.schema() + ", not " + DelaySweepReport.SCHEMA);
     }
     if (r.rig() == null || r.startedAt() == null) {
       problems.add("$.rig and $.started_at are needed to check the resumed relay");
     }
     if (problems.isEmpty()) {
       // Resumed cells go after these in the plan's order, so the stored ones must be its prefix.
-      problems.addAll(SensitivityFile.problems(r));
+      problems.addAll(DelaySweepFile.problems(r));
     }
     if (!problems.isEmpty()) {
       throw new ExperimentException(
@@ -128,19 +128,19 @@ final class SensitivityResume {
   }
 
   /** Where the stored sweep and the one {@code o} declares differ, before a relay starts. */
-  static List<String> differences(DelaySweepOptions o, SensitivityReport stored) {
+  static List<String> differences(DelaySweepOptions o, DelaySweepReport stored) {
     List<String> out = new ArrayList<>();
     same(out, "profile", stored.profile(), o.profile().name());
     same(out, "arm", stored.arm(), o.profile().treatmentArm());
-    SensitivityPlan s = stored.plan();
+    DelaySweepPlan s = stored.plan();
     // The stored offer is the plan's: an offer calibrated afresh would be chosen after seeing
     // cells. A rate given now declares one rate at every delay.
-    SensitivityPlan declared =
+    DelaySweepPlan declared =
         o.rate() != null
             ? o.plan(o.rate(), s.offerRule(), null)
             : o.plan(s.offeredPerS(), s.offerRule(), s.perPointOffer());
     List<String> plan =
-        SensitivityFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
+        DelaySweepFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);
     MeasurementSettings m = o.sweepOptions().measurement();
     same(out, "measurement", stored.measurement(), m);
@@ -148,18 +148,18 @@ final class SensitivityResume {
   }
 
   /** A contrast run resumes as a contrast run, with the same parameters, and vice versa. */
-  private static List<String> contrastDifferences(DelaySweepOptions o, SensitivityReport base)
+  private static List<String> contrastDifferences(DelaySweepOptions o, DelaySweepReport base)
       throws ExperimentException {
-    Path declared = o.outDir().resolve(SensitivityContrast.FILE);
+    Path declared = o.outDir().resolve(DelaySweepContrast.FILE);
     Map<String, String> now = new TreeMap<>(o.contrast());
     if (!Files.exists(declared)) {
       return now.isEmpty()
           ? List.of()
-          : List.of("contrast: none (no " + SensitivityContrast.FILE + "), now " + now);
+          : List.of("contrast: none (no " + DelaySweepContrast.FILE + "), now " + now);
     }
-    SensitivityContrast c;
+    DelaySweepContrast c;
     try {
-      c = Json.read(declared, SensitivityContrast.class);
+      c = Json.read(declared, DelaySweepContrast.class);
     } catch (ReportFormatException e) {
       throw new ExperimentException("cannot resume: " + e.getMessage(), e);
     } catch (RuntimeException e) {
@@ -180,7 +180,7 @@ final class SensitivityResume {
    * stored relay's against this one's. Empty when they agree.
    */
   static List<String> relayDiffers(
-      DelaySweepOptions o, SensitivityReport stored, RigDescriptor redactedNow) {
+      DelaySweepOptions o, DelaySweepReport stored, RigDescriptor redactedNow) {
     ExperimentIdentity recorded =
         judged(o.profile(), stored.rig(), stored.plan(), stored.measurement());
     ExperimentIdentity now =
@@ -190,7 +190,7 @@ final class SensitivityResume {
 
   /** The sweep as the A/B's rules see it: the plan's one rate and duration, a repeat per cell. */
   static ExperimentIdentity judged(
-      RelayProfile profile, RigDescriptor rig, SensitivityPlan plan, MeasurementSettings m) {
+      RelayProfile profile, RigDescriptor rig, DelaySweepPlan plan, MeasurementSettings m) {
     return Identities.of(
         profile,
         rig,
@@ -202,20 +202,19 @@ final class SensitivityResume {
   }
 
   /** The stored cells as measured, for the rules to judge again with the new ones. */
-  static List<SensitivityAnalysis.Measured> measured(SensitivityReport stored) {
+  static List<DelaySweepAnalysis.Measured> measured(DelaySweepReport stored) {
     return stored.cells().stream()
-        .map(
-            c -> new SensitivityAnalysis.Measured(c.planned(), c.cell(), c.link(), c.auditEvents()))
+        .map(c -> new DelaySweepAnalysis.Measured(c.planned(), c.cell(), c.link(), c.auditEvents()))
         .toList();
   }
 
   /** The stored sessions; a file written before sessions were recorded had one. */
-  static List<SensitivitySession> sessions(SensitivityReport stored) {
+  static List<DelaySweepSession> sessions(DelaySweepReport stored) {
     if (stored.sessions() != null) {
       return stored.sessions();
     }
     return List.of(
-        new SensitivitySession(
+        new DelaySweepSession(
             1,
             stored.startedAt(),
             stored.finishedAt(),
@@ -231,10 +230,10 @@ final class SensitivityResume {
    * @throws IOException when one cannot be moved
    */
   static List<String> setAsideUnfinished(
-      Path journals, SensitivityPlan plan, Set<Integer> measured, int lastSession)
+      Path journals, DelaySweepPlan plan, Set<Integer> measured, int lastSession)
       throws IOException {
     List<String> out = new ArrayList<>();
-    for (SensitivityPlan.Cell c : plan.cells()) {
+    for (DelaySweepPlan.Cell c : plan.cells()) {
       Path j = OneCellSweep.journal(journals, c.sequence());
       if (measured.contains(c.sequence()) || !Files.exists(j)) {
         continue;
@@ -262,7 +261,7 @@ final class SensitivityResume {
   }
 
   /** Why the relay now up cannot continue {@code previous}, in words; null when it can. */
-  static String refusal(DelaySweepOptions o, SensitivityReport previous, RigDescriptor now) {
+  static String refusal(DelaySweepOptions o, DelaySweepReport previous, RigDescriptor now) {
     List<String> differ = relayDiffers(o, previous, now);
     return differ.isEmpty()
         ? null

@@ -4,11 +4,11 @@ import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.cli.ExitCode;
-import dev.ceiling.cli.report.SensitivityHtmlTest;
+import dev.ceiling.cli.report.DelaySweepHtmlTest;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.LinkSweepsReport;
-import dev.ceiling.experiment.SensitivityReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lack-of-fit test, so the line cannot be shown to hold and the documented outcome is exit 1 with
  * the answer first, the points, and sensitivity.json holding the plan and all four cells.
  */
-class SensitivityCommandIT {
+class DelaySweepCommandIT {
   @TempDir Path dir;
 
   @Test
@@ -45,8 +45,8 @@ class SensitivityCommandIT {
     // The page beside it: named on the console, the answer first, every cell a row of its table.
     Path html = out.resolve("sensitivity.html");
     assertThat(o.out()).contains("html: " + html);
-    SensitivityReport report = Json.read(file, SensitivityReport.class);
-    assertThat(SensitivityHtmlTest.missing(Files.readString(html), report)).isEmpty();
+    DelaySweepReport report = Json.read(file, DelaySweepReport.class);
+    assertThat(DelaySweepHtmlTest.missing(Files.readString(html), report)).isEmpty();
   }
 
   /**
@@ -75,11 +75,11 @@ class SensitivityCommandIT {
     String html = Files.readString(out.resolve("links.html"));
     for (String link : new String[] {"db", "cache"}) {
       Path file = out.resolve(link).resolve("sensitivity.json");
-      SensitivityReport report = Json.read(file, SensitivityReport.class);
+      DelaySweepReport report = Json.read(file, DelaySweepReport.class);
       assertThat(report.cells()).as(link).hasSize(4);
       assertThat(report.plan().link()).isEqualTo(link);
       Path page = out.resolve(link).resolve("sensitivity.html");
-      assertThat(SensitivityHtmlTest.missing(Files.readString(page), report)).isEmpty();
+      assertThat(DelaySweepHtmlTest.missing(Files.readString(page), report)).isEmpty();
       assertThat(html).contains("<a href=\"" + link + "/sensitivity.html\">" + link + "</a>");
     }
   }
