@@ -100,21 +100,9 @@ class ChartHoverBrowserIT {
     ObjectNode options = always.putObject("goog:chromeOptions");
     options.put("binary", HtmlReportBrowserIT.chromium);
     ArrayNode args = options.putArray("args");
-    for (String a :
-        List.of(
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1200,900",
-            "--user-data-dir=" + Files.createTempDirectory(dir, "profile"))) {
-      args.add(a);
-    }
+    HeadlessChromium.FLAGS.forEach(args::add);
+    args.add("--window-size=1200,900");
+    args.add("--user-data-dir=" + Files.createTempDirectory(dir, "profile"));
     session = call("POST", "/session", caps).path("value").path("sessionId").asText();
     assertThat(session).as("a WebDriver session").isNotBlank();
   }

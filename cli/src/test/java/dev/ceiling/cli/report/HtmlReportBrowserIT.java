@@ -134,23 +134,17 @@ class HtmlReportBrowserIT {
 
   /** Chromium's arguments shared by the DOM dump and the screenshot. */
   List<String> chromiumArgs(Path profile, int widthPx) {
-    return new ArrayList<>(
+    List<String> args = new ArrayList<>();
+    args.add(chromium);
+    args.addAll(HeadlessChromium.FLAGS);
+    args.addAll(
         List.of(
-            chromium,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
             "--window-size=" + Math.max(widthPx, MIN_WINDOW_PX) + ",1000",
             "--user-data-dir=" + profile,
             "--enable-logging=stderr",
             "--log-level=0",
             "--virtual-time-budget=5000"));
+    return args;
   }
 
   /** Runs Chromium with {@code args}, waiting generously; its log is returned. */
