@@ -72,7 +72,7 @@ public final class IdentitiesRound {
         o,
         REPORT_FILE,
         "defaults round",
-        this::interrupt,
+        stop,
         this::measure,
         problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
   }

@@ -28,8 +28,8 @@ final class Rounds {
    * Runs one round: makes its output directory and fresh report file, starts the profile's
    * treatment arm (state reset, the round's relay overrides applied) under {@code outDir/rig}, runs
    * {@code body} on the relay's descriptor and the file, and stops the relay. {@code failed} makes
-   * the result of a relay that did not start. With the round's shutdown hook, Ctrl-C calls {@code
-   * interrupt} and, past the grace, stops the relay.
+   * the result of a relay that did not start. With the round's shutdown hook, Ctrl-C requests
+   * {@code stop} and, past the grace, stops the relay the signal holds.
    *
    * @param file the report's name in the output directory
    * @param round the round's name, for the refusal of an existing file
@@ -39,7 +39,7 @@ final class Rounds {
       RoundBuilder<?> o,
       String file,
       String round,
-      Runnable interrupt,
+      StopSignal stop,
       BiFunction<RigDescriptor, Path, R> body,
       Function<String, R> failed)
       throws ExperimentException {
@@ -48,23 +48,60 @@ final class Rounds {
         UpOptions.of(o.profile, o.profile.treatmentArm(), o.outDir.resolve("rig"))
             .withReset(true)
             .withOverrides(o.relayOverrides);
-    RigHandle handle;
+    ShutdownHook h = o.installShutdownHook ? hook(stop) : ShutdownHook.none();
     try {
-      handle = Rig.up(up);
-    } catch (RigException e) {
-      return failed.apply("the relay did not start: " + e);
-    }
-    ShutdownHook h =
-        o.installShutdownHook
-            ? ShutdownHook.install(
-                "ceiling-round-interrupt", interrupt, ShutdownHook.INTERRUPT_GRACE, handle::close)
-            : ShutdownHook.none();
-    try (handle) {
-      o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
-      return body.apply(handle.descriptor(), report);
+      return withRelay(
+          up, stop, o.progress, handle -> body.apply(handle.descriptor(), report), failed);
     } finally {
       h.close();
     }
+  }
+
+  /**
+   * The shutdown hook every round installs: a signal requests {@code stop} (no new cell, arm or
+   * link; the running loop interrupted) and, past the grace, stops whichever relay the signal holds
+   * (this process owns the proxies a relay talks through, so the relay must not outlive it).
+   */
+  static ShutdownHook hook(StopSignal stop) {
+    return ShutdownHook.install(
+        "ceiling-round-interrupt", stop::request, ShutdownHook.INTERRUPT_GRACE, stop::stopRig);
+  }
+
+  /**
+   * Starts the relay {@code up} describes, registers it with {@code stop} (so that the hook's last
+   * resort reaches it), runs {@code body} on it and stops it whatever happened. {@code failed}
+   * makes the result of a relay that did not start.
+   */
+  static <R> R withRelay(
+      UpOptions up,
+      StopSignal stop,
+      ExperimentProgress progress,
+      Function<RigHandle, R> body,
+      Function<String, R> failed) {
+    try (RigHandle handle = Rig.up(up)) {
+      stop.rigUp(running(handle));
+      progress.rigUp(handle.descriptor().arm(), handle.descriptor());
+      return body.apply(handle);
+    } catch (RigException e) {
+      return failed.apply("the relay did not start: " + e);
+    } finally {
+      stop.takeRigDown();
+    }
+  }
+
+  /** A rig handle as the stop signal holds a relay. */
+  private static RigControl.Running running(RigHandle h) {
+    return new RigControl.Running() {
+      @Override
+      public RigDescriptor descriptor() {
+        return h.descriptor();
+      }
+
+      @Override
+      public dev.ceiling.rig.DownResult stop() {
+        return h.stop();
+      }
+    };
   }
 
   /** Makes {@code outDir} and returns {@code outDir/file}, which must not exist yet. */

@@ -54,10 +54,12 @@ public final class SplitRound {
 
   private final Builder o;
   private final SweepRunner runner;
+  private final StopSignal stop = new StopSignal();
 
   private SplitRound(Builder o) {
     this.o = o;
     this.runner = new SweepRunner(SweepRunner.defaultScraper(), o.progress);
+    stop.running(runner::interrupt);
   }
 
   public static Builder builder() {
@@ -66,7 +68,7 @@ public final class SplitRound {
 
   /** Stops the round after the running cell; what was measured is judged and written. */
   public void interrupt() {
-    runner.interrupt();
+    stop.request();
   }
 
   /**
@@ -80,7 +82,7 @@ public final class SplitRound {
         o,
         REPORT_FILE,
         "split round",
-        this::interrupt,
+        stop,
         this::measure,
         problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
   }
