@@ -27,21 +27,20 @@ final class Rounds {
   /**
    * Runs one round: makes its output directory and fresh report file, starts the profile's
    * treatment arm (state reset, the round's relay overrides applied) under {@code outDir/rig}, runs
-   * {@code body} on the relay's descriptor and the file, and stops the relay. {@code failed} makes
-   * the result of a relay that did not start. With the round's shutdown hook, Ctrl-C requests
-   * {@code stop} and, past the grace, stops the relay the signal holds.
+   * {@code body} on the relay's descriptor and the file, and stops the relay; a relay that did not
+   * start is an infrastructure failure. With the round's shutdown hook, Ctrl-C requests {@code
+   * stop} and, past the grace, stops the relay the signal holds.
    *
    * @param file the report's name in the output directory
    * @param round the round's name, for the refusal of an existing file
    * @throws ExperimentException when the directory cannot be made or the file already exists
    */
-  static <R> R run(
+  static <R> RoundResult<R> run(
       RoundBuilder<?> o,
       String file,
       String round,
       StopSignal stop,
-      BiFunction<RigDescriptor, Path, R> body,
-      Function<String, R> failed)
+      BiFunction<RigDescriptor, Path, RoundResult<R>> body)
       throws ExperimentException {
     Path report = freshFile(o.outDirOrNew(), file, round);
     UpOptions up =
@@ -51,7 +50,11 @@ final class Rounds {
     ShutdownHook h = o.installShutdownHook ? hook(stop) : ShutdownHook.none();
     try {
       return withRelay(
-          up, stop, o.progress, handle -> body.apply(handle.descriptor(), report), failed);
+          up,
+          stop,
+          o.progress,
+          handle -> body.apply(handle.descriptor(), report),
+          problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
     } finally {
       h.close();
     }
@@ -79,7 +82,7 @@ final class Rounds {
       Function<RigHandle, R> body,
       Function<String, R> failed) {
     try (RigHandle handle = Rig.up(up)) {
-      stop.rigUp(running(handle));
+      stop.rigUp(RigControl.Running.of(handle));
       progress.rigUp(handle.descriptor().arm(), handle.descriptor());
       return body.apply(handle);
     } catch (RigException e) {
@@ -87,21 +90,6 @@ final class Rounds {
     } finally {
       stop.takeRigDown();
     }
-  }
-
-  /** A rig handle as the stop signal holds a relay. */
-  private static RigControl.Running running(RigHandle h) {
-    return new RigControl.Running() {
-      @Override
-      public RigDescriptor descriptor() {
-        return h.descriptor();
-      }
-
-      @Override
-      public dev.ceiling.rig.DownResult stop() {
-        return h.stop();
-      }
-    };
   }
 
   /** Makes {@code outDir} and returns {@code outDir/file}, which must not exist yet. */
