@@ -141,20 +141,8 @@ public final class SplitRound {
                         c.repeat(),
                         c.twoCommunity() ? "split" : "one"))
             .toList();
-    return new SplitRoundReport(
-        SplitRoundReport.SCHEMA,
-        o.profile.name(),
-        Redaction.redact(live),
-        identity,
-        declared,
-        workers,
-        lock,
-        Instant.now(),
-        null,
-        false,
-        "planned: no cell measured yet",
-        List.of(),
-        null);
+    return SplitRoundReport.planned(
+        o.profile.name(), Redaction.redact(live), identity, declared, workers, lock);
   }
 
   /** The planned cells, then the verdict over what was measured, written over the plan. */
