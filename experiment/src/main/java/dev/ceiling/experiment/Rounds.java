@@ -10,6 +10,7 @@ import dev.ceiling.rig.UpOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -61,13 +62,18 @@ final class Rounds {
   }
 
   /**
-   * The shutdown hook every round installs: a signal requests {@code stop} (no new cell, arm or
-   * link; the running loop interrupted) and, past the grace, stops whichever relay the signal holds
-   * (this process owns the proxies a relay talks through, so the relay must not outlive it).
+   * The shutdown hook every round installs, the A/B included: a signal requests {@code stop} (no
+   * new cell, arm or link; the running loop interrupted) and, past {@code grace}, stops whichever
+   * relay the signal holds (this process owns the proxies a relay talks through, so the relay must
+   * not outlive it).
    */
+  static ShutdownHook hook(StopSignal stop, Duration grace) {
+    return ShutdownHook.install("ceiling-round-interrupt", stop::request, grace, stop::stopRig);
+  }
+
+  /** {@link #hook(StopSignal, Duration)} with the one {@link ShutdownHook#INTERRUPT_GRACE}. */
   static ShutdownHook hook(StopSignal stop) {
-    return ShutdownHook.install(
-        "ceiling-round-interrupt", stop::request, ShutdownHook.INTERRUPT_GRACE, stop::stopRig);
+    return hook(stop, ShutdownHook.INTERRUPT_GRACE);
   }
 
   /**
