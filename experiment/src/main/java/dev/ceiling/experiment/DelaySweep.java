@@ -8,7 +8,6 @@ import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.Rig;
-import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
 import java.io.IOException;
@@ -71,12 +70,6 @@ public final class DelaySweep {
    */
   private final DelaySweepPlan fixedPlan;
 
-  /** The contrast arm while it runs, so that the hook's last resort reaches its relay. */
-  private volatile DelaySweep runningArm;
-
-  /** This arm's relay while it is up, so that the hook's last resort can stop it. */
-  private volatile RigHandle relay;
-
   private DelaySweep(DelaySweepOptions o, DelaySweepPlan fixedPlan, StopSignal stop) {
     this.o = o;
     this.fixedPlan = fixedPlan;
@@ -111,14 +104,7 @@ public final class DelaySweep {
     // resort stops the relays itself if the sweep has not returned within the grace. A running
     // relay's owner handles signals itself.
     DelaySweepResume.Previous before = o.resume() ? DelaySweepResume.read(o) : null;
-    ShutdownHook hook =
-        o.attached() != null
-            ? ShutdownHook.none()
-            : ShutdownHook.install(
-                "ceiling-sensitivity-interrupt",
-                this::interrupt,
-                ShutdownHook.INTERRUPT_GRACE,
-                this::stopRelays);
+    ShutdownHook hook = o.attached() != null ? ShutdownHook.none() : Rounds.hook(stop);
     try {
       DelaySweepResult base = baseArm(before);
       return o.contrast().isEmpty() || base.report() == null
@@ -155,11 +141,10 @@ public final class DelaySweep {
     // Why the contrast arm did not run, or null when it did.
     RoundEnd notRun = null;
     String why = null;
-    // The arm shares the stop signal: a request before its relay starts keeps the relay down.
+    // The arm shares the stop signal: a request before its relay starts keeps the relay down, and
+    // the hook's last resort reaches its relay through the signal.
     DelaySweep contrastArm = new DelaySweep(o.forContrast(), plan, stop);
-    runningArm = contrastArm;
     if (!base.report().complete() || stop.requested()) {
-      runningArm = null;
       notRun =
           base.report().complete()
               ? RoundEnd.interrupted()
@@ -173,8 +158,6 @@ public final class DelaySweep {
       } catch (ExperimentException e) {
         notRun = RoundEnd.failed(e.getMessage());
         why = notRun.reason();
-      } finally {
-        runningArm = null;
       }
     }
     if (arm != null) {
@@ -239,27 +222,12 @@ public final class DelaySweep {
       return DelaySweepResult.failed(
           Outcome.NOT_ESTABLISHED, RoundEnd.interrupted().reason() + " before the relay");
     }
-    try (RigHandle handle = Rig.up(up)) {
-      relay = handle;
-      o.progress().rigUp(handle.descriptor().arm(), handle.descriptor());
-      return measure(handle, file, previous);
-    } catch (RigException e) {
-      return DelaySweepResult.failed(Outcome.INFRASTRUCTURE, "the relay did not start: " + e);
-    } finally {
-      relay = null;
-    }
-  }
-
-  /** The hook's last resort: the relays still up, this arm's and the running contrast arm's. */
-  private void stopRelays() {
-    RigHandle h = relay;
-    if (h != null) {
-      h.close();
-    }
-    DelaySweep arm = runningArm;
-    if (arm != null) {
-      arm.stopRelays();
-    }
+    return Rounds.withRelay(
+        up,
+        stop,
+        o.progress(),
+        handle -> measure(handle, file, previous),
+        problem -> DelaySweepResult.failed(Outcome.INFRASTRUCTURE, problem));
   }
 
   /** Asks the sweep to stop after the running cell (what the shutdown hook does on a signal). */

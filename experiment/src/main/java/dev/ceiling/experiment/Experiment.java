@@ -57,10 +57,7 @@ public final class Experiment {
     // On Ctrl-C: let the running cell finish and the report be written, then make sure the relay
     // is down whatever happened.
     ShutdownHook hook =
-        o.installShutdownHook()
-            ? ShutdownHook.install(
-                "ceiling-shutdown", stop::request, o.shutdownGrace(), stop::stopRig)
-            : ShutdownHook.none();
+        o.installShutdownHook() ? Rounds.hook(stop, o.shutdownGrace()) : ShutdownHook.none();
     try {
       return runArms();
     } finally {

@@ -68,13 +68,7 @@ public final class IdentitiesRound {
   }
 
   private RoundResult<IdentitiesRoundReport> runRound() throws ExperimentException {
-    return Rounds.run(
-        o,
-        REPORT_FILE,
-        "defaults round",
-        this::interrupt,
-        this::measure,
-        problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
+    return Rounds.run(o, REPORT_FILE, "defaults round", stop, this::measure);
   }
 
   /** The relay is up: the rate, the plan (written), the cells, the verdict (written). */

@@ -120,11 +120,9 @@ public final class LinkSweeps {
     List<String> problems = new ArrayList<>();
     LinkSweepsReport report = report(results);
     // Ctrl-C between two links, when no link's own hook is installed, must still stop the run and
-    // let it write links.json: this hook holds the exit until the run returns. The running link's
-    // sweep has its own hook, which stops its relay.
-    ShutdownHook hook =
-        ShutdownHook.install(
-            "ceiling-links-interrupt", this::interrupt, ShutdownHook.INTERRUPT_GRACE, () -> {});
+    // let it write links.json: this hook holds the exit until the run returns, and its last resort
+    // stops the running link's relay, which the shared signal holds.
+    ShutdownHook hook = Rounds.hook(stop);
     try {
       Json.write(file, report);
       progress.linksPlanned(plan);

@@ -19,18 +19,7 @@ interface RigControl {
       new RigControl() {
         @Override
         public Running up(UpOptions options) throws RigException {
-          RigHandle h = Rig.up(options);
-          return new Running() {
-            @Override
-            public RigDescriptor descriptor() {
-              return h.descriptor();
-            }
-
-            @Override
-            public DownResult stop() {
-              return h.stop();
-            }
-          };
+          return Running.of(Rig.up(options));
         }
 
         @Override
@@ -45,6 +34,21 @@ interface RigControl {
 
     /** Stops the relay; idempotent, every call returns the first call's result. */
     DownResult stop();
+
+    /** The relay of a rig handle. */
+    static Running of(RigHandle h) {
+      return new Running() {
+        @Override
+        public RigDescriptor descriptor() {
+          return h.descriptor();
+        }
+
+        @Override
+        public DownResult stop() {
+          return h.stop();
+        }
+      };
+    }
   }
 
   /**

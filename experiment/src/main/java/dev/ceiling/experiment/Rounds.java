@@ -10,6 +10,7 @@ import dev.ceiling.rig.UpOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -27,43 +28,73 @@ final class Rounds {
   /**
    * Runs one round: makes its output directory and fresh report file, starts the profile's
    * treatment arm (state reset, the round's relay overrides applied) under {@code outDir/rig}, runs
-   * {@code body} on the relay's descriptor and the file, and stops the relay. {@code failed} makes
-   * the result of a relay that did not start. With the round's shutdown hook, Ctrl-C calls {@code
-   * interrupt} and, past the grace, stops the relay.
+   * {@code body} on the relay's descriptor and the file, and stops the relay; a relay that did not
+   * start is an infrastructure failure. With the round's shutdown hook, Ctrl-C requests {@code
+   * stop} and, past the grace, stops the relay the signal holds.
    *
    * @param file the report's name in the output directory
    * @param round the round's name, for the refusal of an existing file
    * @throws ExperimentException when the directory cannot be made or the file already exists
    */
-  static <R> R run(
+  static <R> RoundResult<R> run(
       RoundBuilder<?> o,
       String file,
       String round,
-      Runnable interrupt,
-      BiFunction<RigDescriptor, Path, R> body,
-      Function<String, R> failed)
+      StopSignal stop,
+      BiFunction<RigDescriptor, Path, RoundResult<R>> body)
       throws ExperimentException {
     Path report = freshFile(o.outDirOrNew(), file, round);
     UpOptions up =
         UpOptions.of(o.profile, o.profile.treatmentArm(), o.outDir.resolve("rig"))
             .withReset(true)
             .withOverrides(o.relayOverrides);
-    RigHandle handle;
+    ShutdownHook h = o.installShutdownHook ? hook(stop) : ShutdownHook.none();
     try {
-      handle = Rig.up(up);
-    } catch (RigException e) {
-      return failed.apply("the relay did not start: " + e);
-    }
-    ShutdownHook h =
-        o.installShutdownHook
-            ? ShutdownHook.install(
-                "ceiling-round-interrupt", interrupt, ShutdownHook.INTERRUPT_GRACE, handle::close)
-            : ShutdownHook.none();
-    try (handle) {
-      o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
-      return body.apply(handle.descriptor(), report);
+      return withRelay(
+          up,
+          stop,
+          o.progress,
+          handle -> body.apply(handle.descriptor(), report),
+          problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
     } finally {
       h.close();
+    }
+  }
+
+  /**
+   * The shutdown hook every round installs, the A/B included: a signal requests {@code stop} (no
+   * new cell, arm or link; the running loop interrupted) and, past {@code grace}, stops whichever
+   * relay the signal holds (this process owns the proxies a relay talks through, so the relay must
+   * not outlive it).
+   */
+  static ShutdownHook hook(StopSignal stop, Duration grace) {
+    return ShutdownHook.install("ceiling-round-interrupt", stop::request, grace, stop::stopRig);
+  }
+
+  /** {@link #hook(StopSignal, Duration)} with the one {@link ShutdownHook#INTERRUPT_GRACE}. */
+  static ShutdownHook hook(StopSignal stop) {
+    return hook(stop, ShutdownHook.INTERRUPT_GRACE);
+  }
+
+  /**
+   * Starts the relay {@code up} describes, registers it with {@code stop} (so that the hook's last
+   * resort reaches it), runs {@code body} on it and stops it whatever happened. {@code failed}
+   * makes the result of a relay that did not start.
+   */
+  static <R> R withRelay(
+      UpOptions up,
+      StopSignal stop,
+      ExperimentProgress progress,
+      Function<RigHandle, R> body,
+      Function<String, R> failed) {
+    try (RigHandle handle = Rig.up(up)) {
+      stop.rigUp(RigControl.Running.of(handle));
+      progress.rigUp(handle.descriptor().arm(), handle.descriptor());
+      return body.apply(handle);
+    } catch (RigException e) {
+      return failed.apply("the relay did not start: " + e);
+    } finally {
+      stop.takeRigDown();
     }
   }
 

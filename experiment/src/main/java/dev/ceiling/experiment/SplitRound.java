@@ -54,10 +54,12 @@ public final class SplitRound {
 
   private final Builder o;
   private final SweepRunner runner;
+  private final StopSignal stop = new StopSignal();
 
   private SplitRound(Builder o) {
     this.o = o;
     this.runner = new SweepRunner(SweepRunner.defaultScraper(), o.progress);
+    stop.running(runner::interrupt);
   }
 
   public static Builder builder() {
@@ -66,7 +68,7 @@ public final class SplitRound {
 
   /** Stops the round after the running cell; what was measured is judged and written. */
   public void interrupt() {
-    runner.interrupt();
+    stop.request();
   }
 
   /**
@@ -76,13 +78,7 @@ public final class SplitRound {
    * @throws ExperimentException when the output directory cannot be made or already holds a round
    */
   private RoundResult<SplitRoundReport> runRound() throws ExperimentException {
-    return Rounds.run(
-        o,
-        REPORT_FILE,
-        "split round",
-        this::interrupt,
-        this::measure,
-        problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
+    return Rounds.run(o, REPORT_FILE, "split round", stop, this::measure);
   }
 
   /** The relay is up: the plan, written; the cells; the verdict, written. */
@@ -145,20 +141,8 @@ public final class SplitRound {
                         c.repeat(),
                         c.twoCommunity() ? "split" : "one"))
             .toList();
-    return new SplitRoundReport(
-        SplitRoundReport.SCHEMA,
-        o.profile.name(),
-        Redaction.redact(live),
-        identity,
-        declared,
-        workers,
-        lock,
-        Instant.now(),
-        null,
-        false,
-        "planned: no cell measured yet",
-        List.of(),
-        null);
+    return SplitRoundReport.planned(
+        o.profile.name(), Redaction.redact(live), identity, declared, workers, lock);
   }
 
   /** The planned cells, then the verdict over what was measured, written over the plan. */

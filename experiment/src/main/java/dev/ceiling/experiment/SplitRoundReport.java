@@ -61,6 +61,34 @@ public record SplitRoundReport(
     cells = List.copyOf(cells);
   }
 
+  /**
+   * The round's report before its first cell: the whole plan, declared, started now.
+   *
+   * @param redactedRig the relay as it runs, credentials redacted
+   */
+  static SplitRoundReport planned(
+      String profile,
+      RigDescriptor redactedRig,
+      ExperimentIdentity identity,
+      List<PlannedSplitCell> plan,
+      Double predictedWorkersCeilingPerS,
+      Double predictedLockCeilingPerS) {
+    return new SplitRoundReport(
+        SCHEMA,
+        profile,
+        redactedRig,
+        identity,
+        plan,
+        predictedWorkersCeilingPerS,
+        predictedLockCeilingPerS,
+        Instant.now(),
+        null,
+        false,
+        "planned: no cell measured yet",
+        List.of(),
+        null);
+  }
+
   /** The planned report with the round's end: when, whether complete, the cells and the verdict. */
   SplitRoundReport ended(
       Instant finished, boolean complete, String reason, List<Cell> measured, SplitReport judged) {

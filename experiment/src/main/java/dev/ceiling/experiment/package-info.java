@@ -20,6 +20,8 @@
  * <p>Below them, {@link dev.ceiling.experiment.SweepRunner} measures one arm's sweep on a running
  * relay, and {@link dev.ceiling.experiment.ShutdownHook} is the Ctrl-C handling the CLI shares.
  * {@link dev.ceiling.experiment.Predictions} names the relay_info keys a relay reports its own
- * ceilings under. Everything package-private is the rounds' machinery.
+ * ceilings under. Everything package-private is the rounds' machinery: {@code Rounds} is what the
+ * rounds share (the output file, the relay up and down, the one round hook on the one {@code
+ * StopSignal}, the cell loop), {@code RoundEnd} how a loop ended.
  */
 package dev.ceiling.experiment;
