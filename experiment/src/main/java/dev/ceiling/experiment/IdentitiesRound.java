@@ -8,9 +8,11 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.net.Redaction;
 import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.verdict.AdmissionPlan;
 import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
 import dev.ceiling.verdict.IdentitiesVerdict;
+import dev.ceiling.verdict.LimiterWindowRule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +96,9 @@ public final class IdentitiesRound {
     }
     List<Integer> grid = o.identities.stream().sorted().distinct().toList();
     List<IdentitiesRoundReport.PlannedIdentitiesCell> plan = plan(grid);
-    Report report = new Report(file, Redaction.redact(live), rate, grid, plan, ceiling);
+    Report report =
+        new Report(
+            file, Redaction.redact(live), rate, grid, plan, ceiling, admission(rate, ceiling));
     List<IdentitiesVerdict.Measured> measured = new ArrayList<>();
     RoundEnd end;
     try {
@@ -181,6 +185,18 @@ public final class IdentitiesRound {
     return new IdentitiesVerdict.Measured(cell, identity, live.clientSideEvidence());
   }
 
+  /** The declared admission limits read before the first cell: coverage and the crossover. */
+  private AdmissionPlan admission(double rate, Double ceiling) {
+    MeasurementSettings m = o.sweepOptions.measurement();
+    return AdmissionPlan.of(
+        AdmissionBudgets.of(o.profile),
+        m.warmupS(),
+        o.duration.toNanos() / 1e9,
+        rate,
+        ceiling,
+        m.sourceAddresses());
+  }
+
   private static Outcome outcome(IdentitiesRoundReport r, RoundEnd end) {
     if (end.failed()) {
       return Outcome.INFRASTRUCTURE;
@@ -200,6 +216,7 @@ public final class IdentitiesRound {
     private final List<Integer> grid;
     private final List<IdentitiesRoundReport.PlannedIdentitiesCell> plan;
     private final Double ceiling;
+    private final AdmissionPlan admission;
     private final Instant started = Instant.now();
 
     Report(
@@ -208,13 +225,15 @@ public final class IdentitiesRound {
         double rate,
         List<Integer> grid,
         List<IdentitiesRoundReport.PlannedIdentitiesCell> plan,
-        Double ceiling) {
+        Double ceiling,
+        AdmissionPlan admission) {
       this.file = file;
       this.rig = rig;
       this.rate = rate;
       this.grid = grid;
       this.plan = plan;
       this.ceiling = ceiling;
+      this.admission = admission;
     }
 
     IdentitiesRoundReport write(List<IdentitiesVerdict.Measured> measured, RoundEnd ended)
@@ -228,14 +247,15 @@ public final class IdentitiesRound {
       IdentitiesReport verdict =
           measured.isEmpty()
               ? null
-              : IdentitiesVerdict.judge(
-                  grid,
-                  rate,
-                  base.sourceAddresses(),
-                  measured,
-                  rig.limiterSettings(),
-                  ceiling,
-                  o.verdictConfig);
+              : admission.answer(
+                  IdentitiesVerdict.judge(
+                      grid,
+                      rate,
+                      base.sourceAddresses(),
+                      measured,
+                      rig.limiterSettings(),
+                      ceiling,
+                      o.verdictConfig));
       IdentitiesRoundReport r =
           new IdentitiesRoundReport(
               IdentitiesRoundReport.SCHEMA,
@@ -259,7 +279,8 @@ public final class IdentitiesRound {
                           new IdentitiesRoundReport.MeasuredIdentitiesCell(
                               m.identity().measurement().identities(), m.cell()))
                   .toList(),
-              verdict);
+              verdict,
+              admission);
       Json.write(file, r);
       return r;
     }
@@ -321,6 +342,19 @@ public final class IdentitiesRound {
       }
       if (repeats < 1) {
         problems.add("repeats must be >= 1, got " + repeats);
+      }
+      if (profile != null && !duration.isZero() && !duration.isNegative()) {
+        // The limiter-window rule, before the relay starts: a cell shorter than the longest
+        // declared window would read the limiter's first seconds as "nothing binds".
+        String uncovered =
+            LimiterWindowRule.of(
+                    AdmissionBudgets.of(profile),
+                    sweepOptions.measurement().warmupS(),
+                    duration.toNanos() / 1e9)
+                .refusal();
+        if (uncovered != null) {
+          problems.add(uncovered);
+        }
       }
       orThrow(problems);
       return new IdentitiesRound(this).runRound();

@@ -3,6 +3,7 @@ package dev.ceiling.experiment;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.verdict.AdmissionPlan;
 import dev.ceiling.verdict.IdentitiesReport;
 import java.time.Instant;
 import java.util.List;
@@ -29,6 +30,9 @@ import java.util.List;
  * @param incompleteReason why not, or null
  * @param cells the measured cells, in run order
  * @param verdict the answer from the cells measured, or null before the first
+ * @param admission the profile's declared admission limits that apply to the offer, what each cell
+ *     covers of their longest window, and the crossover predicted from them, fixed before the first
+ *     cell
  */
 public record IdentitiesRoundReport(
     String schema,
@@ -47,7 +51,8 @@ public record IdentitiesRoundReport(
     boolean complete,
     String incompleteReason,
     List<MeasuredIdentitiesCell> cells,
-    IdentitiesReport verdict) {
+    IdentitiesReport verdict,
+    AdmissionPlan admission) {
 
   /** The file's schema name. */
   public static final String SCHEMA = "ceiling-identities/1";

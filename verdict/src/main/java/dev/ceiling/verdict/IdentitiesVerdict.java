@@ -98,9 +98,17 @@ public final class IdentitiesVerdict {
   private static IdentitiesRow row(int n, List<Measured> cells, VerdictConfig cfg) {
     List<Measured> used = new ArrayList<>();
     for (Measured m : cells) {
+      // The client's steady state counts OK-true answers only, so a cell whose limiter answers
+      // its refusals (OK false) fails it by construction; where the limiter refused, its
+      // refusals are the reading, and the limiter-window rule is what makes them steady-state.
+      boolean limiterRefused = refused(m.cell()) >= LIMITER_BINDS_FRACTION;
       boolean excluded =
           CellProblems.of(m.cell(), m.identity(), cfg, m.clientEvidence()).stream()
-              .anyMatch(p -> p.excludesEvidence() && !LIMITER_EVIDENCE.contains(p.kind()));
+              .anyMatch(
+                  p ->
+                      p.excludesEvidence()
+                          && !LIMITER_EVIDENCE.contains(p.kind())
+                          && !(limiterRefused && p.kind() == ProblemKind.CLIENT_NOT_STEADY));
       if (!excluded) {
         used.add(m);
       }

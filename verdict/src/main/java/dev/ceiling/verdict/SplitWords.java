@@ -51,9 +51,11 @@ final class SplitWords {
         };
     if (!maskingReadable && answer != SplitReport.Answer.RUN_INVALID) {
       text +=
-          " The relay exposes no worker pool busy time (audit_pool_busy_seconds), so masking by"
-              + " the workers could not be detected: a reading without a raise cannot rule out"
-              + " that the workers bound first.";
+          " The relay exposes no worker pool busy time (audit_pool_busy_seconds), so its"
+              + " ceilings here are the client's (OK-true answers per second) and masking by the"
+              + " workers could not be detected: the client cannot tell whether the relay's"
+              + " workers bound before the lock, so a reading without a raise cannot rule out"
+              + " that they did; the relay's worker metrics would tell.";
     }
     long masked = rates.stream().filter(SplitRate::masked).count();
     if (masked > 0 && answer != SplitReport.Answer.LOCK_NOT_MEASURABLE) {

@@ -158,4 +158,59 @@ class IdentitiesVerdictTest {
         .isCloseTo(1750 / (RATE * WINDOW_S), org.assertj.core.data.Offset.offset(1e-9));
     assertThat(IdentitiesVerdict.refused(noCounter.toBuilder().notices(0).build())).isZero();
   }
+
+  /**
+   * A relay without metrics whose limiter answers every refusal with OK false: the client's steady
+   * state counts OK-true answers only, so the outstanding count stays flat where "offered minus
+   * answered" expects it to grow, and the cell is not steady by construction. Its refusals are
+   * still the limiter's: the row reads LIMITER. Partner: the same unsteady cell without refusals is
+   * excluded, and its row is not measured.
+   */
+  @Test
+  void aCellTheLimiterRefusedReadsLimiterThoughTheClientCannotReadItSteady() {
+    long offered = Math.round(RATE * WINDOW_S);
+    IdentitiesVerdict.Measured m = cell(10, 0, 0, 0.35);
+    Map<String, Double> noQuota = new HashMap<>(m.cell().relay().counterDeltas());
+    noQuota.remove(MetricRole.ADMISSION_REJECTIONS_QUOTA.key());
+    Cell refusedAll =
+        m.cell().toBuilder()
+            .counterDeltas(noQuota)
+            .notices(0)
+            .rejected(offered)
+            .unacknowledged(0)
+            .rejectedByPrefix(Map.of("rate-limited", offered))
+            .outstandingDelta(null)
+            .windowCounts(0, 0, 0, 0, 2, 2, 2)
+            .build();
+    IdentitiesVerdict.Measured limited =
+        new IdentitiesVerdict.Measured(refusedAll, m.identity(), true);
+    assertThat(CellProblems.of(refusedAll, m.identity(), CFG, true))
+        .extracting(CellProblem::kind)
+        .contains(ProblemKind.CLIENT_NOT_STEADY);
+
+    IdentitiesReport r =
+        IdentitiesVerdict.judge(List.of(10), RATE, null, List.of(limited), Map.of(), null, CFG);
+    assertThat(r.row(10).reading())
+        .as("%s", CellProblems.of(refusedAll, m.identity(), CFG, true))
+        .isEqualTo(IdentitiesRow.Reading.LIMITER);
+    assertThat(r.row(10).limiterRefusedFraction()).isEqualTo(1.0);
+
+    Cell unsteadyNoRefusal =
+        refusedAll.toBuilder().rejected(0).accepted(offered).rejectedByPrefix(Map.of()).build();
+    // The partner's only excluding problem is the client's steady state.
+    assertThat(CellProblems.of(unsteadyNoRefusal, m.identity(), CFG, true))
+        .filteredOn(CellProblem::excludesEvidence)
+        .extracting(CellProblem::kind)
+        .containsExactly(ProblemKind.CLIENT_NOT_STEADY);
+    IdentitiesReport partner =
+        IdentitiesVerdict.judge(
+            List.of(10),
+            RATE,
+            null,
+            List.of(new IdentitiesVerdict.Measured(unsteadyNoRefusal, m.identity(), true)),
+            Map.of(),
+            null,
+            CFG);
+    assertThat(partner.row(10).reading()).isEqualTo(IdentitiesRow.Reading.NOT_MEASURED);
+  }
 }
