@@ -1,5 +1,15 @@
 package dev.ceiling.cli.contract;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+
+import dev.ceiling.core.json.ReportFormatException;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import static dev.ceiling.cli.contract.Cli.assertUsageError;
 import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,6 +131,29 @@ class DefaultsRoundIT {
             v.firstFreeIdentities(), cold / budget, hot / budget, o)
         .isTrue();
     assertThat(o.out()).startsWith("At ").contains("the limiter stops binding from N = ");
+
+    // A file written before the round read the declared admission limits (no "admission") still
+    // reads, with it null and everything else as written; partner: any other missing field is
+    // still refused by the strict reader.
+    String written = Files.readString(out.resolve("identities.json"));
+    String old = withoutField(written, "admission");
+    assertThat(old).doesNotContain("\"admission\"");
+    IdentitiesRoundReport before = Json.read(old, "old.json", IdentitiesRoundReport.class);
+    assertThat(before.admission()).isNull();
+    assertThat(before.cells()).isEqualTo(r.cells());
+    assertThatThrownBy(
+            () ->
+                Json.read(
+                    withoutField(written, "offered_per_s"), "old.json", IdentitiesRoundReport.class))
+        .isInstanceOf(ReportFormatException.class)
+        .hasMessageContaining("offered_per_s");
+  }
+
+  /** The report's text without its top-level {@code field} (the file's last field or not). */
+  private static String withoutField(String json, String field) throws Exception {
+    ObjectNode tree = (ObjectNode) new ObjectMapper().readTree(json);
+    assertThat(tree.remove(field)).as(field).isNotNull();
+    return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(tree);
   }
 
   /** The index of the first grid N at or above {@code n} (the grid's size when none). */

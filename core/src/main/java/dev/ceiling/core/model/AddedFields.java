@@ -74,6 +74,9 @@ public final class AddedFields {
           new Added("outstanding_at_window_start", WINDOW_COUNTS_SIBLINGS),
           new Added("outstanding_at_window_mid", WINDOW_COUNTS_SIBLINGS),
           new Added("outstanding_at_window_end", WINDOW_COUNTS_SIBLINGS),
+          // A defaults round's report (IdentitiesRoundReport): null is "written before the round
+          // read the profile's declared admission limits".
+          new Added("admission", List.of("offered_per_s", "identities", "predicted_ceiling_per_s")),
           // A generator report's top level (GeneratorReport).
           new Added("wake_floor_p99_ms", List.of("clock_source", "sender_threads", "headroom")),
           // Null is "written before it was recorded"; 0 is "the OS chose".
