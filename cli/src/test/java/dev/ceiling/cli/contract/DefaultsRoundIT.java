@@ -1,25 +1,20 @@
 package dev.ceiling.cli.contract;
 
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import java.nio.file.Files;
-
-import dev.ceiling.core.json.ReportFormatException;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import static dev.ceiling.cli.contract.Cli.assertUsageError;
 import static dev.ceiling.cli.contract.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.IdentitiesRoundReport;
 import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -144,7 +139,9 @@ class DefaultsRoundIT {
     assertThatThrownBy(
             () ->
                 Json.read(
-                    withoutField(written, "offered_per_s"), "old.json", IdentitiesRoundReport.class))
+                    withoutField(written, "offered_per_s"),
+                    "old.json",
+                    IdentitiesRoundReport.class))
         .isInstanceOf(ReportFormatException.class)
         .hasMessageContaining("offered_per_s");
   }
