@@ -72,6 +72,7 @@ public final class IdentitiesRound {
         o,
         REPORT_FILE,
         "defaults round",
+        runner,
         this::interrupt,
         this::measure,
         problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));

@@ -27,6 +27,11 @@ interface RigControl {
             }
 
             @Override
+            public java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies() {
+              return h.proxies();
+            }
+
+            @Override
             public DownResult stop() {
               return h.stop();
             }
@@ -42,6 +47,11 @@ interface RigControl {
   /** A relay one arm brought up. Thread-safe: a shutdown hook may stop it. */
   interface Running {
     RigDescriptor descriptor();
+
+    /** The relay's proxied links by name; none by default (a fake rig). */
+    default java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies() {
+      return java.util.Map.of();
+    }
 
     /** Stops the relay; idempotent, every call returns the first call's result. */
     DownResult stop();

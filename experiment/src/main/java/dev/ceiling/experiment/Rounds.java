@@ -33,12 +33,15 @@ final class Rounds {
    *
    * @param file the report's name in the output directory
    * @param round the round's name, for the refusal of an existing file
+   * @param sweep the round's sweep, told the relay's proxied links so each cell records their
+   *     health
    * @throws ExperimentException when the directory cannot be made or the file already exists
    */
   static <R> R run(
       RoundBuilder<?> o,
       String file,
       String round,
+      ArmSweep sweep,
       Runnable interrupt,
       BiFunction<RigDescriptor, Path, R> body,
       Function<String, R> failed)
@@ -61,6 +64,7 @@ final class Rounds {
             : ShutdownHook.none();
     try (handle) {
       o.progress.rigUp(handle.descriptor().arm(), handle.descriptor());
+      sweep.watchLinks(handle.proxies());
       return body.apply(handle.descriptor(), report);
     } finally {
       h.close();

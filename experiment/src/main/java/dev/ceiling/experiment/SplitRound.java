@@ -80,6 +80,7 @@ public final class SplitRound {
         o,
         REPORT_FILE,
         "split round",
+        runner,
         this::interrupt,
         this::measure,
         problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));

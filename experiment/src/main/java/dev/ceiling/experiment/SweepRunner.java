@@ -55,6 +55,7 @@ public final class SweepRunner implements ArmSweep {
   private final MetricsScraper scraper;
   private final SweepProgress progress;
   private final StopSignal stop = new StopSignal();
+  private LinkWatches links;
 
   public SweepRunner(MetricsScraper scraper, SweepProgress progress) {
     this.scraper = scraper;
@@ -67,6 +68,11 @@ public final class SweepRunner implements ArmSweep {
    */
   public static MetricsScraper defaultScraper() {
     return new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+  }
+
+  @Override
+  public void watchLinks(java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies) {
+    this.links = new LinkWatches(proxies);
   }
 
   /** Asks the sweep to stop after the cell that is running. */
@@ -229,7 +235,9 @@ public final class SweepRunner implements ArmSweep {
             ? options.drainTimeout()
             : options.grace();
     GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, grace);
+    LinkWatches.Running watching = links == null ? null : links.start();
     GeneratorReport report = offer(cfg.build(), options);
+    List<dev.ceiling.core.model.LinkHealth> health = watching == null ? null : watching.end();
     lastGraceS = report.graceWaitedS();
     if (report.aggregate().unacknowledged() > 0) {
       progress.warning(
@@ -253,6 +261,7 @@ public final class SweepRunner implements ArmSweep {
             loadAfter)
         .toBuilder()
         .drainTimeout(drainTimeout)
+        .links(health)
         .build();
   }
 
@@ -289,7 +298,9 @@ public final class SweepRunner implements ArmSweep {
             afterS.set(timedScrapeInto(metrics, after, scrapeError));
           }
         });
+    LinkWatches.Running watching = links == null ? null : links.start();
     GeneratorReport report = offer(cfg.build(), options);
+    List<dev.ceiling.core.model.LinkHealth> health = watching == null ? null : watching.end();
     lastGraceS = report.graceWaitedS();
     if (scrapeError.get() != null) {
       throw scrapeError.get();
@@ -310,6 +321,7 @@ public final class SweepRunner implements ArmSweep {
         .toBuilder()
         .scrapeS(beforeS.get(), afterS.get(), scraped.windowS())
         .drainTimeout(drained.timeout())
+        .links(health)
         .build();
   }
 
