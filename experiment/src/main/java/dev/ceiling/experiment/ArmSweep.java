@@ -15,6 +15,12 @@ interface ArmSweep {
   SweepRunner.Outcome run(RigDescriptor rig, ExperimentIdentity identity, SweepOptions options)
       throws IOException, ReportFormatException;
 
+  /**
+   * Watches {@code proxies} (the relay's proxied links, by name) over every cell from now on, so
+   * each cell records each link's health; a sweep never told has none recorded.
+   */
+  default void watchLinks(java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies) {}
+
   /** Stops the sweep after its running cell; callable from any thread. */
   void interrupt();
 

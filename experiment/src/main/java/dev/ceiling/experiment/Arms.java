@@ -118,7 +118,7 @@ final class Arms {
     }
     ArmResult measured;
     try {
-      measured = measure(arm, rig.descriptor(), first, journal);
+      measured = measure(arm, rig.descriptor(), rig.proxies(), first, journal);
     } catch (RuntimeException | Error e) {
       // A bug (or a broken installation) must not leave the relay running behind the caller,
       // whose JVM may run on for hours with no shutdown hook due: stop it, then let it propagate.
@@ -156,7 +156,11 @@ final class Arms {
 
   /** The arm's relay is up: rates, identity check, sweep. */
   private ArmResult measure(
-      String arm, RigDescriptor rig, ExperimentIdentity first, Journal.Contents journal) {
+      String arm,
+      RigDescriptor rig,
+      java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> links,
+      ExperimentIdentity first,
+      Journal.Contents journal) {
     o.progress().rigUp(arm, rig);
     ExperimentIdentity armIdentity;
     try {
@@ -170,7 +174,7 @@ final class Arms {
     }
     ExperimentIdentity identity =
         previous.recorded() != null ? previous.recorded() : first != null ? first : armIdentity;
-    return sweep(arm, rig, identity, journal != null);
+    return sweep(arm, rig, links, identity, journal != null);
   }
 
   /**
@@ -233,8 +237,13 @@ final class Arms {
 
   /** Sweeps the arm and writes its half-run, which is kept even when the sweep stopped early. */
   private ArmResult sweep(
-      String arm, RigDescriptor rig, ExperimentIdentity identity, boolean resume) {
+      String arm,
+      RigDescriptor rig,
+      java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> links,
+      ExperimentIdentity identity,
+      boolean resume) {
     ArmSweep sweep = sweeps.create(o.progress());
+    sweep.watchLinks(links);
     stop.running(sweep::interrupt);
     SweepRunner.Outcome swept;
     try {

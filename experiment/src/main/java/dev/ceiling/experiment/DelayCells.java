@@ -39,14 +39,16 @@ final class DelayCells {
       RigDescriptor rig,
       DelayLink link,
       SweepOptions options,
-      Path journals)
+      Path journals,
+      java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> links)
       throws MetricsException {
     this.scraper = scraper;
     this.rig = rig;
     this.link = link;
     this.options = options;
-    this.cells =
-        new OneCellSweep(scraper, new SweepRunner(scraper, progress), progress, rig, journals);
+    SweepRunner runner = new SweepRunner(scraper, progress);
+    runner.watchLinks(links);
+    this.cells = new OneCellSweep(scraper, runner, progress, rig, journals);
   }
 
   /**

@@ -313,7 +313,13 @@ public final class DelaySweep {
       report.write(RoundEnd.running());
       DelayCells cells =
           new DelayCells(
-              scraper, o.progress(), handle.descriptor(), link, o.sweepOptions(), journals);
+              scraper,
+              o.progress(),
+              handle.descriptor(),
+              link,
+              o.sweepOptions(),
+              journals,
+              handle.proxies());
       java.util.Set<Integer> done = report.measuredSequences();
       end =
           Rounds.cells(

@@ -70,7 +70,7 @@ public final class IdentitiesRound {
   }
 
   private RoundResult<IdentitiesRoundReport> runRound() throws ExperimentException {
-    return Rounds.run(o, REPORT_FILE, "defaults round", stop, this::measure);
+    return Rounds.run(o, REPORT_FILE, "defaults round", runner, stop, this::measure);
   }
 
   /** The relay is up: the rate, the plan (written), the cells, the verdict (written). */

@@ -32,6 +32,11 @@ interface RigControl {
   interface Running {
     RigDescriptor descriptor();
 
+    /** The relay's proxied links by name; none by default (a fake rig). */
+    default java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies() {
+      return java.util.Map.of();
+    }
+
     /** Stops the relay; idempotent, every call returns the first call's result. */
     DownResult stop();
 
@@ -41,6 +46,11 @@ interface RigControl {
         @Override
         public RigDescriptor descriptor() {
           return h.descriptor();
+        }
+
+        @Override
+        public java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies() {
+          return h.proxies();
         }
 
         @Override

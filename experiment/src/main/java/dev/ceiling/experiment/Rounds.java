@@ -34,12 +34,15 @@ final class Rounds {
    *
    * @param file the report's name in the output directory
    * @param round the round's name, for the refusal of an existing file
+   * @param sweep the round's sweep, told the relay's proxied links so each cell records their
+   *     health
    * @throws ExperimentException when the directory cannot be made or the file already exists
    */
   static <R> RoundResult<R> run(
       RoundBuilder<?> o,
       String file,
       String round,
+      ArmSweep sweep,
       StopSignal stop,
       BiFunction<RigDescriptor, Path, RoundResult<R>> body)
       throws ExperimentException {
@@ -54,7 +57,10 @@ final class Rounds {
           up,
           stop,
           o.progress,
-          handle -> body.apply(handle.descriptor(), report),
+          handle -> {
+            sweep.watchLinks(handle.proxies());
+            return body.apply(handle.descriptor(), report);
+          },
           problem -> RoundResult.failed(Outcome.INFRASTRUCTURE, problem));
     } finally {
       h.close();

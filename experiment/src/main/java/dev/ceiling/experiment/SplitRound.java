@@ -78,7 +78,7 @@ public final class SplitRound {
    * @throws ExperimentException when the output directory cannot be made or already holds a round
    */
   private RoundResult<SplitRoundReport> runRound() throws ExperimentException {
-    return Rounds.run(o, REPORT_FILE, "split round", stop, this::measure);
+    return Rounds.run(o, REPORT_FILE, "split round", runner, stop, this::measure);
   }
 
   /** The relay is up: the plan, written; the cells; the verdict, written. */

@@ -55,6 +55,7 @@ public final class SweepRunner implements ArmSweep {
   private final MetricsScraper scraper;
   private final SweepProgress progress;
   private final StopSignal stop = new StopSignal();
+  private LinkWatches links;
 
   public SweepRunner(MetricsScraper scraper, SweepProgress progress) {
     this.scraper = scraper;
@@ -67,6 +68,11 @@ public final class SweepRunner implements ArmSweep {
    */
   public static MetricsScraper defaultScraper() {
     return new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(5), 16 * 1024 * 1024);
+  }
+
+  @Override
+  public void watchLinks(java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies) {
+    this.links = new LinkWatches(proxies);
   }
 
   /** Asks the sweep to stop after the cell that is running. */
@@ -116,17 +122,20 @@ public final class SweepRunner implements ArmSweep {
       double clientDrainS = 0.0;
       DrainTimeout clientTimeout = null;
       boolean checked = rig.controlCheck() != null && arm.equals(identity.controlArm());
-      for (PlannedCell planned : plan) {
+      for (int i = 0; i < plan.size(); i++) {
+        PlannedCell planned = plan.get(i);
         if (done.contains(planned.sequence())) {
           continue;
         }
+        PlannedCell next = nextToMeasure(plan, i, done);
         if (stop.requested()) {
           break;
         }
         ControlCheck.Result checkBefore = checked ? ControlChecks.run(rig) : null;
         Cell cell =
             client
-                ? measureClientSide(rig, identity, options, planned, clientDrainS, clientTimeout)
+                ? measureClientSide(
+                    rig, identity, options, planned, next, clientDrainS, clientTimeout)
                 : measure(rig, identity, options, planned, hasQueue, baseline);
         if (checked) {
           cell = ControlChecks.withReadings(cell, checkBefore, ControlChecks.run(rig));
@@ -210,6 +219,16 @@ public final class SweepRunner implements ArmSweep {
         cells);
   }
 
+  /** The first cell after {@code plan[i]} still to measure, or null when none is. */
+  private static PlannedCell nextToMeasure(List<PlannedCell> plan, int i, Set<Integer> done) {
+    for (int j = i + 1; j < plan.size(); j++) {
+      if (!done.contains(plan.get(j).sequence())) {
+        return plan.get(j);
+      }
+    }
+    return null;
+  }
+
   /** The last generator run's wait for outstanding OKs after its last send, seconds. */
   private double lastGraceS;
 
@@ -218,6 +237,7 @@ public final class SweepRunner implements ArmSweep {
       ExperimentIdentity identity,
       SweepOptions options,
       PlannedCell planned,
+      PlannedCell next,
       double drainWaitS,
       DrainTimeout drainTimeout)
       throws GeneratorException {
@@ -229,17 +249,25 @@ public final class SweepRunner implements ArmSweep {
             ? options.drainTimeout()
             : options.grace();
     GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, grace);
+    LinkWatches.Running watching = links == null ? null : links.start();
     GeneratorReport report = offer(cfg.build(), options);
+    List<dev.ceiling.core.model.LinkHealth> health = watching == null ? null : watching.end();
     lastGraceS = report.graceWaitedS();
     if (report.aggregate().unacknowledged() > 0) {
       progress.warning(
           String.format(
               java.util.Locale.ROOT,
-              "%d events still had no OK after waiting %.0f s: the relay dropped them or is still"
-                  + " working; the next cell starts on that backlog and is excluded"
-                  + " (DRAIN_TIMEOUT)",
+              "cell %d: %d events still had no OK after waiting %.0f s: the relay dropped them or"
+                  + " is still working; %s",
+              planned.sequence(),
               report.aggregate().unacknowledged(),
-              report.graceWaitedS()));
+              report.graceWaitedS(),
+              next == null
+                  ? "this arm's sweep has no further cell, so nothing is excluded for it (a"
+                      + " next arm or round starts on a fresh relay)"
+                  : "cell "
+                      + next.sequence()
+                      + " starts on that backlog and is excluded (DRAIN_TIMEOUT)"));
     }
     Double loadAfter = LoadPerCpu.now();
     return CellAssembler.assemble(
@@ -253,6 +281,7 @@ public final class SweepRunner implements ArmSweep {
             loadAfter)
         .toBuilder()
         .drainTimeout(drainTimeout)
+        .links(health)
         .build();
   }
 
@@ -265,7 +294,8 @@ public final class SweepRunner implements ArmSweep {
       Backlog baseline)
       throws MetricsException, GeneratorException {
     URI metrics = URI.create(rig.metricsUrl());
-    DrainWait.Result drained = hasQueue ? drain(rig, baseline, options) : DrainWait.none();
+    DrainWait.Result drained =
+        hasQueue ? drain(rig, baseline, options, planned.sequence()) : DrainWait.none();
     Double loadBefore = LoadPerCpu.now();
     GeneratorConfig.Builder cfg = generatorConfig(rig, identity, options, planned, options.grace());
     // The two scrapes bracket the measurement window exactly: the generator calls back at the
@@ -289,7 +319,9 @@ public final class SweepRunner implements ArmSweep {
             afterS.set(timedScrapeInto(metrics, after, scrapeError));
           }
         });
+    LinkWatches.Running watching = links == null ? null : links.start();
     GeneratorReport report = offer(cfg.build(), options);
+    List<dev.ceiling.core.model.LinkHealth> health = watching == null ? null : watching.end();
     lastGraceS = report.graceWaitedS();
     if (scrapeError.get() != null) {
       throw scrapeError.get();
@@ -310,6 +342,7 @@ public final class SweepRunner implements ArmSweep {
         .toBuilder()
         .scrapeS(beforeS.get(), afterS.get(), scraped.windowS())
         .drainTimeout(drained.timeout())
+        .links(health)
         .build();
   }
 
@@ -386,18 +419,20 @@ public final class SweepRunner implements ArmSweep {
   }
 
   /** Waits for the backlog to drain, and says so when this cell will start on it. */
-  private DrainWait.Result drain(RigDescriptor rig, Backlog baseline, SweepOptions options)
+  private DrainWait.Result drain(
+      RigDescriptor rig, Backlog baseline, SweepOptions options, int sequence)
       throws MetricsException {
     DrainWait.Result drained = DrainWait.waitFor(scraper, rig, baseline, options.drainTimeout());
     if (drained.timeout() != null) {
       progress.warning(
           String.format(
               java.util.Locale.ROOT,
-              "backlog did not drain within %.0f s (queue depth %s, baseline %s); this cell starts"
+              "backlog did not drain within %.0f s (queue depth %s, baseline %s); cell %d starts"
                   + " on it and is excluded (DRAIN_TIMEOUT)",
               options.drainTimeout().toMillis() / 1000.0,
               drained.timeout().queueDepth(),
-              drained.timeout().baselineQueueDepth()));
+              drained.timeout().baselineQueueDepth(),
+              sequence));
     }
     return drained;
   }

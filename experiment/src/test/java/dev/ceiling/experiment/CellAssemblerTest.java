@@ -188,8 +188,9 @@ class CellAssemblerTest {
     f.put("scrapeEndS", null);
     f.put("scrapeWindowS", null);
     f.put("wakeFloorP99Ms", 1.4);
-    // The runner adds the drain before the cell too.
+    // The runner adds the drain before the cell too, and each link's health around its load.
     f.put("drainTimeout", null);
+    f.put("links", null);
     return f;
   }
 

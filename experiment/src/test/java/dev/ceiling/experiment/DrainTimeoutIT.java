@@ -97,7 +97,10 @@ class DrainTimeoutIT {
           .doesNotContain(ProblemKind.DRAIN_TIMEOUT);
       assertThat(warnings)
           .anyMatch(
-              w -> w.startsWith("backlog did not drain within 1 s") && w.contains("DRAIN_TIMEOUT"));
+              w ->
+                  w.startsWith("backlog did not drain within 1 s")
+                      && w.contains("; cell " + second.sequence() + " starts on it and is excluded")
+                      && w.contains("DRAIN_TIMEOUT"));
     }
   }
 }

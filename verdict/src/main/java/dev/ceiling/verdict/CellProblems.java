@@ -2,6 +2,7 @@ package dev.ceiling.verdict;
 
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.LinkHealth;
 import dev.ceiling.core.model.MetricRole;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,6 +105,9 @@ public final class CellProblems {
               c.unknownOkIds()
                   + " OKs named event ids this cell never sent: the relay's answers are not"
                   + " about this load"));
+    }
+    for (LinkHealth link : c.environment().failedLinks()) {
+      out.add(exclude(ProblemKind.LINK_FAILED, link.describe()));
     }
     long transport = c.transportErrors().values().stream().mapToLong(Long::longValue).sum();
     if (transport > 0) {

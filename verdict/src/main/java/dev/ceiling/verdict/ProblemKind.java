@@ -27,6 +27,12 @@ public enum ProblemKind {
    * cannot be trusted to be about this load.
    */
   UNKNOWN_OK_IDS(false),
+  /**
+   * An upstream link failed during the cell: its delay proxy saw the target refuse connections,
+   * drop them, or leave a request unanswered past the stall bound. The relay's figures then measure
+   * an outage (fast failures, or waits on a dead service), not its path.
+   */
+  LINK_FAILED(false),
   /** The generator saw transport errors (connect, write, close, ...). */
   TRANSPORT_ERRORS(false),
   /** Audit writes failed: a failing write is a fast write, so the worker looks quicker. */

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.ExperimentIdentity;
+import dev.ceiling.core.model.LinkHealth;
 import dev.ceiling.core.model.MetricRole;
 import java.util.HashMap;
 import java.util.List;
@@ -54,6 +55,51 @@ class CellProblemsTest {
                     .contains("more than 0.3 s (10% of the window)"));
     Cell fast = clean(ON).toBuilder().durationRequestedS(3.0).scrapeS(0.05, 0.29, 3.2).build();
     assertThat(kinds(fast)).doesNotContain(ProblemKind.SLOW_SCRAPE);
+  }
+
+  @Test
+  void aLinkThatFailedExcludesTheCellNamingTheLinkAndWhatHappened() {
+    LinkHealth cache = new LinkHealth("cache", "127.0.0.1:6379", 16, 14, 1, 2, 3.14, 12.34);
+    LinkHealth db = new LinkHealth("db", "127.0.0.1:5432", 3, 0, 0, 0, 0.0, null);
+    Cell failed = clean(ON).toBuilder().links(List.of(db, cache)).build();
+    List<CellProblem> p = CellProblems.of(failed, ID, CFG);
+    assertThat(p).extracting(CellProblem::kind).containsExactly(ProblemKind.LINK_FAILED);
+    assertThat(p.get(0).excludesEvidence()).isTrue();
+    assertThat(p.get(0).message())
+        .isEqualTo(
+            "link 'cache': 14 connections refused by 127.0.0.1:6379, 1 connection dropped by it,"
+                + " 2 requests with no reply from it (the longest 3.1 s), the first 12.3 s into"
+                + " the cell");
+    // Partner: the same links, healthy, and a cell that recorded none: no exclusion.
+    Cell healthy =
+        clean(ON).toBuilder()
+            .links(List.of(db, new LinkHealth("cache", "127.0.0.1:6379", 16, 0, 0, 0, 0.0, null)))
+            .build();
+    assertThat(kinds(healthy)).isEmpty();
+    assertThat(kinds(clean(ON).toBuilder().links(List.of()).build())).isEmpty();
+    // A stall alone is a failure too.
+    Cell stalled =
+        clean(OFF).toBuilder()
+            .links(List.of(new LinkHealth("db", "127.0.0.1:5432", 1, 0, 0, 1, 3.1, 0.5)))
+            .build();
+    assertThat(CellProblems.of(stalled, ID, CFG))
+        .singleElement()
+        .satisfies(
+            x ->
+                assertThat(x.message())
+                    .isEqualTo(
+                        "link 'db': 1 request with no reply from 127.0.0.1:5432 (the longest 3.1"
+                            + " s), the first 0.5 s into the cell"));
+  }
+
+  @Test
+  void aLinkReadingThatContradictsItselfIsRefused() {
+    assertThatThrownBy(() -> new LinkHealth("cache", "127.0.0.1:6379", 1, 1, 0, 0, 0.0, null))
+        .hasMessageContaining("first_failure_s must be set exactly when the link failed");
+    assertThatThrownBy(() -> new LinkHealth(" ", "", -1, 0, 0, 0, 0.0, null))
+        .hasMessageContaining("links[].link")
+        .hasMessageContaining("links[].target")
+        .hasMessageContaining("links[].opened");
   }
 
   /** A cell from a relay without metrics: no counters, no queue readings. */

@@ -278,6 +278,18 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
               + " was excluded as generator-bound: the generator could not keep the schedule;"
               + " give it cores of its own or more processes (--generators N, docs/SCALE_OUT.md).");
     }
+    for (CellAssessment a : v.cells()) {
+      for (CellProblem p : a.problems()) {
+        if (p.kind() == ProblemKind.LINK_FAILED) {
+          steps.add(
+              "cell "
+                  + a.cell().label()
+                  + " was excluded because a link failed: "
+                  + p.message()
+                  + "; check that service and measure again.");
+        }
+      }
+    }
     if (v.failures().stream().anyMatch(f -> f.kind() == FailureKind.INCOMPLETE)) {
       steps.add(
           "continue the run with `ceiling experiment --resume DIR` and its other options unchanged;"

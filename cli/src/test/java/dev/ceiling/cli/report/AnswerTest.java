@@ -141,6 +141,39 @@ class AnswerTest {
   }
 
   @Test
+  void aCellExcludedForAFailedLinkIsNamedWithTheLinkAndWhenInTheNextSteps() throws Exception {
+    dev.ceiling.core.model.LinkHealth down =
+        new dev.ceiling.core.model.LinkHealth("cache", "127.0.0.1:6379", 9, 7, 2, 0, 0.0, 1.5);
+    ExperimentReport r =
+        report(
+            HalfRuns.half(
+                ID,
+                HalfRuns.ON,
+                cells(
+                    HalfRuns.ON,
+                    FALLS,
+                    b ->
+                        b.build().offeredPerS() == 300 && b.build().repeat() == 1
+                            ? b.links(List.of(down))
+                            : b)),
+            HalfRuns.half(ID, HalfRuns.OFF, cells(HalfRuns.OFF, FLAT, b -> b)));
+    Answer a = Answer.of(r);
+    assertThat(a.nextSteps())
+        .filteredOn(s -> s.contains("link failed"))
+        .singleElement()
+        .satisfies(
+            s ->
+                assertThat(s)
+                    .startsWith("cell on@300/s#1 ")
+                    .contains(
+                        "was excluded because a link failed: link 'cache': 7 connections refused"
+                            + " by 127.0.0.1:6379, 2 connections dropped by it, the first 1.5 s"
+                            + " into the cell; check that service and measure again."));
+    // Partner: the same run with the link healthy names no link.
+    assertThat(Answer.of(report(FALLS, FLAT)).nextSteps()).noneMatch(s -> s.contains("link"));
+  }
+
+  @Test
   void anIncompleteRunSaysNoAnswerYetAndHowToContinue() throws Exception {
     List<Cell> onCells = cells(HalfRuns.ON, FALLS, b -> b).subList(0, 5);
     HalfRun partial =

@@ -34,6 +34,8 @@ public final class AddedFields {
           new Added("wake_floor_p99_ms", List.of("started_at", "drain_wait_s", "headroom")),
           new Added("drain_timeout", List.of("started_at", "drain_wait_s", "headroom")),
           new Added("scrape_window_s", List.of("started_at", "drain_wait_s", "headroom")),
+          // Null is "not recorded"; a cell leaves it out of its JSON when null.
+          new Added("links", List.of("started_at", "drain_wait_s", "headroom")),
           // A cell's relay figures (RelayFigures).
           new Added(
               "control_check", List.of("counter_deltas", "counter_resets", "audit_busy_fraction")),

@@ -66,6 +66,7 @@ public final class CellBuilder {
   private Double scrapeWindowS;
   private Double wakeFloorP99Ms;
   private DrainTimeout drainTimeout;
+  private java.util.List<LinkHealth> links;
   private ControlCheckReading controlCheck;
 
   CellBuilder() {}
@@ -126,6 +127,7 @@ public final class CellBuilder {
     this.scrapeWindowS = env.scrapeWindowS();
     this.wakeFloorP99Ms = env.wakeFloorP99Ms();
     this.drainTimeout = env.drainTimeout();
+    this.links = env.links();
     this.controlCheck = relay.controlCheck();
   }
 
@@ -379,6 +381,12 @@ public final class CellBuilder {
     return this;
   }
 
+  /** Each link's health during the cell; defaults to null (not recorded). */
+  public CellBuilder links(java.util.List<LinkHealth> links) {
+    this.links = links;
+    return this;
+  }
+
   /** The control check's readings; defaults to null (none declared, or not the control arm). */
   public CellBuilder controlCheck(ControlCheckReading controlCheck) {
     this.controlCheck = controlCheck;
@@ -430,7 +438,8 @@ public final class CellBuilder {
             scrapeEndS,
             scrapeWindowS,
             wakeFloorP99Ms,
-            drainTimeout));
+            drainTimeout,
+            links));
   }
 
   private CellCounts counts(long inWindow, double perS, double overOffered) {

@@ -1,6 +1,8 @@
 package dev.ceiling.core.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -31,6 +33,9 @@ import java.util.Objects;
  *     recorded)
  * @param drainTimeout the drain before this cell ran out of time (this cell inherited a backlog),
  *     or null when it finished or none was needed
+ * @param links each upstream link's health during the cell, in the profile's order: empty for a
+ *     relay with no proxied link, null when not recorded (a file written before it was, or a cell
+ *     assembled without the relay's proxies); left out of the JSON when null
  */
 public record CellEnvironment(
     Instant startedAt,
@@ -46,9 +51,45 @@ public record CellEnvironment(
     Double scrapeEndS,
     Double scrapeWindowS,
     Double wakeFloorP99Ms,
-    DrainTimeout drainTimeout) {
+    DrainTimeout drainTimeout,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<LinkHealth> links) {
+
+  /** The environment without link readings (not recorded). */
+  public CellEnvironment(
+      Instant startedAt,
+      double durationRequestedS,
+      double durationElapsedS,
+      boolean generatorBound,
+      String generatorBoundReason,
+      Double headroom,
+      double drainWaitS,
+      Double loadPerCpuBefore,
+      Double loadPerCpuAfter,
+      Double scrapeStartS,
+      Double scrapeEndS,
+      Double scrapeWindowS,
+      Double wakeFloorP99Ms,
+      DrainTimeout drainTimeout) {
+    this(
+        startedAt,
+        durationRequestedS,
+        durationElapsedS,
+        generatorBound,
+        generatorBoundReason,
+        headroom,
+        drainWaitS,
+        loadPerCpuBefore,
+        loadPerCpuAfter,
+        scrapeStartS,
+        scrapeEndS,
+        scrapeWindowS,
+        wakeFloorP99Ms,
+        drainTimeout,
+        null);
+  }
 
   public CellEnvironment {
+    links = links == null ? null : List.copyOf(links);
     Objects.requireNonNull(startedAt, "started_at must not be null");
     Checks checks =
         new Checks()
@@ -71,5 +112,10 @@ public record CellEnvironment(
         .nonNegativeOrNull("scrape_window_s", scrapeWindowS)
         .nonNegativeOrNull("wake_floor_p99_ms", wakeFloorP99Ms)
         .orThrow();
+  }
+
+  /** The links that failed during the cell, in order; empty when none did or none was watched. */
+  public List<LinkHealth> failedLinks() {
+    return links == null ? List.of() : links.stream().filter(LinkHealth::failed).toList();
   }
 }

@@ -26,6 +26,17 @@ final class Connection {
   private Channel target;
   private Direction last;
 
+  /** When the request now waiting for a reply arrived, or {@link #NOT_WAITING}. */
+  private long waitingSinceNanos = NOT_WAITING;
+
+  /** The stall id of the request now waiting, once it waited past the bound; 0 before. */
+  private long stallId;
+
+  private boolean clientEnded;
+  private boolean resetCounted;
+
+  private static final long NOT_WAITING = Long.MIN_VALUE;
+
   private Connection(DelayProxy proxy, Counters counters, Channel client) {
     this.proxy = proxy;
     this.counters = counters;
@@ -54,7 +65,9 @@ final class Connection {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
       counters.connections.increment();
-      new Connection(proxy, counters, ctx.channel()).connectTarget();
+      Connection c = new Connection(proxy, counters, ctx.channel());
+      proxy.connectionOpened(c);
+      c.connectTarget();
     }
   }
 
@@ -73,11 +86,14 @@ final class Connection {
   private void connected(ChannelFuture done) {
     if (!done.isSuccess()) {
       counters.failedConnects.increment();
+      proxy.refused();
+      proxy.connectionEnded(this);
       var unused = client.close();
       return;
     }
     target = done.channel();
     if (!client.isActive()) {
+      proxy.connectionEnded(this);
       var unused = target.close();
       return;
     }
@@ -98,7 +114,49 @@ final class Connection {
       counters.turns.increment();
     }
     last = direction;
+    long now = System.nanoTime();
+    if (direction == Direction.TO_TARGET) {
+      if (waitingSinceNanos == NOT_WAITING) {
+        waitingSinceNanos = now;
+      }
+    } else {
+      answered(now);
+    }
     holds.get(direction).accept(bytes, proxy.holdNanos(direction, proxy.delayNanos()));
+  }
+
+  /** The target answered (or the connection ended): a stall, if it was one, ends at its length. */
+  private void answered(long now) {
+    if (stallId != 0) {
+      proxy.stalled(stallId, waitingSinceNanos, now - waitingSinceNanos);
+    }
+    waitingSinceNanos = NOT_WAITING;
+    stallId = 0;
+  }
+
+  /** Called on the event loop every check: a request waiting past the bound is a stall. */
+  void checkStall(long now) {
+    if (waitingSinceNanos == NOT_WAITING) {
+      return;
+    }
+    long waited = now - waitingSinceNanos;
+    if (stallId == 0 && waited > proxy.stallBoundNanos()) {
+      stallId = proxy.nextStallId();
+    }
+    if (stallId != 0) {
+      proxy.stalled(stallId, waitingSinceNanos, waited);
+    }
+  }
+
+  /**
+   * The target's side ended the connection while the relay still held it (a reset, or a close the
+   * relay did not ask for): one reset per connection.
+   */
+  private void targetDropped() {
+    if (!clientEnded && !resetCounted) {
+      resetCounted = true;
+      proxy.reset();
+    }
   }
 
   private void closeBoth() {
@@ -130,6 +188,18 @@ final class Connection {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+      if (direction == Direction.TO_TARGET) {
+        clientEnded = true;
+        proxy.connectionEnded(Connection.this);
+      } else {
+        // A close that answers a request is the protocol's own goodbye (PostgreSQL's Terminate,
+        // which gets no reply): not a failure. One that interrupts an idle connection is.
+        if (waitingSinceNanos == NOT_WAITING) {
+          targetDropped();
+        }
+        answered(System.nanoTime());
+        proxy.connectionEnded(Connection.this);
+      }
       Hold h = holds.get(direction);
       if (h != null) {
         h.sourceClosed();
@@ -148,6 +218,9 @@ final class Connection {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (direction == Direction.TO_CLIENT) {
+        targetDropped(); // an error on the target's socket (a reset); the relay's own is its doing
+      }
       closeBoth();
     }
   }

@@ -12,7 +12,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy on 127.0.0.1 between a relay and one of its upstream services (a database, a cache),
@@ -26,18 +30,39 @@ import java.util.concurrent.TimeUnit;
  * every connection. With epoll (Linux) holds are precise to microseconds; elsewhere NIO rounds them
  * to milliseconds ({@link #preciseTimers()}).
  *
- * <p>Thread-safe: {@link #setDelay}, {@link #counters()} and {@link #close()} may be called from
- * any thread while traffic flows. A new delay applies to chunks arriving after the call.
+ * <p>It also watches the link's health ({@link #watch()}): connections the target refused, closed
+ * or reset while the relay held them, and requests left without a reply for longer than {@link
+ * #STALL_BOUND} beyond the delay in force. A request is the bytes the relay sends after the
+ * target's last reply; the target's next bytes answer it. So a stall assumes the protocol answers
+ * every request (PostgreSQL, Redis and HTTP do; a subscription's silence would read as a stall).
+ *
+ * <p>Thread-safe: {@link #setDelay}, {@link #counters()}, {@link #watch()} and {@link #close()} may
+ * be called from any thread while traffic flows. A new delay applies to chunks arriving after the
+ * call.
  */
 public class DelayProxy implements AutoCloseable {
   /** The largest delay accepted, so a typo in milliseconds cannot stall a link for hours. */
   public static final Duration MAX_DELAY = Duration.ofSeconds(10);
+
+  /**
+   * How long beyond the delay in force a request may wait for its reply before it counts as a
+   * stall. A database or cache on loopback answers in milliseconds; 2 s leaves a loaded 2-core
+   * machine's scheduling (a woken thread waiting 100 ms for a CPU was seen) and a slow fsync room,
+   * while an outage that lasts a cell's seconds still shows.
+   */
+  public static final Duration STALL_BOUND = Duration.ofSeconds(2);
+
+  /** How often the event loop looks for requests waiting longer than the stall bound. */
+  static final Duration STALL_CHECK_EVERY = Duration.ofMillis(100);
 
   private final InetSocketAddress target;
   private final Transport transport = Transport.best();
   private final Counters counters = new Counters();
   private final EventLoopGroup group;
   private final Channel server;
+  private final Set<LinkWatch> watches = new CopyOnWriteArraySet<>();
+  private final Set<Connection> live = ConcurrentHashMap.newKeySet();
+  private final AtomicLong stallIds = new AtomicLong();
   private volatile long delayNanos;
   private volatile boolean closed;
 
@@ -77,6 +102,66 @@ public class DelayProxy implements AutoCloseable {
       throw new IOException("cannot listen on 127.0.0.1: " + bound.cause(), bound.cause());
     }
     this.server = bound.channel();
+    long every = STALL_CHECK_EVERY.toNanos();
+    var unused =
+        group.next().scheduleAtFixedRate(this::checkStalls, every, every, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Starts watching the link's health from now: every refusal, reset and stall until {@link
+   * LinkWatch#end()} is counted in the returned watch. Watches are independent of each other and of
+   * {@link #counters()}.
+   */
+  public LinkWatch watch() {
+    LinkWatch w = new LinkWatch(this, System.nanoTime());
+    watches.add(w);
+    return w;
+  }
+
+  void unwatch(LinkWatch w) {
+    watches.remove(w);
+  }
+
+  void connectionOpened(Connection c) {
+    live.add(c);
+    watches.forEach(LinkWatch::opened);
+  }
+
+  void connectionEnded(Connection c) {
+    live.remove(c);
+  }
+
+  void refused() {
+    long now = System.nanoTime();
+    watches.forEach(w -> w.refused(now));
+  }
+
+  void reset() {
+    if (closed) {
+      return; // the proxy's own close ends every connection: not the target's doing
+    }
+    long now = System.nanoTime();
+    watches.forEach(w -> w.reset(now));
+  }
+
+  long nextStallId() {
+    return stallIds.incrementAndGet();
+  }
+
+  void stalled(long stallId, long sentNanos, long waitedNanos) {
+    watches.forEach(w -> w.stalled(stallId, sentNanos, waitedNanos));
+  }
+
+  /** The stall bound in force, nanoseconds: {@link #STALL_BOUND} beyond the delay d. */
+  long stallBoundNanos() {
+    return STALL_BOUND.toNanos() + delayNanos;
+  }
+
+  private void checkStalls() {
+    long now = System.nanoTime();
+    for (Connection c : live) {
+      c.checkStall(now);
+    }
   }
 
   /** Where the relay should connect: 127.0.0.1 and the ephemeral port this proxy listens on. */
