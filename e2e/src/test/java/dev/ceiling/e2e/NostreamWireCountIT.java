@@ -137,7 +137,7 @@ class NostreamWireCountIT {
   }
 
   /** Waits for .ci/run's setup to end; null when it succeeded, else why not. */
-  private static String awaitSetup(Path status) throws Exception {
+  static String awaitSetup(Path status) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
     while (!Files.exists(status)) {
       if (System.nanoTime() > deadline) {
@@ -154,7 +154,7 @@ class NostreamWireCountIT {
   }
 
   /** Runs the profile's setup into {@code into}, bounded; null when it succeeded, else why not. */
-  private static String runSetup(Path into) throws Exception {
+  static String runSetup(Path into) throws Exception {
     Path log = Files.createTempFile("ceiling-nostream-setup-", ".log");
     Process p =
         new ProcessBuilder(
@@ -565,7 +565,7 @@ class NostreamWireCountIT {
     return c.get();
   }
 
-  private static Map<String, String> readEnv(Path file) throws IOException {
+  static Map<String, String> readEnv(Path file) throws IOException {
     Map<String, String> out = new HashMap<>();
     for (String line : Files.readAllLines(file)) {
       int eq = line.indexOf('=');

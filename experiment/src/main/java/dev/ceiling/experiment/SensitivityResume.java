@@ -205,7 +205,16 @@ final class SensitivityResume {
   static List<SensitivityAnalysis.Measured> measured(SensitivityReport stored) {
     return stored.cells().stream()
         .map(
-            c -> new SensitivityAnalysis.Measured(c.planned(), c.cell(), c.link(), c.auditEvents()))
+            c ->
+                new SensitivityAnalysis.Measured(
+                    c.planned(),
+                    c.cell(),
+                    c.link(),
+                    c.auditEvents(),
+                    c.latency() == null
+                        ? null
+                        : new SensitivityAnalysis.LatencyMeasured(
+                            c.latency().cell(), c.latency().link())))
         .toList();
   }
 
