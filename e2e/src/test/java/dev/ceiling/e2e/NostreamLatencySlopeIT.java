@@ -36,20 +36,16 @@ import org.junit.jupiter.api.io.TempDir;
  * tested against that count by the sweep's own TOST, and the proxy's wire turns per OK-true answer
  * over the same latency cells must be the count too.
  *
- * <p>The margin in the test command is {@link #BUSY_MARGIN}, not ±0.5: the cells are short (1.5 s,
- * about 18 answers each), and on a loaded 2-core machine each exchange also waits for node's and
- * the services' threads to wake, which grows with the time they slept, so the slope reads high (see
- * docs/METHODOLOGY.md, "Two slopes per link"). Its partner, the same fits against a count one off
- * (3 on {@code db}), must not be consistent. The ±0.5 version is the quiet-machine test below.
+ * <p>In the test command only the counts are asserted: wire turns per OK-true answer over the
+ * latency cells, and bytes each way. The timing (each slope CONSISTENT with its count within ±0.5,
+ * its partner a count one off) is the quiet-machine test: beside two busy loops on a shared 2-core
+ * machine (load 20 to 40) one run gave db 0.5 [-2.7, 3.8] (one of two latency cells per delay used,
+ * the other generator-bound) and cache 2.7 [0.0, 5.4], so no margin narrower than about 3 round
+ * trips would pass there, and a margin that wide cannot tell 1 from 3: no busy-machine margin is
+ * claimed (docs/METHODOLOGY.md, "Two slopes per link").
  */
 class NostreamLatencySlopeIT {
   static final Path PROFILE_DIR = NostreamWireCountIT.PROFILE_DIR;
-
-  /**
-   * The margin around the declared count in the test command, round trips per event. Measured
-   * beside two busy loops (docs/METHODOLOGY.md, "Two slopes per link", gives the runs).
-   */
-  static final double BUSY_MARGIN = 1.0;
 
   private static Map<String, String> env;
 
@@ -80,8 +76,8 @@ class NostreamLatencySlopeIT {
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
-  void eachLinksLatencySlopeIsItsRoundTripCountWithinTheBusyMargin() throws Exception {
-    LinkSweepsResult r = sweep(dir, BUSY_MARGIN);
+  void overTheLatencyCellsEachLinkCarriesItsRoundTripCountAndBytesEachWay() throws Exception {
+    LinkSweepsResult r = sweep(dir, 0.5);
     LatencySlope db = slope(r, "db");
     LatencySlope cache = slope(r, "cache");
     // The wire, over the same latency cells: a count, whatever the machine's load.
@@ -89,31 +85,17 @@ class NostreamLatencySlopeIT {
     assertThat(cache.wireTurnsPerOkTrue())
         .as("cache wire turns per OK-true")
         .isCloseTo(2.0, within());
-    // Bytes each way per event: something each way on both links, and Redis's replies larger
-    // than its requests' share (ZRANGE returns the whole window's set).
+    // Partner: the links swapped do not match.
+    assertThat(db.wireTurnsPerOkTrue()).isNotCloseTo(2.0, within());
+    assertThat(cache.wireTurnsPerOkTrue()).isNotCloseTo(1.0, within());
+    // Bytes each way per event: something each way on both links.
     assertThat(db.bytesToTargetPerOkTrue()).isPositive();
     assertThat(db.bytesToRelayPerOkTrue()).isPositive();
     assertThat(cache.bytesToTargetPerOkTrue()).isPositive();
     assertThat(cache.bytesToRelayPerOkTrue()).isPositive();
-    // The timing: each latency line holds and its slope is consistent with the count.
-    for (LatencySlope s : List.of(db, cache)) {
-      assertThat(s.fit()).as(s.fitProblem()).isNotNull();
-      assertThat(s.countCheck().reading())
-          .as(s.countCheck().message() + "; " + s.fit().message())
-          .isEqualTo(Tost.Reading.CONSISTENT);
-    }
+    // Every link's answer gives both slopes (or says why one is missing).
     assertThat(r.report().links())
-        .allSatisfy(
-            row ->
-                assertThat(row.answer())
-                    .contains("sequential round trips on the OK path per event (wire "));
-    // Partner: the same fits against a count one off are not consistent.
-    assertThat(Sensitivity.againstCount(db.fit(), 3, BUSY_MARGIN, 0.05).reading())
-        .as("db's latency slope against a declared 3")
-        .isNotEqualTo(Tost.Reading.CONSISTENT);
-    assertThat(Sensitivity.againstCount(cache.fit(), 4, BUSY_MARGIN, 0.05).reading())
-        .as("cache's latency slope against a declared 4")
-        .isNotEqualTo(Tost.Reading.CONSISTENT);
+        .allSatisfy(row -> assertThat(row.answer()).contains("(wire ").contains("ceiling"));
   }
 
   /** The ±0.5 known answer: a quiet machine only (docs/PERFORMANCE.md). */
@@ -129,6 +111,11 @@ class NostreamLatencySlopeIT {
           .as(s.countCheck().message())
           .isEqualTo(Tost.Reading.CONSISTENT);
     }
+    // Partner: the same fits against a count one off are not consistent.
+    assertThat(Sensitivity.againstCount(slope(r, "db").fit(), 3, 0.5, 0.05).reading())
+        .isNotEqualTo(Tost.Reading.CONSISTENT);
+    assertThat(Sensitivity.againstCount(slope(r, "cache").fit(), 3, 0.5, 0.05).reading())
+        .isNotEqualTo(Tost.Reading.CONSISTENT);
   }
 
   private static org.assertj.core.data.Offset<Double> within() {
