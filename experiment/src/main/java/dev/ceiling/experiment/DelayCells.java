@@ -28,6 +28,7 @@ final class DelayCells {
   private final DelayLink link;
   private final SweepOptions options;
   private final OneCellSweep cells;
+  private final Path journals;
 
   /**
    * @param journals the directory of the one-cell sweeps' journals
@@ -46,6 +47,7 @@ final class DelayCells {
     this.rig = rig;
     this.link = link;
     this.options = options;
+    this.journals = journals;
     SweepRunner runner = new SweepRunner(scraper, progress);
     runner.watchLinks(links);
     this.cells = new OneCellSweep(scraper, runner, progress, rig, journals);
@@ -60,9 +62,35 @@ final class DelayCells {
    */
   DelaySweepAnalysis.Measured measure(DelaySweepPlan.Cell planned, ExperimentIdentity oneCell)
       throws OneCellSweep.CellFailed {
+    return measure(planned, oneCell, null);
+  }
+
+  /**
+   * As {@link #measure(DelaySweepPlan.Cell, ExperimentIdentity)}, with the planned cell's latency
+   * cell first when {@code latencyCell} (the one-cell sweep at the plan's latency offer) is given:
+   * at the same delay, the relay idle before it (the previous cell drained), so its OK latency is
+   * the link's round trips and the relay's own work, not a backlog left by a saturating cell.
+   */
+  DelaySweepAnalysis.Measured measure(
+      DelaySweepPlan.Cell planned, ExperimentIdentity oneCell, ExperimentIdentity latencyCell)
+      throws OneCellSweep.CellFailed {
     String what = "at " + planned.addedDelayMs() + " ms";
     try {
       link.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
+      DelaySweepAnalysis.LatencyMeasured latency = null;
+      if (latencyCell != null) {
+        LinkCounters before = link.counters();
+        Cell l =
+            cells.measure(
+                latencyCell,
+                options,
+                planned.sequence(),
+                planned.repeat(),
+                what + " (latency cell)",
+                latencyJournal(planned.sequence()));
+        cells.drain(options.drainTimeout());
+        latency = new DelaySweepAnalysis.LatencyMeasured(l, link.counters().minus(before));
+      }
       LinkCounters linkBefore = link.counters();
       Double countBefore = auditCount();
       Cell cell = cells.measure(oneCell, options, planned.sequence(), planned.repeat(), what);
@@ -75,10 +103,16 @@ final class DelayCells {
       LinkCounters turns = link.counters().minus(linkBefore);
       Double countAfter = auditCount();
       Double events = countBefore == null || countAfter == null ? null : countAfter - countBefore;
-      return new DelaySweepAnalysis.Measured(planned, cell, turns, events);
+      return new DelaySweepAnalysis.Measured(planned, cell, turns, events, latency);
     } catch (MetricsException | IOException e) {
       throw new OneCellSweep.CellFailed("cell " + planned.sequence() + " " + what + ": " + e, e);
     }
+  }
+
+  /** The journal of the latency cell at {@code sequence}, beside the cell's own. */
+  private Path latencyJournal(int sequence) {
+    Path own = OneCellSweep.journal(journals, sequence);
+    return own.resolveSibling(own.getFileName().toString().replace(".jsonl", "-latency.jsonl"));
   }
 
   /** The relay's audit completions so far, or null when its profile maps no such counter. */

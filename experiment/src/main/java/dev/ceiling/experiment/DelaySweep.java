@@ -329,7 +329,13 @@ public final class DelaySweep {
               c -> {
                 // Each cell's offer follows the rule from the cells measured before it.
                 double offer = PointOffers.offer(plan, report.last().cells(), c.addedDelayMs());
-                report.add(cells.measure(c, oneCell.withRates(List.of(offer))));
+                report.add(
+                    cells.measure(
+                        c,
+                        oneCell.withRates(List.of(offer)),
+                        plan.latencyOfferedPerS() == null
+                            ? null
+                            : oneCell.withRates(List.of(plan.latencyOfferedPerS()))));
                 o.progress().measured(report.write(RoundEnd.running()));
               });
     } catch (MetricsException e) {

@@ -42,8 +42,24 @@ import java.util.TreeSet;
 final class DelaySweepAnalysis {
   private DelaySweepAnalysis() {}
 
-  /** One cell as measured, before any rule is applied. */
-  record Measured(DelaySweepPlan.Cell planned, Cell cell, LinkCounters link, Double auditEvents) {}
+  /**
+   * One cell as measured, before any rule is applied.
+   *
+   * @param latency its latency cell, measured before it at the plan's latency offer, or null
+   */
+  record Measured(
+      DelaySweepPlan.Cell planned,
+      Cell cell,
+      LinkCounters link,
+      Double auditEvents,
+      LatencyMeasured latency) {
+    Measured(DelaySweepPlan.Cell planned, Cell cell, LinkCounters link, Double auditEvents) {
+      this(planned, cell, link, auditEvents, null);
+    }
+  }
+
+  /** A latency cell as measured: the cell and what crossed the link over it. */
+  record LatencyMeasured(Cell cell, LinkCounters link) {}
 
   /**
    * Where the sweep stands: when it started and ended, whether every cell ran, and the sessions
@@ -71,11 +87,13 @@ final class DelaySweepAnalysis {
       List<Measured> measured,
       Progress progress,
       VerdictConfig cfg) {
-    List<DelaySweepCell> cells = assess(rig, identity, measured, cfg);
+    List<DelaySweepCell> cells = withLatency(assess(rig, identity, measured, cfg), measured, cfg);
     List<DelaySweepPoint> points = points(plan, cells);
     Fitted fitted = fit(plan, cells, points);
     SensitivityFit fit = fitted.fit();
     String fitProblem = fitted.problem();
+    LatencySlope latency =
+        plan.latencyOfferedPerS() == null ? null : LatencySlope.of(plan, cells, fit, fitProblem);
     CountCheck count =
         fit == null || plan.expectedRoundTrips() == null
             ? null
@@ -87,14 +105,18 @@ final class DelaySweepAnalysis {
     boolean fromClient =
         !cells.isEmpty() && cells.stream().allMatch(DelaySweepCell::ceilingFromClient);
     boolean established =
-        progress.complete()
-            && fit != null
-            && fit.established()
-            && (count == null || count.reading() == Tost.Reading.CONSISTENT);
+        latency != null
+            ? progress.complete() && latency.established()
+            : progress.complete()
+                && fit != null
+                && fit.established()
+                && (count == null || count.reading() == Tost.Reading.CONSISTENT);
     String answer =
-        fromClient
-            ? answerFromClient(plan, fit, fitProblem, count, wirePerOkTrue, progress)
-            : answer(plan, fit, fitProblem, count, wire, progress);
+        latency != null
+            ? latency.answer(plan.link()) + partial(progress)
+            : fromClient
+                ? answerFromClient(plan, fit, fitProblem, count, wirePerOkTrue, progress)
+                : answer(plan, fit, fitProblem, count, wire, progress);
     return new DelaySweepReport(
         DelaySweepReport.SCHEMA,
         profile,
@@ -116,7 +138,28 @@ final class DelaySweepAnalysis {
         established,
         answer,
         fromClient ? DelaySweepCell.FROM_CLIENT : null,
-        wirePerOkTrue);
+        wirePerOkTrue,
+        latency);
+  }
+
+  private static String partial(Progress progress) {
+    return progress.complete()
+        ? ""
+        : " (partial: " + (progress.reason() == null ? "still running" : progress.reason()) + ")";
+  }
+
+  /** Each cell with its latency cell, judged, where one was measured. */
+  private static List<DelaySweepCell> withLatency(
+      List<DelaySweepCell> cells, List<Measured> measured, VerdictConfig cfg) {
+    List<DelaySweepCell> out = new ArrayList<>();
+    for (int i = 0; i < cells.size(); i++) {
+      LatencyMeasured l = measured.get(i).latency();
+      out.add(
+          l == null
+              ? cells.get(i)
+              : cells.get(i).withLatency(LatencyCell.of(l.cell(), l.link(), cfg)));
+    }
+    return out;
   }
 
   /** The fit, or why there is none. */

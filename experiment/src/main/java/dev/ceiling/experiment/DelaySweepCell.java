@@ -54,7 +54,65 @@ public record DelaySweepCell(
     @JsonInclude(JsonInclude.Include.NON_NULL) Double clientCeilingPerS,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double okTrueAnswers,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double turnsPerOkTrue,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String notUsed) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String notUsed,
+    @JsonInclude(JsonInclude.Include.NON_NULL) LatencyCell latency) {
+
+  /** A cell without a latency cell (a plan without a latency slope). */
+  public DelaySweepCell(
+      DelaySweepPlan.Cell planned,
+      Cell cell,
+      CellUse use,
+      Boolean steady,
+      Boolean busy,
+      boolean ceilingUsed,
+      List<CellProblem> problems,
+      LinkCounters link,
+      Double auditEvents,
+      Double turnsPerEvent,
+      String ceilingFrom,
+      Double clientCeilingPerS,
+      Double okTrueAnswers,
+      Double turnsPerOkTrue,
+      String notUsed) {
+    this(
+        planned,
+        cell,
+        use,
+        steady,
+        busy,
+        ceilingUsed,
+        problems,
+        link,
+        auditEvents,
+        turnsPerEvent,
+        ceilingFrom,
+        clientCeilingPerS,
+        okTrueAnswers,
+        turnsPerOkTrue,
+        notUsed,
+        null);
+  }
+
+  /** This cell with its latency cell. */
+  public DelaySweepCell withLatency(LatencyCell l) {
+    return new DelaySweepCell(
+        planned,
+        cell,
+        use,
+        steady,
+        busy,
+        ceilingUsed,
+        problems,
+        link,
+        auditEvents,
+        turnsPerEvent,
+        ceilingFrom,
+        clientCeilingPerS,
+        okTrueAnswers,
+        turnsPerOkTrue,
+        notUsed,
+        l);
+  }
 
   /** {@link #ceilingFrom} of a cell whose ceiling is the client-side one. */
   public static final String FROM_CLIENT = "client";

@@ -305,6 +305,19 @@ public final class DelaySweepFile {
               + rule
               + (plan.perPointOffer() == null ? "" : " from the " + i + " cell(s) before it"));
     }
+    // A latency cell is offered the plan's latency offer, and only a plan with one has them.
+    Double latency = c.latency() == null ? null : c.latency().cell().offeredPerS();
+    if (latency == null
+        ? plan.latencyOfferedPerS() != null
+        : plan.latencyOfferedPerS() == null || !same(latency, plan.latencyOfferedPerS())) {
+      out.add(
+          "$.cells["
+              + i
+              + "].latency was offered "
+              + (latency == null ? "nothing (no latency cell)" : latency + " events/s")
+              + ", the plan's latency offer is "
+              + plan.latencyOfferedPerS());
+    }
   }
 
   /**

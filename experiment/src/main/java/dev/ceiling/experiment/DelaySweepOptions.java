@@ -25,6 +25,9 @@ import java.util.Objects;
  * @param attached a relay someone else brought up and will stop (a JUnit extension's), swept
  *     through the delay proxy its handle opened; null (the default) for a relay the sweep starts
  *     and stops itself
+ * @param latencyRate the latency offer, events/s, well below the ceiling: the plan then measures a
+ *     latency cell at it before each cell, for the latency slope ({@link LatencySlope}); null (the
+ *     default) for no latency slope
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -43,7 +46,8 @@ public record DelaySweepOptions(
     Path outDir,
     DelaySweepProgress progress,
     boolean resume,
-    RigHandle attached) {
+    RigHandle attached,
+    Double latencyRate) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -105,7 +109,8 @@ public record DelaySweepOptions(
         dir,
         progress,
         resume,
-        running);
+        running,
+        latencyRate);
   }
 
   /**
@@ -162,7 +167,8 @@ public record DelaySweepOptions(
         LACK_OF_FIT_ALPHA,
         expectedRoundTrips,
         margin,
-        DelaySweepPlan.shuffledCells(delaysMs, repeats, seed));
+        DelaySweepPlan.shuffledCells(delaysMs, repeats, seed),
+        latencyRate);
   }
 
   /**
@@ -189,6 +195,7 @@ public record DelaySweepOptions(
     Map<String, String> contrast = Map.of();
     boolean resume;
     RigHandle attached;
+    Double latencyRate;
     List<String> links;
     Map<String, Double> expectedByLink = Map.of();
 
@@ -237,6 +244,17 @@ public record DelaySweepOptions(
      */
     public Builder rate(Double perS) {
       this.rate = perS;
+      return this;
+    }
+
+    /**
+     * The latency offer, events/s, well below the ceiling (below {@link #rate} when that is given):
+     * before each cell a latency cell at this offer measures the OK latency at the cell's delay,
+     * and the declared count is tested on the latency slope (see {@link LatencySlope}); null (the
+     * default) for none.
+     */
+    public Builder latencyRate(Double perS) {
+      this.latencyRate = perS;
       return this;
     }
 
@@ -361,7 +379,8 @@ public record DelaySweepOptions(
           outDir,
           progress,
           resume,
-          attached);
+          attached,
+          latencyRate);
     }
 
     /** Validates and runs. */
@@ -442,6 +461,15 @@ public record DelaySweepOptions(
       }
       if (b.rate != null && !(b.rate > 0 && Double.isFinite(b.rate))) {
         out.add("rate must be a finite number > 0 events/s, got " + b.rate);
+      }
+      if (b.latencyRate != null && !(b.latencyRate > 0 && Double.isFinite(b.latencyRate))) {
+        out.add("latency rate must be a finite number > 0 events/s, got " + b.latencyRate);
+      } else if (b.latencyRate != null && b.rate != null && !(b.latencyRate < b.rate)) {
+        out.add(
+            "latency rate must be below the rate "
+                + b.rate
+                + " events/s (the latency slope is read well below the ceiling), got "
+                + b.latencyRate);
       }
       if (b.expectedRoundTrips != null
           && !(b.expectedRoundTrips >= 0 && Double.isFinite(b.expectedRoundTrips))) {

@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.rig.proxy.DelayProxy;
 import java.util.ArrayList;
@@ -32,6 +33,10 @@ import java.util.Random;
  * @param expectedRoundTrips the declared count of round trips per event, or null when none
  * @param margin the equivalence margin around the declared count, round trips per event, &gt; 0
  * @param cells every cell in the order it runs
+ * @param latencyOfferedPerS the latency offer, events/s, &gt; 0: before each planned cell a cell at
+ *     this offer, well below the ceiling, measures the OK latency at the cell's delay for the
+ *     latency slope ({@link LatencySlope}); null (left out of the JSON) for no latency slope, as in
+ *     every file written before it existed
  */
 public record DelaySweepPlan(
     String link,
@@ -46,7 +51,59 @@ public record DelaySweepPlan(
     double lackOfFitAlpha,
     Double expectedRoundTrips,
     double margin,
-    List<Cell> cells) {
+    List<Cell> cells,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyOfferedPerS) {
+
+  /** A plan without a latency slope. */
+  public DelaySweepPlan(
+      String link,
+      List<Double> delaysMs,
+      int repeats,
+      double offeredPerS,
+      String offerRule,
+      PerPointOffer perPointOffer,
+      double durationS,
+      long seed,
+      double level,
+      double lackOfFitAlpha,
+      Double expectedRoundTrips,
+      double margin,
+      List<Cell> cells) {
+    this(
+        link,
+        delaysMs,
+        repeats,
+        offeredPerS,
+        offerRule,
+        perPointOffer,
+        durationS,
+        seed,
+        level,
+        lackOfFitAlpha,
+        expectedRoundTrips,
+        margin,
+        cells,
+        null);
+  }
+
+  /** This plan with a latency slope at {@code perS} (null: none). */
+  public DelaySweepPlan withLatencyOffer(Double perS) {
+    return new DelaySweepPlan(
+        link,
+        delaysMs,
+        repeats,
+        offeredPerS,
+        offerRule,
+        perPointOffer,
+        durationS,
+        seed,
+        level,
+        lackOfFitAlpha,
+        expectedRoundTrips,
+        margin,
+        cells,
+        perS);
+  }
 
   /**
    * One planned cell.
@@ -100,6 +157,15 @@ public record DelaySweepPlan(
     }
     checks.positiveFinite("margin", margin);
     cells = List.copyOf(Objects.requireNonNull(cells, "cells must not be null"));
+    if (latencyOfferedPerS != null) {
+      checks.positiveFinite("latency_offered_per_s", latencyOfferedPerS);
+      checks.require(
+          !(latencyOfferedPerS >= offeredPerS),
+          "latency_offered_per_s must be below the first offer "
+              + offeredPerS
+              + " (the latency slope is read well below the ceiling), got "
+              + latencyOfferedPerS);
+    }
     checks.orThrow();
   }
 

@@ -43,6 +43,9 @@ import java.util.Objects;
  *     every file written before this field
  * @param wireTurnsPerOkTrue wire turns over OK-true answers summed over every cell used, where the
  *     relay has no audit counter ({@link DelaySweepCell#okTrueAnswers}); null otherwise
+ * @param latencySlope the latency slope and the ceiling's slope read against 0, when the plan
+ *     declares a latency offer; null (left out of the JSON) otherwise. With it, the declared count
+ *     is tested on the latency slope and {@code established} follows that slope
  */
 public record DelaySweepReport(
     String schema,
@@ -65,7 +68,56 @@ public record DelaySweepReport(
     boolean established,
     String answer,
     @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingFrom,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Double wireTurnsPerOkTrue) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double wireTurnsPerOkTrue,
+    @JsonInclude(JsonInclude.Include.NON_NULL) LatencySlope latencySlope) {
+
+  /** A report without a latency slope (its plan declares no latency offer). */
+  public DelaySweepReport(
+      String schema,
+      String profile,
+      String arm,
+      RigDescriptor rig,
+      DelaySweepPlan plan,
+      MeasurementSettings measurement,
+      Instant startedAt,
+      Instant finishedAt,
+      boolean complete,
+      String incompleteReason,
+      List<DelaySweepSession> sessions,
+      List<DelaySweepCell> cells,
+      List<DelaySweepPoint> points,
+      SensitivityFit fit,
+      String fitProblem,
+      CountCheck countCheck,
+      Double wireTurnsPerEvent,
+      boolean established,
+      String answer,
+      String ceilingFrom,
+      Double wireTurnsPerOkTrue) {
+    this(
+        schema,
+        profile,
+        arm,
+        rig,
+        plan,
+        measurement,
+        startedAt,
+        finishedAt,
+        complete,
+        incompleteReason,
+        sessions,
+        cells,
+        points,
+        fit,
+        fitProblem,
+        countCheck,
+        wireTurnsPerEvent,
+        established,
+        answer,
+        ceilingFrom,
+        wireTurnsPerOkTrue,
+        null);
+  }
 
   /** The document's schema name and version. */
   public static final String SCHEMA = "ceiling-sensitivity/1";
@@ -112,6 +164,7 @@ public record DelaySweepReport(
         established,
         answer,
         null,
+        null,
         null);
   }
 
@@ -122,7 +175,11 @@ public record DelaySweepReport(
     cells = List.copyOf(cells);
     points = List.copyOf(points);
     Objects.requireNonNull(answer, "answer must not be null");
-    if (established && (fit == null || !fit.established() || !complete)) {
+    // With a latency slope the declared count is the latency slope's, and the ceiling's slope is
+    // an answer whatever it reads ("not what bounds it" included); without one, the ceiling's.
+    boolean lineHolds =
+        latencySlope != null ? latencySlope.established() : fit != null && fit.established();
+    if (established && (!lineHolds || !complete)) {
       throw new IllegalArgumentException(
           "established needs a complete sweep and an established fit");
     }

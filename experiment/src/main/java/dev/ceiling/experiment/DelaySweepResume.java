@@ -204,7 +204,17 @@ final class DelaySweepResume {
   /** The stored cells as measured, for the rules to judge again with the new ones. */
   static List<DelaySweepAnalysis.Measured> measured(DelaySweepReport stored) {
     return stored.cells().stream()
-        .map(c -> new DelaySweepAnalysis.Measured(c.planned(), c.cell(), c.link(), c.auditEvents()))
+        .map(
+            c ->
+                new DelaySweepAnalysis.Measured(
+                    c.planned(),
+                    c.cell(),
+                    c.link(),
+                    c.auditEvents(),
+                    c.latency() == null
+                        ? null
+                        : new DelaySweepAnalysis.LatencyMeasured(
+                            c.latency().cell(), c.latency().link())))
         .toList();
   }
 

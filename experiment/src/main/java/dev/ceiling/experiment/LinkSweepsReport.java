@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.verdict.Estimate;
 import dev.ceiling.verdict.Tost;
 import java.util.ArrayList;
@@ -75,6 +76,15 @@ public record LinkSweepsReport(
    * @param expectedRoundTrips the declared count, or null
    * @param reading the test against the declared count, or null without one (or without a fit)
    * @param answer its sweep's answer in one line
+   * @param latencyRoundTrips the latency slope with its interval (round trips on the OK path per
+   *     event), or null without one (left out of the JSON)
+   * @param latencyLineHolds whether the latency line holds, or null without one
+   * @param latencyWireTurnsPerOkTrue wire turns per OK-true answer over the latency cells used, or
+   *     null
+   * @param bytesToTargetPerOkTrue bytes the relay sent on the link per OK-true answer, or null
+   * @param bytesToRelayPerOkTrue bytes the service sent back per OK-true answer, or null
+   * @param ceilingReading the ceiling's slope read against 0 in words, or null without a latency
+   *     slope
    */
   public record Row(
       String link,
@@ -86,7 +96,44 @@ public record LinkSweepsReport(
       Double wireTurnsPerEventAllCells,
       Double expectedRoundTrips,
       Tost.Reading reading,
-      String answer) {
+      String answer,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Estimate latencyRoundTrips,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean latencyLineHolds,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyWireTurnsPerOkTrue,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double bytesToTargetPerOkTrue,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double bytesToRelayPerOkTrue,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingReading) {
+
+    /** A row without a latency slope. */
+    public Row(
+        String link,
+        String dir,
+        Outcome outcome,
+        Estimate roundTripsPerEvent,
+        Boolean lineHolds,
+        Double wireTurnsPerEvent,
+        Double wireTurnsPerEventAllCells,
+        Double expectedRoundTrips,
+        Tost.Reading reading,
+        String answer) {
+      this(
+          link,
+          dir,
+          outcome,
+          roundTripsPerEvent,
+          lineHolds,
+          wireTurnsPerEvent,
+          wireTurnsPerEventAllCells,
+          expectedRoundTrips,
+          reading,
+          answer,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
+    }
 
     /** The row of one link's sweep; {@code r.report()} may be null (nothing was measured). */
     static Row of(String link, Double expected, DelaySweepResult r) {
@@ -104,6 +151,9 @@ public record LinkSweepsReport(
             null,
             String.join("; ", r.problems()));
       }
+      LatencySlope l = s.latencySlope();
+      // With a latency slope the declared count is tested on it (DelaySweepAnalysis.report).
+      var count = l != null ? l.countCheck() : s.countCheck();
       return new Row(
           link,
           link,
@@ -113,8 +163,60 @@ public record LinkSweepsReport(
           s.wireTurnsPerEvent(),
           DelaySweepAnalysis.turnsPerEvent(s.cells()),
           expected,
-          s.countCheck() == null ? null : s.countCheck().reading(),
-          s.answer());
+          count == null ? null : count.reading(),
+          s.answer(),
+          (l == null || l.fit() == null) ? null : l.fit().roundTripsPerEvent(),
+          (l == null || l.fit() == null) ? null : l.fit().established(),
+          l == null ? null : l.wireTurnsPerOkTrue(),
+          l == null ? null : l.bytesToTargetPerOkTrue(),
+          l == null ? null : l.bytesToRelayPerOkTrue(),
+          l == null ? null : ceilingWord(l));
+    }
+
+    /** The ceiling's reading in a word or two, for the table. */
+    private static String ceilingWord(LatencySlope l) {
+      if (l.ceilingAgainstZero() == null) {
+        return "no line";
+      }
+      return switch (l.ceilingAgainstZero().reading()) {
+        case CONSISTENT -> "not bounding";
+        case NOT_CONSISTENT -> "bounds it";
+        case INCONCLUSIVE -> "cannot tell";
+      };
+    }
+
+    /**
+     * The row with both slopes in one line: link, the latency slope [interval], its wire per
+     * OK-true answer, bytes out/back per OK-true answer, the ceiling's slope [interval] and its
+     * reading against 0, declared and the reading against it.
+     */
+    public String slopesLine() {
+      return String.format(
+          Locale.ROOT,
+          "%-12s %-20s %-8s %-14s %-20s %-13s %-10s %s",
+          link,
+          interval(latencyRoundTrips, latencyLineHolds),
+          num(latencyWireTurnsPerOkTrue),
+          (bytesToTargetPerOkTrue == null
+                  ? "n/a"
+                  : String.format(Locale.ROOT, "%.0f", bytesToTargetPerOkTrue))
+              + "/"
+              + (bytesToRelayPerOkTrue == null
+                  ? "n/a"
+                  : String.format(Locale.ROOT, "%.0f", bytesToRelayPerOkTrue)),
+          interval(roundTripsPerEvent, lineHolds),
+          ceilingReading == null ? "n/a" : ceilingReading,
+          expectedRoundTrips == null ? "-" : String.format(Locale.ROOT, "%s", expectedRoundTrips),
+          reading == null
+              ? (outcome == Outcome.ESTABLISHED ? "" : outcome.name())
+              : reading.name());
+    }
+
+    private static String interval(Estimate k, Boolean holds) {
+      return k == null
+          ? "n/a"
+          : String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", k.value(), k.lower(), k.upper())
+              + (Boolean.TRUE.equals(holds) ? "" : " (no line)");
     }
 
     /** The row in one line: link, k [interval], wire count, declared and reading. */
@@ -153,9 +255,31 @@ public record LinkSweepsReport(
           "declared",
           "reading");
 
-  /** The table as lines: the header, then each row. */
+  /** The header over {@link Row#slopesLine()}: both slopes per link. */
+  public static final String SLOPES_HEADER =
+      String.format(
+          Locale.ROOT,
+          "%-12s %-20s %-8s %-14s %-20s %-13s %-10s %s",
+          "link",
+          "latency k [int.]",
+          "wire",
+          "bytes out/back",
+          "ceiling k [int.]",
+          "ceiling",
+          "declared",
+          "reading");
+
+  /**
+   * The table as lines: the header, then each row; both slopes per link when any row has a latency
+   * slope.
+   */
   public List<String> table() {
     List<String> out = new ArrayList<>();
+    if (links.stream().anyMatch(r -> r.ceilingReading() != null)) {
+      out.add(SLOPES_HEADER);
+      links.forEach(r -> out.add(r.slopesLine()));
+      return out;
+    }
     out.add(HEADER);
     links.forEach(r -> out.add(r.line()));
     return out;

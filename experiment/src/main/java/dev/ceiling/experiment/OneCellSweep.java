@@ -87,6 +87,21 @@ final class OneCellSweep {
   Cell measure(
       ExperimentIdentity identity, SweepOptions options, int sequence, int repeat, String what)
       throws CellFailed {
+    return measure(identity, options, sequence, repeat, what, journal(journals, sequence));
+  }
+
+  /**
+   * As {@link #measure(ExperimentIdentity, SweepOptions, int, int, String)}, journalled to {@code
+   * journal} (a second cell at the same place of the plan, such as a delay sweep's latency cell).
+   */
+  Cell measure(
+      ExperimentIdentity identity,
+      SweepOptions options,
+      int sequence,
+      int repeat,
+      String what,
+      Path journal)
+      throws CellFailed {
     try {
       DrainWait.Result drained = drain(options.drainTimeout());
       if (drained.timeout() != null) {
@@ -98,7 +113,6 @@ final class OneCellSweep {
                 options.drainTimeout().toMillis() / 1000.0,
                 sequence));
       }
-      Path journal = journal(journals, sequence);
       SweepRunner.Outcome run =
           runner.run(rig, identity, options.withJournal(journal).withResume(false));
       if (run.failure() != null || run.half().cells().size() != 1) {

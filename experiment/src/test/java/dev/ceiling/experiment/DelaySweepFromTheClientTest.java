@@ -28,13 +28,13 @@ import org.junit.jupiter.api.Test;
  * OK-true answer, warm-up's included: 3 x (600 + 3000) = 10,800 turns a cell.
  */
 class DelaySweepFromTheClientTest {
-  private static final VerdictConfig CFG = VerdictConfig.defaults();
+  static final VerdictConfig CFG = VerdictConfig.defaults();
   private static final double OFFER = 300;
   private static final double WINDOW_S = 10;
   private static final long WARMUP_SLOTS = 600;
   private static final long TURNS = 3 * (WARMUP_SLOTS + 3000);
 
-  private static final DelaySweepPlan PLAN =
+  static final DelaySweepPlan PLAN =
       new DelaySweepPlan(
           "db",
           List.of(0.0, 1.0, 2.0, 3.0),
@@ -51,7 +51,7 @@ class DelaySweepFromTheClientTest {
           DelaySweepPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
 
   /** The reference rig's descriptor with no metrics at all and client-side evidence. */
-  private static RigDescriptor metricsLess() {
+  static RigDescriptor metricsLess() {
     RigDescriptor d = HalfRuns.rig(HalfRuns.ON);
     return new RigDescriptor(
         d.schemaVersion(),
@@ -80,7 +80,7 @@ class DelaySweepFromTheClientTest {
         d.controlCheck());
   }
 
-  private static ExperimentIdentity identity() {
+  static ExperimentIdentity identity() {
     ExperimentIdentity i = HalfRuns.identity(List.of(OFFER), PLAN.cells().size(), WINDOW_S);
     return new ExperimentIdentity(
         i.profile(),

@@ -32,20 +32,62 @@ public final class Sensitivity {
     if (points == null || points.stream().anyMatch(Objects::isNull)) {
       throw new IllegalArgumentException("points must be a list without nulls");
     }
+    Row[] rows =
+        points.stream()
+            .map(p -> new Row(p.addedDelayMs(), p.repeat(), p.msPerEvent(), p.weight()))
+            .toArray(Row[]::new);
+    return line(rows, level, lackOfFitAlpha, false);
+  }
+
+  /**
+   * The latency slope: ordinary least squares of the OK latency (ms) on the round-trip delay the
+   * link really added (ms) over every repeat, with the same t intervals and lack-of-fit test as
+   * {@link #fit}. Measured at an offer well below the ceiling, an event's OK latency grows by d for
+   * each sequential round trip its OK path makes on the link, whether or not the link bounds the
+   * ceiling, so the slope (ms of latency per ms of added round-trip delay) counts those round
+   * trips: {@link SensitivityFit#roundTripsPerEvent()}. The intercept ({@link
+   * SensitivityFit#interceptMsPerEvent()}) is then the OK latency at no added delay, ms. {@link
+   * #againstCount} tests it against a declared count as it tests the ceiling's slope.
+   *
+   * @param points at least 3, at at least 2 distinct delays; no (delay, repeat) twice
+   * @param level the intervals' two-sided confidence level, in (0, 1)
+   * @param lackOfFitAlpha the lack-of-fit test's level, in (0, 0.5]
+   * @throws IllegalArgumentException naming every broken rule at once
+   */
+  public static SensitivityFit latencyFit(
+      List<LatencyPoint> points, double level, double lackOfFitAlpha) {
+    if (points == null || points.stream().anyMatch(Objects::isNull)) {
+      throw new IllegalArgumentException("points must be a list without nulls");
+    }
+    Row[] rows =
+        points.stream()
+            .map(p -> new Row(p.addedDelayMs(), p.repeat(), p.okLatencyMs(), null))
+            .toArray(Row[]::new);
+    return line(rows, level, lackOfFitAlpha, true);
+  }
+
+  /** One repeat as the line sees it: x (ms of added delay), its repeat, y (ms) and its weight. */
+  private record Row(double x, int repeat, double y, Double weight) {
+    double fitWeight() {
+      return weight == null ? 1.0 : weight;
+    }
+  }
+
+  /** The line through {@code rows}, its intervals, its lack-of-fit test and its words. */
+  private static SensitivityFit line(
+      Row[] rows, double level, double lackOfFitAlpha, boolean latency) {
     // Sorted, so that the figures do not depend on the order the points came in, and so that
     // equal delays (the pure-error groups) and duplicates are adjacent.
-    DelayPoint[] sorted = points.toArray(new DelayPoint[0]);
-    Arrays.sort(
-        sorted,
-        Comparator.comparingDouble(DelayPoint::addedDelayMs).thenComparingInt(DelayPoint::repeat));
+    Row[] sorted = rows.clone();
+    Arrays.sort(sorted, Comparator.comparingDouble(Row::x).thenComparingInt(Row::repeat));
     check(sorted, level, lackOfFitAlpha);
     int n = sorted.length;
     double[] x = new double[n];
     double[] y = new double[n];
     double[] w = new double[n];
     for (int i = 0; i < n; i++) {
-      x[i] = sorted[i].addedDelayMs();
-      y[i] = sorted[i].msPerEvent();
+      x[i] = sorted[i].x();
+      y[i] = sorted[i].y();
       w[i] = sorted[i].fitWeight();
     }
     WeightedLine line = WeightedLine.fit(x, y, w);
@@ -57,7 +99,14 @@ public final class Sensitivity {
     boolean established = lof.status() == LackOfFit.Status.NOT_REJECTED && s2 > 0;
     int delays = lof.levels().size();
     return new SensitivityFit(
-        n, delays, k, c, Math.sqrt(s2), lof, established, words(k, c, level, lof, established));
+        n,
+        delays,
+        k,
+        c,
+        Math.sqrt(s2),
+        lof,
+        established,
+        words(k, c, level, lof, established, latency));
   }
 
   /**
@@ -189,7 +238,7 @@ public final class Sensitivity {
   }
 
   /** Every broken rule at once; {@code sorted} by delay, then repeat. */
-  private static void check(DelayPoint[] sorted, double level, double lackOfFitAlpha) {
+  private static void check(Row[] sorted, double level, double lackOfFitAlpha) {
     Checks checks = new Checks();
     if (!(level > 0 && level < 1)) {
       checks.add("level must be in (0, 1), got " + level);
@@ -201,12 +250,12 @@ public final class Sensitivity {
     int delays = 0;
     for (int i = 0; i < sorted.length; i++) {
       weighted += sorted[i].weight() != null ? 1 : 0;
-      boolean newDelay = i == 0 || sorted[i].addedDelayMs() != sorted[i - 1].addedDelayMs();
+      boolean newDelay = i == 0 || sorted[i].x() != sorted[i - 1].x();
       delays += newDelay ? 1 : 0;
       if (!newDelay && sorted[i].repeat() == sorted[i - 1].repeat()) {
         checks.add(
             "each (delay, repeat) must appear once, got "
-                + Fmt.num(sorted[i].addedDelayMs())
+                + Fmt.num(sorted[i].x())
                 + " ms repeat "
                 + sorted[i].repeat()
                 + " twice");
@@ -230,15 +279,24 @@ public final class Sensitivity {
   }
 
   private static String words(
-      Estimate k, Estimate c, double level, LackOfFit lof, boolean established) {
+      Estimate k, Estimate c, double level, LackOfFit lof, boolean established, boolean latency) {
     String fit =
-        "k = "
-            + k.inWords()
-            + " round trips per event, c = "
-            + c.inWords()
-            + " ms per event ("
-            + Fmt.percent(level)
-            + "%); ";
+        latency
+            ? "k = "
+                + k.inWords()
+                + " round trips per event (ms of OK latency per ms of added round-trip delay),"
+                + " OK latency at no added delay "
+                + c.inWords()
+                + " ms ("
+                + Fmt.percent(level)
+                + "%); "
+            : "k = "
+                + k.inWords()
+                + " round trips per event, c = "
+                + c.inWords()
+                + " ms per event ("
+                + Fmt.percent(level)
+                + "%); ";
     if (established) {
       return fit + "the line holds (" + lof.inWords() + "): k is established";
     }

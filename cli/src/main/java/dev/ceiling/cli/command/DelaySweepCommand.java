@@ -103,6 +103,18 @@ public final class DelaySweepCommand implements Callable<Integer> {
   Double rate;
 
   @Option(
+      names = "--latency-rate",
+      paramLabel = "EVENTS_PER_S",
+      converter = CommandLines.FiniteDouble.class,
+      description = {
+        "The latency slope: before each cell, a cell at this offer (well below the ceiling, and",
+        "below --rate) measures the OK latency at the cell's delay; its slope against the delay",
+        "really added counts the round trips on the link on the OK path of one event, and the",
+        "declared count is tested on it. Default: no latency slope."
+      })
+  Double latencyRate;
+
+  @Option(
       names = DeclaredCounts.OPTION,
       paramLabel = "K|NAME=K[,NAME=K...]",
       description =
@@ -239,6 +251,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
         .outDir(dir)
         .progress(new DelaySweepLines(err, quiet.quiet))
         .rate(rate)
+        .latencyRate(latencyRate)
         .resume(resume.dir != null);
   }
 

@@ -40,8 +40,15 @@ public final class LinksHtml {
   }
 
   private static String linkTable(LinkSweepsReport r) {
+    boolean slopes = r.links().stream().anyMatch(row -> row.ceilingReading() != null);
     StringBuilder t = new StringBuilder("<table>\n<tr><th>link</th>");
-    t.append("<th>round trips per event (timing fit, interval)</th>")
+    if (slopes) {
+      t.append("<th>round trips on the OK path per event (latency slope, interval)</th>")
+          .append("<th>wire turns per OK-true answer, latency cells</th>")
+          .append("<th>bytes out per OK-true answer</th><th>bytes back per OK-true answer</th>")
+          .append("<th>ceiling slope against 0</th>");
+    }
+    t.append("<th>round trips per event (ceiling fit, interval)</th>")
         .append("<th>wire turns per entry, cells used</th><th>wire turns, all cells</th>")
         .append("<th>declared</th><th>reading</th><th>outcome</th></tr>\n");
     for (LinkSweepsReport.Row row : r.links()) {
@@ -51,8 +58,20 @@ public final class LinksHtml {
           .append(DelaySweepHtml.FILE)
           .append("\">")
           .append(esc(row.link()))
-          .append("</a></td><td>")
-          .append(esc(k(row)))
+          .append("</a></td><td>");
+      if (slopes) {
+        t.append(esc(k(row.latencyRoundTrips(), row.latencyLineHolds())))
+            .append("</td><td>")
+            .append(opt(row.latencyWireTurnsPerOkTrue(), 2))
+            .append("</td><td>")
+            .append(opt(row.bytesToTargetPerOkTrue(), 0))
+            .append("</td><td>")
+            .append(opt(row.bytesToRelayPerOkTrue(), 0))
+            .append("</td><td>")
+            .append(esc(row.ceilingReading() == null ? "n/a" : row.ceilingReading()))
+            .append("</td><td>");
+      }
+      t.append(esc(k(row.roundTripsPerEvent(), row.lineHolds())))
           .append("</td><td>")
           .append(opt(row.wireTurnsPerEvent(), 2))
           .append("</td><td>")
@@ -69,8 +88,7 @@ public final class LinksHtml {
   }
 
   /** k with its interval, and "no line" when the lack-of-fit test rejected the line. */
-  private static String k(LinkSweepsReport.Row row) {
-    Estimate k = row.roundTripsPerEvent();
+  private static String k(Estimate k, Boolean lineHolds) {
     if (k == null) {
       return "n/a";
     }
@@ -80,7 +98,7 @@ public final class LinksHtml {
         + ", "
         + f(k.upper(), 2)
         + "]"
-        + (Boolean.TRUE.equals(row.lineHolds()) ? "" : " (the line does not hold)");
+        + (Boolean.TRUE.equals(lineHolds) ? "" : " (the line does not hold)");
   }
 
   private static String planTable(LinkSweepsReport.Plan p) {

@@ -28,6 +28,10 @@ public final class AddedFields {
   private static final List<String> SWEEP_CELL_SIBLINGS =
       List.of("planned", "ceiling_used", "audit_events", "turns_per_event");
 
+  /** Fields that every row of a sweep per link has (LinkSweepsReport.Row). */
+  private static final List<String> LINK_ROW_SIBLINGS =
+      List.of("link", "dir", "outcome", "wire_turns_per_event_all_cells");
+
   static final List<Added> ADDED =
       List.of(
           // A cell's environment (CellEnvironment).
@@ -66,6 +70,19 @@ public final class AddedFields {
           new Added("not_used", SWEEP_CELL_SIBLINGS),
           // A delay sweep's plan (DelaySweepPlan): null is "one rate at every delay".
           new Added("per_point_offer", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          // The latency slope (LatencySlope, LatencyCell): null is "no latency offer declared",
+          // as in every file written before the latency slope; each is left out when null.
+          new Added(
+              "latency_offered_per_s", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          new Added("latency", SWEEP_CELL_SIBLINGS),
+          new Added("latency_slope", List.of("plan", "fit_problem", "wire_turns_per_event")),
+          // A sweep per link's row (LinkSweepsReport.Row): the latency slope's columns.
+          new Added("latency_round_trips", LINK_ROW_SIBLINGS),
+          new Added("latency_line_holds", LINK_ROW_SIBLINGS),
+          new Added("latency_wire_turns_per_ok_true", LINK_ROW_SIBLINGS),
+          new Added("bytes_to_target_per_ok_true", LINK_ROW_SIBLINGS),
+          new Added("bytes_to_relay_per_ok_true", LINK_ROW_SIBLINGS),
+          new Added("ceiling_reading", LINK_ROW_SIBLINGS),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".
           // A cell leaves them out of its JSON when null, so older golden files stay as they were.
