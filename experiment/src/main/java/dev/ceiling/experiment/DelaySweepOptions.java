@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param attached a relay someone else brought up and will stop (a JUnit extension's), swept
  *     through the delay proxy its handle opened; null (the default) for a relay the sweep starts
  *     and stops itself
+ * @param ceilingRamp the rule of the ramp that measures the relay's ceiling first where it predicts
+ *     none and no rate is given ({@link RampMeasure#DEFAULT_RULE} unless set)
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -43,7 +45,8 @@ public record DelaySweepOptions(
     Path outDir,
     SensitivityProgress progress,
     boolean resume,
-    RigHandle attached) {
+    RigHandle attached,
+    CeilingRamp.Rule ceilingRamp) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -105,7 +108,8 @@ public record DelaySweepOptions(
         dir,
         progress,
         resume,
-        running);
+        running,
+        ceilingRamp);
   }
 
   /**
@@ -120,7 +124,13 @@ public record DelaySweepOptions(
     if (rate != null) {
       return plan(rate, "given: " + rate + " events/s at every delay", null);
     }
-    AutoRates.Range range = AutoRates.range(rig);
+    return perPoint(rig, AutoRates.range(rig), "the relay's predicted ceiling at zero added delay");
+  }
+
+  /**
+   * The per-point plan from {@code range}, the ceiling at zero added delay {@code source} names.
+   */
+  private SensitivityPlan perPoint(RigDescriptor rig, AutoRates.Range range, String source) {
     double warmupS = sweepOptions.warmup().toNanos() / 1e9;
     double fillPerS =
         rig.queueCapacity() == null || !(warmupS > 0) ? 0 : 2 * rig.queueCapacity() / warmupS;
@@ -132,15 +142,27 @@ public record DelaySweepOptions(
             "per point: the larger of %s x the ceiling predicted at the cell's delay by the line"
                 + " through the cells used before it, and that ceiling + %.1f/s (the queue of %s"
                 + " filled within half the %.1f s warm-up); at most, and until the used cells span two"
-                + " delays, %s x the relay's predicted ceiling at zero added delay (the high end"
-                + " of %s), which saturates every point",
+                + " delays, %s x %s (the high end of %s), which saturates every point",
             DelaySweep.OFFER_MULTIPLE,
             fillPerS,
             rig.queueCapacity(),
             warmupS,
             DelaySweep.OFFER_MULTIPLE,
+            source,
             range.text()),
         new SensitivityPlan.PerPointOffer(DelaySweep.OFFER_MULTIPLE, fillPerS));
+  }
+
+  /**
+   * The plan for a relay that predicts no ceiling, from the one {@code ramp} measured: as {@link
+   * #plan(RigDescriptor)} places its offers from a prediction, with the ramp in the plan.
+   */
+  SensitivityPlan plan(RigDescriptor rig, CeilingRamp ramp) {
+    double c = Objects.requireNonNull(ramp.ceilingPerS(), "the ramp found no ceiling");
+    SensitivityPlan p =
+        perPoint(
+            rig, new AutoRates.Range(c, c), "the ceiling the ramp measured at zero added delay");
+    return plan(p.offeredPerS(), p.offerRule(), p.perPointOffer(), ramp);
   }
 
   /**
@@ -149,6 +171,12 @@ public record DelaySweepOptions(
    * a resume compares the stored plan with, at the stored offer and rule.
    */
   SensitivityPlan plan(double offerPerS, String rule, SensitivityPlan.PerPointOffer perPoint) {
+    return plan(offerPerS, rule, perPoint, null);
+  }
+
+  /** As {@link #plan(double, String, SensitivityPlan.PerPointOffer)}, with the ramp, or null. */
+  SensitivityPlan plan(
+      double offerPerS, String rule, SensitivityPlan.PerPointOffer perPoint, CeilingRamp ramp) {
     return new SensitivityPlan(
         link,
         delaysMs,
@@ -162,7 +190,8 @@ public record DelaySweepOptions(
         LACK_OF_FIT_ALPHA,
         expectedRoundTrips,
         margin,
-        SensitivityPlan.shuffledCells(delaysMs, repeats, seed));
+        SensitivityPlan.shuffledCells(delaysMs, repeats, seed),
+        ramp);
   }
 
   /**
@@ -191,6 +220,7 @@ public record DelaySweepOptions(
     RigHandle attached;
     List<String> links;
     Map<String, Double> expectedByLink = Map.of();
+    CeilingRamp.Rule ceilingRamp = RampMeasure.DEFAULT_RULE;
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -300,6 +330,15 @@ public record DelaySweepOptions(
       return this;
     }
 
+    /**
+     * The rule of the ramp that measures the relay's ceiling before the first cell where the relay
+     * predicts none and no rate is given (default {@link RampMeasure#DEFAULT_RULE}).
+     */
+    public Builder ceilingRamp(CeilingRamp.Rule rule) {
+      this.ceilingRamp = Objects.requireNonNull(rule, "rule");
+      return this;
+    }
+
     public Builder progress(SensitivityProgress p) {
       this.progress = Objects.requireNonNull(p, "progress");
       return this;
@@ -361,7 +400,8 @@ public record DelaySweepOptions(
           outDir,
           progress,
           resume,
-          attached);
+          attached,
+          ceilingRamp);
     }
 
     /** Validates and runs. */

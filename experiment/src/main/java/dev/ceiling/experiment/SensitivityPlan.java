@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.rig.proxy.DelayProxy;
 import java.util.ArrayList;
@@ -32,6 +33,10 @@ import java.util.Random;
  * @param expectedRoundTrips the declared count of round trips per event, or null when none
  * @param margin the equivalence margin around the declared count, round trips per event, &gt; 0
  * @param cells every cell in the order it runs
+ * @param ceilingRamp where the relay predicted no ceiling, the ramp that measured the one the first
+ *     offer rests on (its rule, steps and ceiling), run before the first cell; null (left out of
+ *     the JSON) where the relay predicted its ceiling or a rate was given, as in every file written
+ *     before this field
  */
 public record SensitivityPlan(
     String link,
@@ -46,7 +51,40 @@ public record SensitivityPlan(
     double lackOfFitAlpha,
     Double expectedRoundTrips,
     double margin,
-    List<Cell> cells) {
+    List<Cell> cells,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp ceilingRamp) {
+
+  /** A plan whose first offer rests on the relay's prediction or a given rate: no ramp. */
+  public SensitivityPlan(
+      String link,
+      List<Double> delaysMs,
+      int repeats,
+      double offeredPerS,
+      String offerRule,
+      PerPointOffer perPointOffer,
+      double durationS,
+      long seed,
+      double level,
+      double lackOfFitAlpha,
+      Double expectedRoundTrips,
+      double margin,
+      List<Cell> cells) {
+    this(
+        link,
+        delaysMs,
+        repeats,
+        offeredPerS,
+        offerRule,
+        perPointOffer,
+        durationS,
+        seed,
+        level,
+        lackOfFitAlpha,
+        expectedRoundTrips,
+        margin,
+        cells,
+        null);
+  }
 
   /**
    * One planned cell.
@@ -100,6 +138,9 @@ public record SensitivityPlan(
     }
     checks.positiveFinite("margin", margin);
     cells = List.copyOf(Objects.requireNonNull(cells, "cells must not be null"));
+    checks.require(
+        ceilingRamp == null || ceilingRamp.ceilingPerS() != null,
+        "ceiling_ramp found no ceiling, so no offer can rest on it");
     checks.orThrow();
   }
 

@@ -64,6 +64,9 @@ public final class AddedFields {
           new Added("not_used", SWEEP_CELL_SIBLINGS),
           // A delay sweep's plan (SensitivityPlan): null is "one rate at every delay".
           new Added("per_point_offer", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          // A delay sweep's plan: null is "the first offer rests on the relay's prediction or a
+          // given rate"; left out of the JSON when null.
+          new Added("ceiling_ramp", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".
           // A cell leaves them out of its JSON when null, so older golden files stay as they were.
