@@ -137,7 +137,7 @@ class NostreamWireCountIT {
   }
 
   /** Waits for .ci/run's setup to end; null when it succeeded, else why not. */
-  private static String awaitSetup(Path status) throws Exception {
+  static String awaitSetup(Path status) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
     while (!Files.exists(status)) {
       if (System.nanoTime() > deadline) {
@@ -565,7 +565,7 @@ class NostreamWireCountIT {
     return c.get();
   }
 
-  private static Map<String, String> readEnv(Path file) throws IOException {
+  static Map<String, String> readEnv(Path file) throws IOException {
     Map<String, String> out = new HashMap<>();
     for (String line : Files.readAllLines(file)) {
       int eq = line.indexOf('=');

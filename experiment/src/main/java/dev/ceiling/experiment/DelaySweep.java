@@ -312,10 +312,7 @@ public final class DelaySweep {
         }
         if (ramp.ceilingPerS() == null) {
           return SensitivityResult.failed(
-              Outcome.NOT_ESTABLISHED,
-              "the relay predicts no ceiling and "
-                  + ramp.text()
-                  + "; no offer can be placed from it: pass --rate");
+              Outcome.NOT_ESTABLISHED, RampMeasure.noCeiling(ramp, "--rate"));
         }
         plan = o.plan(handle.descriptor(), ramp);
       }
