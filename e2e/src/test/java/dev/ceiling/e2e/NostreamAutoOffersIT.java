@@ -97,7 +97,7 @@ class NostreamAutoOffersIT {
         .profile(RelayProfile.load(NostreamWireCountIT.PROFILE_DIR.resolve("profile.json")))
         .link("db")
         .delaysMs(List.of(0.0, 2.0))
-        .repeats(1)
+        .repeats(2)
         .duration(Duration.ofSeconds(2))
         .relayOverrides(
             Map.of(

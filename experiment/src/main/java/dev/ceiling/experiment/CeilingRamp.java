@@ -79,6 +79,18 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
       }
       double offered = s.offeredPerS() * s.windowS();
       double tol = Math.max(tolerance * offered, ClientSteady.FLOOR_EVENTS);
+      // A generator that lagged but sent the window's slots still offered them (its lateness is
+      // the machine's, beside two busy loops it is the rule); one that could not send them did
+      // not, and an answered rate below such an offer says nothing about the relay.
+      if (s.slotsSent() < offered - tol) {
+        return new Reading(
+            false,
+            String.format(
+                Locale.ROOT,
+                "not readable: the generator sent %d of the window's %.0f slots",
+                s.slotsSent(),
+                offered));
+      }
       if (Math.abs(s.okTrueFirstHalf() - s.okTrueSecondHalf()) > tol) {
         return new Reading(
             false,
@@ -139,7 +151,8 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
           Locale.ROOT,
           "offers from %.0f/s, x %s per step, up to %.0f/s, each a %s s window after the round's"
               + " warm-up, until the OK-true answered rate falls below (1 - %s) x the offer in a"
-              + " step whose window's halves agree; the ceiling is that step's answered rate",
+              + " step whose window's slots were sent and whose halves agree; the ceiling is that"
+              + " step's answered rate",
           startPerS,
           factor,
           maxPerS,
@@ -166,8 +179,9 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
    *     accepted rate, {@code CellCounts.creditedInWindow}), events/s, &gt;= 0
    * @param okTrueFirstHalf OK-true answers that arrived in the window's first half, &gt;= 0
    * @param okTrueSecondHalf those in its second half, &gt;= 0
-   * @param excluded why the step cannot be read (the generator could not keep its schedule, the
-   *     window's counts were not recorded, ...), or null
+   * @param slotsSent the window's slots the generator put on the wire, &gt;= 0
+   * @param excluded why the step cannot be read whatever its counts (the window's counts were not
+   *     recorded, the drain before it timed out), or null
    */
   public record Step(
       double offeredPerS,
@@ -175,6 +189,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
       double answeredPerS,
       long okTrueFirstHalf,
       long okTrueSecondHalf,
+      long slotsSent,
       String excluded) {
     public Step {
       new Checks()
@@ -183,6 +198,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
           .nonNegativeFinite("answered_per_s", answeredPerS)
           .nonNegative("ok_true_first_half", okTrueFirstHalf)
           .nonNegative("ok_true_second_half", okTrueSecondHalf)
+          .nonNegative("slots_sent", slotsSent)
           .orThrow();
     }
   }

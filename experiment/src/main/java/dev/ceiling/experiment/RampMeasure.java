@@ -174,14 +174,17 @@ final class RampMeasure {
         + override;
   }
 
-  /** One step from its cell: the credited OK-true rate, the halves, and why it is unreadable. */
+  /**
+   * One step from its cell: the credited OK-true rate, the halves, the slots sent, and why it is
+   * unreadable. A generator-bound cell is read all the same when it sent its window's slots ({@link
+   * CeilingRamp.Rule#read}): a lagging generator on a loaded machine is the rule, and its lateness
+   * does not change what was offered.
+   */
   static CeilingRamp.Step step(Cell cell) {
     CellCounts k = cell.counts();
     String excluded = null;
     if (!k.hasWindowCounts()) {
       excluded = "the window's counts were not recorded";
-    } else if (cell.generatorBound()) {
-      excluded = "generator-bound: " + cell.generatorBoundReason();
     } else if (cell.environment().drainTimeout() != null) {
       excluded = "the backlog before it did not drain";
     }
@@ -191,6 +194,7 @@ final class RampMeasure {
         cell.acceptedPerS(),
         k.hasWindowCounts() ? k.acceptedInWindowFirstHalf() : 0,
         k.hasWindowCounts() ? k.acceptedInWindowSecondHalf() : 0,
+        k.attempted(),
         excluded);
   }
 }
