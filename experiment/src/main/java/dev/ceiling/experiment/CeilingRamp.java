@@ -91,6 +91,17 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
                 s.slotsSent(),
                 offered));
       }
+      // A rate read from fewer answers than the halves' own floor is noise; none at all is a relay
+      // that did not answer in the window (stalled, or still starting), not one at its ceiling.
+      if (s.okTrueFirstHalf() + s.okTrueSecondHalf() < ClientSteady.FLOOR_EVENTS) {
+        return new Reading(
+            false,
+            String.format(
+                Locale.ROOT,
+                "not readable: %d OK-true answers in the window, fewer than %d",
+                s.okTrueFirstHalf() + s.okTrueSecondHalf(),
+                ClientSteady.FLOOR_EVENTS));
+      }
       if (Math.abs(s.okTrueFirstHalf() - s.okTrueSecondHalf()) > tol) {
         return new Reading(
             false,

@@ -34,7 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
  * against timing but narrow against a wrong step: the doubling's neighbours are 0.5 and 2 x.
  *
  * <p>Partners, on the same measured steps: the rule with its stop disabled (a tolerance no step
- * meets) reads no ceiling, and a ramp that stops at its first step reads 50/s, below the bound.
+ * meets) and the rule mutated to stop only when fewer than 10% of the offer is answered (which no
+ * step within twice the ceiling shows) read no ceiling, and fail the bound. (A ramp cut at its
+ * first step is no partner here: beside the busy loops the prediction's low end has come out at
+ * 77/s, so 0.4 x it lies below the first offer.) Measured beside the other helpers' builds, loads
+ * 11 to 33: ramp 117/s against a predicted 124.7-295.4/s, and 91.5/s against 77.2-233.3/s.
  */
 class CeilingRampIT {
   @TempDir Path dir;
@@ -75,8 +79,8 @@ class CeilingRampIT {
       // Partners on the same steps.
       CeilingRamp.Rule disabled = new CeilingRamp.Rule(50, 2, 0.999, 12_800, 2);
       assertThat(withinBound(disabled.ceilingPerS(ramp.steps()), predicted)).as(figures).isFalse();
-      double firstStepOnly = ramp.steps().get(0).answeredPerS();
-      assertThat(withinBound(firstStepOnly, predicted)).as(figures).isFalse();
+      CeilingRamp.Rule late = new CeilingRamp.Rule(50, 2, 0.9, 12_800, 2);
+      assertThat(withinBound(late.ceilingPerS(ramp.steps()), predicted)).as(figures).isFalse();
     }
   }
 

@@ -116,6 +116,12 @@ class CeilingRampTest {
     assertThat(RULE.read(skewed).why()).contains("halves disagree");
     CeilingRamp.Step excluded = new CeilingRamp.Step(400, 2, 300, 300, 300, 800, "drain timed out");
     assertThat(RULE.read(excluded).saturated()).isFalse();
+    // A relay that answered nothing in the window (stalled, or still starting) is not at a ceiling
+    // of 0/s: the step is not read and the ramp goes on.
+    CeilingRamp.Step silent = new CeilingRamp.Step(50, 2, 0, 0, 0, 100, null);
+    assertThat(RULE.read(silent).saturated()).isFalse();
+    assertThat(RULE.read(silent).why()).contains("0 OK-true answers in the window");
+    assertThat(RULE.next(List.of(silent))).isEqualTo(OptionalDouble.of(100));
     // A generator that could not send the window's slots offered less than the step says.
     CeilingRamp.Step unsent = new CeilingRamp.Step(400, 2, 300, 300, 300, 600, null);
     assertThat(RULE.read(unsent).saturated()).isFalse();
