@@ -311,8 +311,16 @@ public final class DelaySweep {
               RoundEnd.interrupted().reason() + " during the ceiling ramp");
         }
         if (ramp.ceilingPerS() == null) {
+          // No plan can rest on it, so no sweep file: the steps go to ramp.json for the reader.
+          Path rampFile = o.outDir().resolve(RampMeasure.FILE);
+          try {
+            Json.write(rampFile, ramp);
+          } catch (IOException w) {
+            o.progress().warning("cannot write " + rampFile + ": " + w);
+          }
           return SensitivityResult.failed(
-              Outcome.NOT_ESTABLISHED, RampMeasure.noCeiling(ramp, "--rate"));
+              Outcome.NOT_ESTABLISHED,
+              RampMeasure.noCeiling(ramp, "--rate") + " (" + rampFile + ")");
         }
         plan = o.plan(handle.descriptor(), ramp);
       }
