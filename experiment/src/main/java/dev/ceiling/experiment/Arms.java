@@ -166,7 +166,33 @@ final class Arms {
     try {
       armIdentity = o.identity(rig, rates(rig, first));
     } catch (AutoRates.MissingCeilingException e) {
-      return ArmResult.stopped(Outcome.BAD_INPUT, e.getMessage());
+      // The relay predicts no ceiling: the ramp measures it on this (the first) arm's relay, and
+      // both arms get the rates placed from it (the second arm reuses the first's identity).
+      CeilingRamp ramp;
+      try {
+        ramp = ramp(rig);
+      } catch (OneCellSweep.CellFailed | IOException f) {
+        return ArmResult.stopped(
+            Outcome.INFRASTRUCTURE, "the ceiling ramp on arm '" + arm + "' failed: " + f);
+      }
+      if (stop.requested()) {
+        return ArmResult.stopped(
+            Outcome.NOT_ESTABLISHED, RoundEnd.interrupted().reason() + " during the ceiling ramp");
+      }
+      if (ramp.ceilingPerS() == null) {
+        return ArmResult.stopped(Outcome.NOT_ESTABLISHED, RampMeasure.noCeiling(ramp, "--rates"));
+      }
+      AutoRates.Range range = new AutoRates.Range(ramp.ceilingPerS(), ramp.ceilingPerS());
+      List<Double> rates = range.rates(o.autoRateMultiples());
+      o.progress()
+          .warning(
+              "rates chosen from the ceiling the ramp measured ("
+                  + range.text()
+                  + ", in "
+                  + o.outDir().resolve(RampMeasure.FILE)
+                  + "): "
+                  + rates);
+      armIdentity = o.identity(rig, rates);
     }
     Optional<String> refused = refusal(arm, first, armIdentity);
     if (refused.isPresent()) {
@@ -201,6 +227,57 @@ final class Arms {
                 + "; multiples below 1 on its low end, the others on its high end): "
                 + rates);
     return rates;
+  }
+
+  /**
+   * The ramp ({@link RampMeasure#DEFAULT_RULE}) on this arm's relay, each step a one-cell sweep
+   * through the arm's sweep seam, journalled in {@code ramp/}; written to {@link RampMeasure#FILE}.
+   * A resumed run never gets here: it reuses the rates its journals recorded.
+   */
+  private CeilingRamp ramp(RigDescriptor rig) throws OneCellSweep.CellFailed, IOException {
+    java.nio.file.Path dir = o.outDir().resolve("ramp");
+    java.nio.file.Files.createDirectories(dir);
+    ArmSweep sweep = sweeps.create(o.progress());
+    stop.running(sweep::interrupt);
+    CeilingRamp ramp;
+    try {
+      ramp =
+          RampMeasure.run(
+              RampMeasure.DEFAULT_RULE,
+              o.profile(),
+              rig,
+              o.sweepOptions().measurement(),
+              (identity, i) -> {
+                try {
+                  SweepRunner.Outcome out =
+                      sweep.run(
+                          rig,
+                          identity,
+                          o.sweepOptions()
+                              .withJournal(OneCellSweep.journal(dir, i))
+                              .withResume(false));
+                  if (out.failure() != null || out.half().cells().size() != 1) {
+                    throw new OneCellSweep.CellFailed(
+                        "ramp step "
+                            + i
+                            + " was not measured: "
+                            + (out.failure() == null
+                                ? out.half().incompleteReason()
+                                : out.failure()),
+                        out.failure());
+                  }
+                  return out.half().cells().get(0);
+                } catch (IOException | ReportFormatException e) {
+                  throw new OneCellSweep.CellFailed("ramp step " + i + ": " + e, e);
+                }
+              },
+              o.progress(),
+              stop::requested);
+    } finally {
+      stop.ended();
+    }
+    Json.write(o.outDir().resolve(RampMeasure.FILE), ramp);
+    return ramp;
   }
 
   /**

@@ -55,6 +55,9 @@ public final class DelaySweep {
   /** The offer, as a multiple of the relay's predicted hot ceiling at zero added delay. */
   public static final double OFFER_MULTIPLE = 1.5;
 
+  /** The directory, under the output directory, of the ceiling ramp's journals. */
+  public static final String RAMP_DIR = "ramp";
+
   /** The file the sweep writes in its output directory. */
   public static final String REPORT_FILE = "sensitivity.json";
 
@@ -246,12 +249,48 @@ public final class DelaySweep {
               + "' has no delay proxy or delay control; the rig opened "
               + DelayLink.names(handle));
     }
+    // A resume reuses the stored plan, its ramp included: a ramp measured afresh would be chosen
+    // after seeing cells.
     DelaySweepPlan plan = previous != null ? previous.plan() : fixedPlan;
     if (plan == null) {
       try {
         plan = o.plan(handle.descriptor());
       } catch (AutoRates.MissingCeilingException e) {
-        return DelaySweepResult.failed(Outcome.BAD_INPUT, e.getMessage());
+        // The relay predicts no ceiling and no rate was given: measure it first by the ramp.
+        CeilingRamp ramp;
+        try {
+          ramp =
+              RampMeasure.run(
+                  o.ceilingRamp(),
+                  scraper,
+                  o.profile(),
+                  handle.descriptor(),
+                  o.sweepOptions(),
+                  o.outDir().resolve(RAMP_DIR),
+                  o.progress(),
+                  stop::requested);
+        } catch (MetricsException | OneCellSweep.CellFailed f) {
+          return DelaySweepResult.failed(
+              Outcome.INFRASTRUCTURE, "the ceiling ramp failed: " + f.getMessage());
+        }
+        if (stop.requested()) {
+          return DelaySweepResult.failed(
+              Outcome.NOT_ESTABLISHED,
+              RoundEnd.interrupted().reason() + " during the ceiling ramp");
+        }
+        if (ramp.ceilingPerS() == null) {
+          // No plan can rest on it, so no sweep file: the steps go to ramp.json for the reader.
+          Path rampFile = o.outDir().resolve(RampMeasure.FILE);
+          try {
+            Json.write(rampFile, ramp);
+          } catch (IOException w) {
+            o.progress().warning("cannot write " + rampFile + ": " + w);
+          }
+          return DelaySweepResult.failed(
+              Outcome.NOT_ESTABLISHED,
+              RampMeasure.noCeiling(ramp, "--rate") + " (" + rampFile + ")");
+        }
+        plan = o.plan(handle.descriptor(), ramp);
       }
     }
     if (previous != null) {

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param latencyRate the latency offer, events/s, well below the ceiling: the plan then measures a
  *     latency cell at it before each cell, for the latency slope ({@link LatencySlope}); null (the
  *     default) for no latency slope
+ * @param ceilingRamp the rule of the ramp that measures the relay's ceiling first where it predicts
+ *     none and no rate is given ({@link RampMeasure#DEFAULT_RULE} unless set)
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -47,7 +49,8 @@ public record DelaySweepOptions(
     DelaySweepProgress progress,
     boolean resume,
     RigHandle attached,
-    Double latencyRate) {
+    Double latencyRate,
+    CeilingRamp.Rule ceilingRamp) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -110,7 +113,8 @@ public record DelaySweepOptions(
         progress,
         resume,
         running,
-        latencyRate);
+        latencyRate,
+        ceilingRamp);
   }
 
   /**
@@ -125,7 +129,13 @@ public record DelaySweepOptions(
     if (rate != null) {
       return plan(rate, "given: " + rate + " events/s at every delay", null);
     }
-    AutoRates.Range range = AutoRates.range(rig);
+    return perPoint(rig, AutoRates.range(rig), "the relay's predicted ceiling at zero added delay");
+  }
+
+  /**
+   * The per-point plan from {@code range}, the ceiling at zero added delay {@code source} names.
+   */
+  private DelaySweepPlan perPoint(RigDescriptor rig, AutoRates.Range range, String source) {
     double warmupS = sweepOptions.warmup().toNanos() / 1e9;
     double fillPerS =
         rig.queueCapacity() == null || !(warmupS > 0) ? 0 : 2 * rig.queueCapacity() / warmupS;
@@ -137,15 +147,27 @@ public record DelaySweepOptions(
             "per point: the larger of %s x the ceiling predicted at the cell's delay by the line"
                 + " through the cells used before it, and that ceiling + %.1f/s (the queue of %s"
                 + " filled within half the %.1f s warm-up); at most, and until the used cells span two"
-                + " delays, %s x the relay's predicted ceiling at zero added delay (the high end"
-                + " of %s), which saturates every point",
+                + " delays, %s x %s (the high end of %s), which saturates every point",
             DelaySweep.OFFER_MULTIPLE,
             fillPerS,
             rig.queueCapacity(),
             warmupS,
             DelaySweep.OFFER_MULTIPLE,
+            source,
             range.text()),
         new DelaySweepPlan.PerPointOffer(DelaySweep.OFFER_MULTIPLE, fillPerS));
+  }
+
+  /**
+   * The plan for a relay that predicts no ceiling, from the one {@code ramp} measured: as {@link
+   * #plan(RigDescriptor)} places its offers from a prediction, with the ramp in the plan.
+   */
+  DelaySweepPlan plan(RigDescriptor rig, CeilingRamp ramp) {
+    double c = Objects.requireNonNull(ramp.ceilingPerS(), "the ramp found no ceiling");
+    DelaySweepPlan p =
+        perPoint(
+            rig, new AutoRates.Range(c, c), "the ceiling the ramp measured at zero added delay");
+    return plan(p.offeredPerS(), p.offerRule(), p.perPointOffer(), ramp);
   }
 
   /**
@@ -154,6 +176,12 @@ public record DelaySweepOptions(
    * a resume compares the stored plan with, at the stored offer and rule.
    */
   DelaySweepPlan plan(double offerPerS, String rule, DelaySweepPlan.PerPointOffer perPoint) {
+    return plan(offerPerS, rule, perPoint, null);
+  }
+
+  /** As {@link #plan(double, String, DelaySweepPlan.PerPointOffer)}, with the ramp, or null. */
+  DelaySweepPlan plan(
+      double offerPerS, String rule, DelaySweepPlan.PerPointOffer perPoint, CeilingRamp ramp) {
     return new DelaySweepPlan(
         link,
         delaysMs,
@@ -168,7 +196,8 @@ public record DelaySweepOptions(
         expectedRoundTrips,
         margin,
         DelaySweepPlan.shuffledCells(delaysMs, repeats, seed),
-        latencyRate);
+        latencyRate,
+        ramp);
   }
 
   /**
@@ -198,6 +227,7 @@ public record DelaySweepOptions(
     Double latencyRate;
     List<String> links;
     Map<String, Double> expectedByLink = Map.of();
+    CeilingRamp.Rule ceilingRamp = RampMeasure.DEFAULT_RULE;
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -318,6 +348,15 @@ public record DelaySweepOptions(
       return this;
     }
 
+    /**
+     * The rule of the ramp that measures the relay's ceiling before the first cell where the relay
+     * predicts none and no rate is given (default {@link RampMeasure#DEFAULT_RULE}).
+     */
+    public Builder ceilingRamp(CeilingRamp.Rule rule) {
+      this.ceilingRamp = Objects.requireNonNull(rule, "rule");
+      return this;
+    }
+
     public Builder progress(DelaySweepProgress p) {
       this.progress = Objects.requireNonNull(p, "progress");
       return this;
@@ -380,7 +419,8 @@ public record DelaySweepOptions(
           progress,
           resume,
           attached,
-          latencyRate);
+          latencyRate,
+          ceilingRamp);
     }
 
     /** Validates and runs. */

@@ -37,6 +37,10 @@ import java.util.Random;
  *     this offer, well below the ceiling, measures the OK latency at the cell's delay for the
  *     latency slope ({@link LatencySlope}); null (left out of the JSON) for no latency slope, as in
  *     every file written before it existed
+ * @param ceilingRamp where the relay predicted no ceiling, the ramp that measured the one the first
+ *     offer rests on (its rule, steps and ceiling), run before the first cell; null (left out of
+ *     the JSON) where the relay predicted its ceiling or a rate was given, as in every file written
+ *     before this field
  */
 public record DelaySweepPlan(
     String link,
@@ -52,9 +56,10 @@ public record DelaySweepPlan(
     Double expectedRoundTrips,
     double margin,
     List<Cell> cells,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyOfferedPerS) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyOfferedPerS,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp ceilingRamp) {
 
-  /** A plan without a latency slope. */
+  /** A plan without a latency slope whose first offer rests on a prediction or a given rate. */
   public DelaySweepPlan(
       String link,
       List<Double> delaysMs,
@@ -83,6 +88,7 @@ public record DelaySweepPlan(
         expectedRoundTrips,
         margin,
         cells,
+        null,
         null);
   }
 
@@ -102,7 +108,8 @@ public record DelaySweepPlan(
         expectedRoundTrips,
         margin,
         cells,
-        perS);
+        perS,
+        ceilingRamp);
   }
 
   /**
@@ -166,6 +173,9 @@ public record DelaySweepPlan(
               + " (the latency slope is read well below the ceiling), got "
               + latencyOfferedPerS);
     }
+    checks.require(
+        ceilingRamp == null || ceilingRamp.ceilingPerS() != null,
+        "ceiling_ramp found no ceiling, so no offer can rest on it");
     checks.orThrow();
   }
 

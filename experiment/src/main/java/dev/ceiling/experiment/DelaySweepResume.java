@@ -138,7 +138,7 @@ final class DelaySweepResume {
     DelaySweepPlan declared =
         o.rate() != null
             ? o.plan(o.rate(), s.offerRule(), null)
-            : o.plan(s.offeredPerS(), s.offerRule(), s.perPointOffer());
+            : o.plan(s.offeredPerS(), s.offerRule(), s.perPointOffer(), s.ceilingRamp());
     List<String> plan =
         DelaySweepFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);

@@ -86,11 +86,26 @@ public final class IdentitiesRound {
       Double hot = Predictions.of(live, Predictions.WORKER_CEILING_HOT_KEY);
       Double top = hot != null && ceiling != null ? Math.max(hot, ceiling) : ceiling;
       if (top == null) {
-        return RoundResult.failed(
-            Outcome.BAD_INPUT,
-            "the offer from the calibration needs relay_info."
-                + Predictions.WORKER_CEILING_KEY
-                + "; the relay reported none: pass --rates with one rate");
+        // The relay predicts no ceiling: the ramp measures it first, before the plan is written.
+        CeilingRamp ramp;
+        try {
+          ramp =
+              RampMeasure.forRound(
+                  scraper, o.profile, live, o.sweepOptions, o.outDir, o.progress, stop::requested);
+        } catch (MetricsException | OneCellSweep.CellFailed e) {
+          return RoundResult.failed(Outcome.INFRASTRUCTURE, "the ceiling ramp failed: " + e);
+        }
+        if (stop.requested()) {
+          return RoundResult.failed(
+              Outcome.NOT_ESTABLISHED,
+              RoundEnd.interrupted().reason() + " during the ceiling ramp");
+        }
+        if (ramp.ceilingPerS() == null) {
+          return RoundResult.failed(
+              Outcome.NOT_ESTABLISHED, RampMeasure.noCeiling(ramp, "--rates with one rate"));
+        }
+        ceiling = ramp.ceilingPerS();
+        top = ceiling;
       }
       rate = new AutoRates.Range(ceiling, top).rateFor(o.rateMultiple);
     }

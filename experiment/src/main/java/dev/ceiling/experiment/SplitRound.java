@@ -6,6 +6,7 @@ import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.net.Redaction;
+import dev.ceiling.prom.MetricsException;
 import dev.ceiling.verdict.SplitReport;
 import dev.ceiling.verdict.SplitVerdict;
 import java.io.IOException;
@@ -98,13 +99,27 @@ public final class SplitRound {
     if (o.lockMultiples != null) {
       Double basis = lock != null ? lock : workers;
       if (basis == null) {
-        return RoundResult.failed(
-            Outcome.BAD_INPUT,
-            "rates from the calibration need relay_info."
-                + Predictions.LOCK_KEY
-                + " or ."
-                + Predictions.WORKERS_KEY
-                + "; the relay reported neither: pass --rates");
+        // The relay predicts no ceiling: the ramp measures the one-community ceiling first,
+        // before the plan is written, and the multiples rest on it.
+        CeilingRamp ramp;
+        try {
+          ramp =
+              RampMeasure.forRound(
+                  SweepRunner.defaultScraper(),
+                  o.profile,
+                  live,
+                  o.sweepOptions,
+                  o.outDir,
+                  o.progress,
+                  () -> false);
+        } catch (MetricsException | OneCellSweep.CellFailed e) {
+          return RoundResult.failed(Outcome.INFRASTRUCTURE, "the ceiling ramp failed: " + e);
+        }
+        if (ramp.ceilingPerS() == null) {
+          return RoundResult.failed(
+              Outcome.NOT_ESTABLISHED, RampMeasure.noCeiling(ramp, "--rates"));
+        }
+        basis = ramp.ceilingPerS();
       }
       rates = new AutoRates.Range(basis, basis).rates(o.lockMultiples);
     }

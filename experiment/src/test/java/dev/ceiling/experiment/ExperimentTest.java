@@ -159,18 +159,27 @@ class ExperimentTest {
     assertThat(sweep.calls.get(1).identity().ratesPerS()).containsExactly(500.0, 800.0);
   }
 
+  /**
+   * Without a calibrated ceiling the first arm's relay is ramped (one-cell sweeps at the rule's
+   * offers); the fake's cells carry no window counts, so no step can be read, the ramp finds no
+   * ceiling, and the run ends with one clear line and a verdict code, the relay stopped.
+   */
   @Test
-  void automaticRatesWithoutACalibratedCeilingAreRefusedAndTheRelayIsStopped() throws Exception {
+  void automaticRatesWithoutACalibratedCeilingRampFirstAndSayWhenTheRampFindsNone()
+      throws Exception {
     FakeRig uncalibrated = new FakeRig(arm -> withCeiling(arm, null));
 
     ExperimentResult r = experiment(options().ratesFromCalibration(0.5), uncalibrated).run();
 
-    assertThat(r.outcome()).isEqualTo(Outcome.BAD_INPUT);
-    assertThat(r.problems())
-        .containsExactly(
-            "automatic rates need the relay's predicted worker ceiling in"
-                + " relay_info.predicted_worker_ceiling_per_s, got null; pass --rates");
-    assertThat(sweep.calls).isEmpty();
+    assertThat(r.outcome()).isEqualTo(Outcome.NOT_ESTABLISHED);
+    assertThat(r.problems()).hasSize(1);
+    assertThat(r.problems().get(0))
+        .startsWith("the relay predicts no ceiling and the ramp found no ceiling: 9 steps up to")
+        .endsWith("; no offer can be placed from it: pass --rates");
+    assertThat(sweep.calls)
+        .extracting(c -> c.identity().ratesPerS())
+        .containsExactlyElementsOf(
+            RampMeasure.DEFAULT_RULE.offers().stream().map(List::of).toList());
     assertThat(uncalibrated.started).containsExactly("on");
     assertThat(uncalibrated.running()).isEmpty();
   }

@@ -146,7 +146,8 @@ class LatencySlopeAnalysisTest {
             3.0,
             0.5,
             PLAN.cells(),
-            LATENCY_OFFER);
+            LATENCY_OFFER,
+            null);
     DelaySweepReport two =
         sweep(LatencySlopeAnalysisTest::flat, LatencySlopeAnalysisTest::twoRoundTrips);
     assertThat(
@@ -171,7 +172,8 @@ class LatencySlopeAnalysisTest {
                 2.0,
                 0.5,
                 declared2.cells(),
-                LATENCY_OFFER),
+                LATENCY_OFFER,
+                null),
             two.cells(),
             two.fit(),
             two.fitProblem());

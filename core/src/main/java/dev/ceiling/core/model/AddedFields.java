@@ -83,6 +83,9 @@ public final class AddedFields {
           new Added("bytes_to_target_per_ok_true", LINK_ROW_SIBLINGS),
           new Added("bytes_to_relay_per_ok_true", LINK_ROW_SIBLINGS),
           new Added("ceiling_reading", LINK_ROW_SIBLINGS),
+          // A delay sweep's plan: null is "the first offer rests on the relay's prediction or a
+          // given rate"; left out of the JSON when null.
+          new Added("ceiling_ramp", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".
           // A cell leaves them out of its JSON when null, so older golden files stay as they were.

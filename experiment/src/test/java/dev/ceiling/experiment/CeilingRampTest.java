@@ -1,0 +1,184 @@
+package dev.ceiling.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.Property;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ramp's pure rule: its offers, its stop rule and the ceiling it reads, on simulated relays
+ * whose ceiling is known, with the partners that must miss it.
+ */
+class CeilingRampTest {
+  private static final CeilingRamp.Rule RULE = RampMeasure.DEFAULT_RULE;
+
+  @Test
+  void theOffersDoubleFromTheStartAndEndAtTheMaximum() {
+    assertThat(RULE.offers())
+        .containsExactly(50.0, 100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 12800.0);
+    assertThat(new CeilingRamp.Rule(30, 3, 0.1, 500, 1).offers())
+        .containsExactly(30.0, 90.0, 270.0, 500.0);
+  }
+
+  @Test
+  void aBadRuleIsRefusedWithEveryProblemNamed() {
+    assertThatThrownBy(() -> new CeilingRamp.Rule(0, 1, 1, -1, 0))
+        .hasMessageContaining("ramp.start_per_s")
+        .hasMessageContaining("ramp.factor")
+        .hasMessageContaining("ramp.tolerance")
+        .hasMessageContaining("ramp.max_per_s")
+        .hasMessageContaining("ramp.window_s");
+  }
+
+  /**
+   * A relay with ceiling C answers min(offer, C) OK true, give or take its counting noise (up to 2%
+   * either way, split unevenly between the halves by up to 2%). Whatever C in [60, 6000]/s (below
+   * half the maximum, so a step above it exists), the ramp stops at the first step above C by more
+   * than the tolerance allows and reads C within the noise; its offers never exceed twice the
+   * ceiling plus the noise.
+   */
+  @Test
+  void theRampReadsAKnownCeilingWithinItsNoise() {
+    Property.forAll(
+        "ramp reads the simulated ceiling",
+        400,
+        rnd -> {
+          double c = 60 + rnd.nextDouble() * 5940;
+          CeilingRamp ramp = simulate(RULE, c, rnd);
+          assertThat(ramp.ceilingPerS()).as("ceiling of a relay at %.1f/s", c).isNotNull();
+          assertThat(ramp.ceilingPerS() / c)
+              .as("read over true, C = %.1f", c)
+              .isBetween(0.98, 1.02);
+          double last = ramp.steps().get(ramp.steps().size() - 1).offeredPerS();
+          assertThat(last).isLessThanOrEqualTo(2 * c / (1 - RULE.tolerance()) * 1.03);
+          // The ramp stopped at its first saturated step: the rule gives no next offer.
+          assertThat(RULE.next(ramp.steps())).isEmpty();
+        });
+  }
+
+  /**
+   * The partner: with the stop rule disabled (a tolerance so wide nothing saturates) the same
+   * relays give no ceiling at all, and the assertion above fails on every one of them.
+   */
+  @Test
+  void partnerWithTheStopRuleDisabledTheRampFindsNoCeiling() {
+    CeilingRamp.Rule disabled = new CeilingRamp.Rule(50, 2, 0.999, 12_800, 2);
+    Property.forAll(
+        "disabled stop rule misses the ceiling",
+        200,
+        rnd -> {
+          double c = 60 + rnd.nextDouble() * 5940;
+          CeilingRamp ramp = simulate(disabled, c, rnd);
+          assertThat(ramp.ceilingPerS()).isNull();
+          assertThat(ramp.steps()).hasSize(disabled.offers().size());
+          assertThat(ramp.text()).contains("found no ceiling");
+        });
+  }
+
+  /**
+   * A second partner: the stop rule taken from the offer instead of the answered rate (the
+   * saturated step's offer as the ceiling) misses C by more than the bound above on most relays, so
+   * the bound is not loose enough to pass any reading near the right step.
+   */
+  @Test
+  void partnerTheSaturatedStepsOfferIsNotTheCeiling() {
+    SplittableRandom rnd = new SplittableRandom(Property.baseSeed());
+    int missed = 0;
+    for (int i = 0; i < 200; i++) {
+      double c = 60 + rnd.nextDouble() * 5940;
+      CeilingRamp ramp = simulate(RULE, c, rnd);
+      double offer = ramp.steps().get(ramp.steps().size() - 1).offeredPerS();
+      if (offer / c > 1.03) {
+        missed++;
+      }
+    }
+    assertThat(missed).isEqualTo(200);
+  }
+
+  /** A reader applies the rule again: a stored ramp reads back and is the same. */
+  @Test
+  void aStoredRampReadsBack() {
+    CeilingRamp ramp = simulate(RULE, 700, new SplittableRandom(Property.baseSeed()));
+    assertThat(readBack(ramp)).isEqualTo(ramp);
+  }
+
+  /** A step whose halves disagree (a backlog landing in the window) is not read as saturated. */
+  @Test
+  void aStepWhoseHalvesDisagreeIsNotReadAndTheRampGoesOn() {
+    CeilingRamp.Step skewed = new CeilingRamp.Step(400, 2, 300, 500, 100, 800, null);
+    assertThat(RULE.read(skewed).saturated()).isFalse();
+    assertThat(RULE.read(skewed).why()).contains("halves disagree");
+    CeilingRamp.Step excluded = new CeilingRamp.Step(400, 2, 300, 300, 300, 800, "drain timed out");
+    assertThat(RULE.read(excluded).saturated()).isFalse();
+    // A relay that answered nothing in the window (stalled, or still starting) is not at a ceiling
+    // of 0/s: the step is not read and the ramp goes on.
+    CeilingRamp.Step silent = new CeilingRamp.Step(50, 2, 0, 0, 0, 100, null);
+    assertThat(RULE.read(silent).saturated()).isFalse();
+    assertThat(RULE.read(silent).why()).contains("0 OK-true answers in the window");
+    assertThat(RULE.next(List.of(silent))).isEqualTo(OptionalDouble.of(100));
+    // A generator that could not send the window's slots offered less than the step says.
+    CeilingRamp.Step unsent = new CeilingRamp.Step(400, 2, 300, 300, 300, 600, null);
+    assertThat(RULE.read(unsent).saturated()).isFalse();
+    assertThat(RULE.read(unsent).why()).contains("sent 600 of the window's 800 slots");
+    assertThat(RULE.read(new CeilingRamp.Step(400, 2, 300, 300, 300, 800, null)).saturated())
+        .isTrue();
+    List<CeilingRamp.Step> steps =
+        List.of(
+            new CeilingRamp.Step(50, 2, 50, 50, 50, 100, null),
+            new CeilingRamp.Step(100, 2, 100, 100, 100, 200, null),
+            new CeilingRamp.Step(200, 2, 200, 200, 200, 400, null),
+            skewed);
+    assertThat(RULE.next(steps)).isEqualTo(OptionalDouble.of(800));
+    assertThat(RULE.ceilingPerS(steps)).isNull();
+  }
+
+  /** A stored ramp whose ceiling its steps do not give, or steps off the rule, is refused. */
+  @Test
+  void aRampInconsistentWithItsRuleIsRefused() {
+    List<CeilingRamp.Step> steps =
+        List.of(
+            new CeilingRamp.Step(50, 2, 50, 50, 50, 100, null),
+            new CeilingRamp.Step(100, 2, 70, 70, 70, 200, null));
+    assertThat(CeilingRamp.of(RULE, steps).ceilingPerS()).isEqualTo(70.0);
+    assertThatThrownBy(() -> new CeilingRamp(RULE, steps, 100.0))
+        .hasMessageContaining("its steps give 70.0");
+    List<CeilingRamp.Step> offRule = List.of(new CeilingRamp.Step(60, 2, 50, 50, 50, 120, null));
+    assertThatThrownBy(() -> CeilingRamp.of(RULE, offRule))
+        .hasMessageContaining("the rule gives 50.0");
+    List<CeilingRamp.Step> past =
+        List.of(
+            new CeilingRamp.Step(50, 2, 20, 20, 20, 100, null),
+            new CeilingRamp.Step(100, 2, 20, 20, 20, 200, null));
+    assertThatThrownBy(() -> CeilingRamp.of(RULE, past))
+        .hasMessageContaining("should have stopped there");
+  }
+
+  /** The ramp as {@link RampMeasure} runs it, on a simulated relay of ceiling {@code c}. */
+  static CeilingRamp simulate(CeilingRamp.Rule rule, double c, SplittableRandom rnd) {
+    List<CeilingRamp.Step> steps = new ArrayList<>();
+    for (OptionalDouble next = rule.next(steps); next.isPresent(); next = rule.next(steps)) {
+      double offer = next.getAsDouble();
+      double answered = Math.min(offer, c) * (1 + rnd.nextDouble() * 0.04 - 0.02);
+      long events = Math.round(answered * rule.windowS());
+      long first = Math.round(events / 2.0 * (1 + rnd.nextDouble() * 0.04 - 0.02));
+      long second = Math.max(0, events - first);
+      long sent = Math.round(offer * rule.windowS());
+      steps.add(new CeilingRamp.Step(offer, rule.windowS(), answered, first, second, sent, null));
+    }
+    return CeilingRamp.of(rule, steps);
+  }
+
+  private static CeilingRamp readBack(CeilingRamp r) {
+    try {
+      return Json.mapper().readValue(Json.mapper().writeValueAsString(r), CeilingRamp.class);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+}
