@@ -4,7 +4,9 @@ import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.prom.MetricsScraper;
+import dev.ceiling.rig.proxy.DelayProxy;
 import java.io.IOException;
+import java.util.Map;
 
 /**
  * One arm's sweep as the experiment drives it: {@link SweepRunner} in production. It is an
@@ -19,7 +21,7 @@ interface ArmSweep {
    * Watches {@code proxies} (the relay's proxied links, by name) over every cell from now on, so
    * each cell records each link's health; a sweep never told has none recorded.
    */
-  default void watchLinks(java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies) {}
+  default void watchLinks(Map<String, DelayProxy> proxies) {}
 
   /** Stops the sweep after its running cell; callable from any thread. */
   void interrupt();

@@ -8,6 +8,7 @@ import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.rig.DownResult;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.UpOptions;
+import dev.ceiling.rig.proxy.DelayProxy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -158,7 +159,7 @@ final class Arms {
   private ArmResult measure(
       String arm,
       RigDescriptor rig,
-      java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> links,
+      Map<String, DelayProxy> links,
       ExperimentIdentity first,
       Journal.Contents journal) {
     o.progress().rigUp(arm, rig);
@@ -316,7 +317,7 @@ final class Arms {
   private ArmResult sweep(
       String arm,
       RigDescriptor rig,
-      java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> links,
+      Map<String, DelayProxy> links,
       ExperimentIdentity identity,
       boolean resume) {
     ArmSweep sweep = sweeps.create(o.progress());

@@ -8,11 +8,13 @@ import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.prom.Reading;
 import dev.ceiling.prom.Selector;
+import dev.ceiling.rig.proxy.DelayProxy;
 import dev.ceiling.rig.proxy.LinkCounters;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Measures one cell of a delay sweep: set the link's delay, then the A/B's own one-cell sweep
@@ -41,7 +43,7 @@ final class DelayCells {
       DelayLink link,
       SweepOptions options,
       Path journals,
-      java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> links)
+      Map<String, DelayProxy> links)
       throws MetricsException {
     this.scraper = scraper;
     this.rig = rig;

@@ -6,7 +6,9 @@ import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
+import dev.ceiling.rig.proxy.DelayProxy;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * How the experiment brings an arm's relay up and clears one an interrupted run left behind: the
@@ -33,7 +35,7 @@ interface RigControl {
     RigDescriptor descriptor();
 
     /** The relay's proxied links by name; none by default (a fake rig). */
-    default java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies() {
+    default Map<String, DelayProxy> proxies() {
       return java.util.Map.of();
     }
 
@@ -49,7 +51,7 @@ interface RigControl {
         }
 
         @Override
-        public java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies() {
+        public Map<String, DelayProxy> proxies() {
           return h.proxies();
         }
 

@@ -20,6 +20,7 @@ import dev.ceiling.prom.MetricsException;
 import dev.ceiling.prom.MetricsScraper;
 import dev.ceiling.prom.Snapshot;
 import dev.ceiling.rig.ControlCheck;
+import dev.ceiling.rig.proxy.DelayProxy;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -71,7 +73,7 @@ public final class SweepRunner implements ArmSweep {
   }
 
   @Override
-  public void watchLinks(java.util.Map<String, dev.ceiling.rig.proxy.DelayProxy> proxies) {
+  public void watchLinks(Map<String, DelayProxy> proxies) {
     this.links = new LinkWatches(proxies);
   }
 
