@@ -75,7 +75,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
     public Reading read(Step s) {
       Objects.requireNonNull(s, "step");
       if (s.excluded() != null) {
-        return new Reading(false, "not readable: " + s.excluded());
+        return new Reading(Reading.Kind.NOT_READABLE, "not readable: " + s.excluded());
       }
       double offered = s.offeredPerS() * s.windowS();
       double tol = Math.max(tolerance * offered, ClientSteady.FLOOR_EVENTS);
@@ -84,7 +84,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
       // not, and an answered rate below such an offer says nothing about the relay.
       if (s.slotsSent() < offered - tol) {
         return new Reading(
-            false,
+            Reading.Kind.NOT_READABLE,
             String.format(
                 Locale.ROOT,
                 "not readable: the generator sent %d of the window's %.0f slots",
@@ -95,7 +95,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
       // that did not answer in the window (stalled, or still starting), not one at its ceiling.
       if (s.okTrueFirstHalf() + s.okTrueSecondHalf() < ClientSteady.FLOOR_EVENTS) {
         return new Reading(
-            false,
+            Reading.Kind.NOT_READABLE,
             String.format(
                 Locale.ROOT,
                 "not readable: %d OK-true answers in the window, fewer than %d",
@@ -104,7 +104,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
       }
       if (Math.abs(s.okTrueFirstHalf() - s.okTrueSecondHalf()) > tol) {
         return new Reading(
-            false,
+            Reading.Kind.NOT_READABLE,
             String.format(
                 Locale.ROOT,
                 "not readable: the window's halves disagree (%d and %d OK-true answers,"
@@ -115,7 +115,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
       }
       if (s.answeredPerS() < (1 - tolerance) * s.offeredPerS()) {
         return new Reading(
-            true,
+            Reading.Kind.SATURATED,
             String.format(
                 Locale.ROOT,
                 "saturated: %.1f/s answered OK true, below (1 - %s) x the %.0f/s offered",
@@ -124,7 +124,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
                 s.offeredPerS()));
       }
       return new Reading(
-          false,
+          Reading.Kind.FOLLOWS,
           String.format(
               Locale.ROOT,
               "follows: %.1f/s answered OK true of %.0f/s offered",
@@ -132,11 +132,23 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
               s.offeredPerS()));
     }
 
-    /** The first saturated step's answered rate, events/s, or null when none saturated. */
+    /**
+     * The highest OK-true rate a readable step sustained up to and including the first saturated
+     * one, events/s, or null when none saturated. Usually that is the saturated step's own rate. A
+     * relay that collapses under an offer far above its ceiling (nostream answered 10/s of 800/s
+     * offered after following 400/s) answers less there than at the step below; the collapse says
+     * what overload does to it, not that its ceiling is 10/s, so the ceiling is the higher rate it
+     * did sustain.
+     */
     public Double ceilingPerS(List<Step> steps) {
+      double best = 0;
       for (Step s : steps) {
-        if (read(s).saturated()) {
-          return s.answeredPerS();
+        Reading r = read(s);
+        if (r.readable()) {
+          best = Math.max(best, s.answeredPerS());
+        }
+        if (r.saturated()) {
+          return best;
         }
       }
       return null;
@@ -175,11 +187,27 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
   /**
    * What the rule makes of one step.
    *
-   * @param saturated true when the step is readable and answered below its offer by more than the
-   *     tolerance
+   * @param kind whether it could be read, and if so whether it followed its offer or saturated
    * @param why the reading in words
    */
-  public record Reading(boolean saturated, String why) {}
+  public record Reading(Kind kind, String why) {
+    /** A step's answered rate is read when it followed its offer or saturated. */
+    public enum Kind {
+      NOT_READABLE,
+      FOLLOWS,
+      SATURATED
+    }
+
+    /** True when the step is readable and answered below its offer by more than the tolerance. */
+    public boolean saturated() {
+      return kind == Kind.SATURATED;
+    }
+
+    /** Whether the step's answered rate can be read: it followed its offer or saturated. */
+    boolean readable() {
+      return kind != Kind.NOT_READABLE;
+    }
+  }
 
   /**
    * One measured step: a short cell with warm-up.
@@ -260,6 +288,18 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
   public String text() {
     if (ceilingPerS != null) {
       Step s = steps.stream().filter(x -> rule.read(x).saturated()).findFirst().orElseThrow();
+      if (ceilingPerS > s.answeredPerS()) {
+        return String.format(
+            Locale.ROOT,
+            "ceiling %.1f/s measured by the ramp (%d steps), the highest rate a step sustained: the"
+                + " step offered %.0f/s answered only %.1f/s, less than the steps below it, so the"
+                + " relay collapses under such an offer and offers far above its ceiling may"
+                + " collapse it too",
+            ceilingPerS,
+            steps.size(),
+            s.offeredPerS(),
+            s.answeredPerS());
+      }
       return String.format(
           Locale.ROOT,
           "ceiling %.1f/s measured by the ramp (%d steps; the step offered %.0f/s saturated)",

@@ -102,6 +102,39 @@ class CeilingRampTest {
   }
 
   /** A reader applies the rule again: a stored ramp reads back and is the same. */
+  /**
+   * A relay that collapses far above its ceiling (nostream, quiet machine: 400/s followed, then
+   * 10/s of 800/s offered) has a ceiling of at least the highest rate a step sustained, not the
+   * collapse's; the ramp stops there and says so. Partner: a saturated step that answers more than
+   * the steps below it is the ceiling itself.
+   */
+  @Test
+  void aCollapseUnderOverloadIsNotTheCeiling() {
+    List<CeilingRamp.Step> followed =
+        List.of(
+            new CeilingRamp.Step(50, 2, 50, 50, 50, 100, null),
+            new CeilingRamp.Step(100, 2, 100, 100, 100, 200, null),
+            new CeilingRamp.Step(200, 2, 200, 200, 200, 400, null),
+            new CeilingRamp.Step(400, 2, 400, 400, 400, 800, null));
+    List<CeilingRamp.Step> collapsed = new java.util.ArrayList<>(followed);
+    collapsed.add(new CeilingRamp.Step(800, 2, 10, 10, 10, 1600, null));
+    assertThat(RULE.read(collapsed.get(4)).saturated()).isTrue();
+    assertThat(RULE.ceilingPerS(collapsed)).isEqualTo(400.0);
+    assertThat(RULE.next(collapsed)).isEmpty();
+    CeilingRamp ramp = CeilingRamp.of(RULE, collapsed);
+    assertThat(ramp.text())
+        .startsWith("ceiling 400.0/s measured by the ramp (5 steps), the highest rate a step")
+        .contains("the step offered 800/s answered only 10.0/s");
+    assertThat(readBack(ramp)).isEqualTo(ramp);
+
+    List<CeilingRamp.Step> atCeiling = new java.util.ArrayList<>(followed);
+    atCeiling.add(new CeilingRamp.Step(800, 2, 530, 530, 530, 1600, null));
+    assertThat(RULE.ceilingPerS(atCeiling)).isEqualTo(530.0);
+    assertThat(CeilingRamp.of(RULE, atCeiling).text())
+        .isEqualTo(
+            "ceiling 530.0/s measured by the ramp (5 steps; the step offered 800/s saturated)");
+  }
+
   @Test
   void aStoredRampReadsBack() {
     CeilingRamp ramp = simulate(RULE, 700, new SplittableRandom(Property.baseSeed()));
