@@ -2,6 +2,7 @@ package dev.ceiling.verdict;
 
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.verdict.internal.WeightedLine;
+import dev.ceiling.verdict.internal.Welch;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -129,6 +130,219 @@ public final class Sensitivity {
     Arrays.fill(w, 1.0);
     double msPerEvent = WeightedLine.fit(x, y, w).at(atDelayMs);
     return msPerEvent > 0 ? OptionalDouble.of(1000.0 / msPerEvent) : OptionalDouble.empty();
+  }
+
+  /**
+   * The ceiling line's what-if at {@code atDelayMs}: the ceiling it predicts there, with the
+   * prediction interval for the mean of the {@code holdout} repeats measured at that delay and left
+   * out of {@code fitted}, and whether their ceiling fell inside. Without a holdout, the line's own
+   * confidence interval, and only inside the swept delays.
+   *
+   * @param fitted the points the line is fitted to (as {@link #fit}); weights on all or none
+   * @param holdout repeats at {@code atDelayMs} only, weighted as {@code fitted} is; may be empty
+   * @param level the interval's two-sided level, in (0, 1)
+   * @throws IllegalArgumentException naming every broken rule at once
+   */
+  public static WhatIf whatIf(
+      List<DelayPoint> fitted, double atDelayMs, List<DelayPoint> holdout, double level) {
+    Objects.requireNonNull(fitted, "fitted");
+    Objects.requireNonNull(holdout, "holdout");
+    return predict(
+        WhatIf.Line.CEILING,
+        fitted.stream()
+            .map(p -> new Row(p.addedDelayMs(), p.repeat(), p.msPerEvent(), p.weight()))
+            .toArray(Row[]::new),
+        atDelayMs,
+        holdout.stream()
+            .map(p -> new Row(p.addedDelayMs(), p.repeat(), p.msPerEvent(), p.weight()))
+            .toArray(Row[]::new),
+        level);
+  }
+
+  /**
+   * The latency line's what-if at {@code atDelayMs}, as {@link #whatIf} for the ceiling: the OK
+   * latency the line predicts there, in ms, checked against the holdout's mean latency.
+   */
+  public static WhatIf latencyWhatIf(
+      List<LatencyPoint> fitted, double atDelayMs, List<LatencyPoint> holdout, double level) {
+    Objects.requireNonNull(fitted, "fitted");
+    Objects.requireNonNull(holdout, "holdout");
+    return predict(
+        WhatIf.Line.LATENCY,
+        fitted.stream()
+            .map(p -> new Row(p.addedDelayMs(), p.repeat(), p.okLatencyMs(), null))
+            .toArray(Row[]::new),
+        atDelayMs,
+        holdout.stream()
+            .map(p -> new Row(p.addedDelayMs(), p.repeat(), p.okLatencyMs(), null))
+            .toArray(Row[]::new),
+        level);
+  }
+
+  private static WhatIf predict(
+      WhatIf.Line kind, Row[] fitRows, double x0, Row[] holdRows, double level) {
+    Row[] sorted = fitRows.clone();
+    Arrays.sort(sorted, Comparator.comparingDouble(Row::x).thenComparingInt(Row::repeat));
+    // The fit's own rules (points, delays, duplicates, weights), then the what-if's, all at once.
+    Checks checks = new Checks();
+    try {
+      check(sorted, level, 0.05);
+    } catch (IllegalArgumentException e) {
+      checks.add(e.getMessage());
+    }
+    checks.nonNegativeFinite("at_delay_ms", x0);
+    double minX = sorted.length == 0 ? 0 : sorted[0].x();
+    double maxX = sorted.length == 0 ? 0 : sorted[sorted.length - 1].x();
+    boolean weighted = sorted.length > 0 && sorted[0].weight() != null;
+    for (Row h : holdRows) {
+      if (h.x() != x0) {
+        checks.add(
+            "every holdout repeat must be at the what-if's delay "
+                + Fmt.num(x0)
+                + " ms, got one at "
+                + Fmt.num(h.x())
+                + " ms");
+      }
+      if ((h.weight() != null) != weighted) {
+        checks.add("holdout repeats must be weighted exactly when the fitted points are");
+      }
+    }
+    if (holdRows.length == 0 && Double.isFinite(x0) && (x0 < minX || x0 > maxX)) {
+      // A line checked by nothing is offered only where it was measured on both sides.
+      checks.add(
+          "without a holdout the what-if's delay must lie inside the swept delays ["
+              + Fmt.num(minX)
+              + ", "
+              + Fmt.num(maxX)
+              + "] ms, got "
+              + Fmt.num(x0)
+              + " ms; measure holdout cells there to check an extrapolation");
+    }
+    checks.orThrow();
+
+    int n = sorted.length;
+    double[] x = new double[n];
+    double[] y = new double[n];
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = sorted[i].x();
+      y[i] = sorted[i].y();
+      w[i] = sorted[i].fitWeight();
+    }
+    WeightedLine line = WeightedLine.fit(x, y, w);
+    int df = n - 2;
+    double s2 = line.sse() / df;
+    double yHat = line.at(x0);
+    double holdW = 0;
+    double holdSum = 0;
+    for (Row h : holdRows) {
+      holdW += h.fitWeight();
+      holdSum += h.fitWeight() * h.y();
+    }
+    // A new mean of weight holdW scatters by s2 / holdW around the line, independently of the
+    // line's own error at x0; without a holdout only the line's error counts.
+    double variance = line.fittedVariance(x0, s2) + (holdW > 0 ? s2 / holdW : 0);
+    double half = Welch.tUpper(df, (1 - level) / 2) * Math.sqrt(variance);
+    double yLo = yHat - half;
+    double yHi = yHat + half;
+    Double yMeasured = holdW > 0 ? holdSum / holdW : null;
+    WhatIf.Placement placement =
+        yMeasured == null
+            ? WhatIf.Placement.NOT_CHECKED
+            : (yLo <= yMeasured && yMeasured <= yHi
+                ? WhatIf.Placement.INSIDE
+                : WhatIf.Placement.OUTSIDE);
+
+    if (kind == WhatIf.Line.LATENCY) {
+      double measured = yMeasured == null ? Double.NaN : yMeasured;
+      return new WhatIf(
+          kind,
+          x0,
+          yHat,
+          yLo,
+          yHi,
+          level,
+          holdRows.length,
+          yMeasured,
+          placement,
+          whatIfWords(kind, x0, yHat, yLo, yHi, level, measured, placement));
+    }
+    // The ceiling is 1000 / (ms per event): decreasing, so the per-event interval's ends swap. A
+    // line that reaches no positive per-event time at x0 predicts no ceiling at all.
+    if (!(yHat > 0)) {
+      throw new IllegalArgumentException(
+          "the ceiling line reaches no positive per-event time at "
+              + Fmt.num(x0)
+              + " ms ("
+              + Fmt.stat(yHat)
+              + " ms per event): it predicts no ceiling there");
+    }
+    double predicted = 1000.0 / yHat;
+    double lower = 1000.0 / yHi;
+    Double upper = yLo > 0 ? 1000.0 / yLo : null;
+    Double measured = yMeasured == null ? null : 1000.0 / yMeasured;
+    return new WhatIf(
+        kind,
+        x0,
+        predicted,
+        lower,
+        upper,
+        level,
+        holdRows.length,
+        measured,
+        placement,
+        whatIfWords(
+            kind,
+            x0,
+            predicted,
+            lower,
+            upper == null ? Double.POSITIVE_INFINITY : upper,
+            level,
+            measured == null ? Double.NaN : measured,
+            placement));
+  }
+
+  private static String whatIfWords(
+      WhatIf.Line kind,
+      double x0,
+      double predicted,
+      double lower,
+      double upper,
+      double level,
+      double measured,
+      WhatIf.Placement placement) {
+    String unit = kind == WhatIf.Line.CEILING ? "/s" : " ms";
+    String what = kind == WhatIf.Line.CEILING ? "ceiling" : "OK latency";
+    String hi = Double.isInfinite(upper) ? "unbounded" : Fmt.stat(upper) + unit;
+    String prediction =
+        "predicted "
+            + what
+            + " "
+            + Fmt.stat(predicted)
+            + unit
+            + " ["
+            + Fmt.stat(lower)
+            + unit
+            + ", "
+            + hi
+            + "] ("
+            + Fmt.percent(level)
+            + "%) at "
+            + Fmt.num(x0)
+            + " ms";
+    return switch (placement) {
+      case NOT_CHECKED ->
+          prediction + "; no holdout measured there: the line's, checked by nothing";
+      case INSIDE -> prediction + "; measured " + Fmt.stat(measured) + unit + ": inside";
+      case OUTSIDE ->
+          prediction
+              + "; measured "
+              + Fmt.stat(measured)
+              + unit
+              + ": outside, the line does not hold out to "
+              + Fmt.num(x0)
+              + " ms";
+    };
   }
 
   /**
