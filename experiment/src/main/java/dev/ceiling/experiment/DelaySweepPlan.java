@@ -4,10 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.rig.proxy.DelayProxy;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Random;
 
 /**
  * A delay sweep's plan, fixed before its first cell and written first to {@code sensitivity.json}:
@@ -183,21 +181,19 @@ public record DelaySweepPlan(
    * The cells of a plan: every delay x repeat, in an order shuffled with {@code seed}, so the delay
    * is not confounded with time in the run (warming, a neighbour's load). Empty for a grid with
    * problems (the plan's constructor names them) or fewer than one repeat.
+   *
+   * <p>The whole plan is shuffled ({@link CellOrder.Shuffle#WHOLE_PLAN}), not each repeat: the line
+   * through every cell is the estimate, so the delays want to be spread over the run's time at
+   * random as a whole; a sweep stopped early resumes rather than being read by repeat.
    */
   public static List<Cell> shuffledCells(List<Double> delaysMs, int repeats, long seed) {
     List<Cell> order = new ArrayList<>();
     if (delaysMs == null || !problemsOfGrid(delaysMs).isEmpty()) {
       return order;
     }
-    List<double[]> pairs = new ArrayList<>();
-    for (double d : delaysMs) {
-      for (int r = 0; r < repeats; r++) {
-        pairs.add(new double[] {d, r});
-      }
-    }
-    Collections.shuffle(pairs, new Random(seed));
-    for (double[] p : pairs) {
-      order.add(new Cell(order.size(), p[0], (int) p[1]));
+    for (CellOrder.Slot<Double> s :
+        CellOrder.of(delaysMs, repeats, CellOrder.Shuffle.WHOLE_PLAN, seed)) {
+      order.add(new Cell(order.size(), s.level(), s.repeat()));
     }
     return order;
   }
