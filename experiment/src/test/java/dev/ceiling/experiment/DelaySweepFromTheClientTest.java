@@ -35,20 +35,20 @@ class DelaySweepFromTheClientTest {
   private static final long TURNS = 3 * (WARMUP_SLOTS + 3000);
 
   static final DelaySweepPlan PLAN =
-      new DelaySweepPlan(
-          "db",
-          List.of(0.0, 1.0, 2.0, 3.0),
-          3,
-          OFFER,
-          "given",
-          null,
-          WINDOW_S,
-          1,
-          0.95,
-          0.05,
-          null,
-          0.5,
-          DelaySweepPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
+      DelaySweepPlan.builder()
+          .link("db")
+          .delaysMs(List.of(0.0, 1.0, 2.0, 3.0))
+          .repeats(3)
+          .offeredPerS(OFFER)
+          .offerRule("given")
+          .perPointOffer(null)
+          .durationS(WINDOW_S)
+          .seed(1)
+          .level(0.95)
+          .lackOfFitAlpha(0.05)
+          .expectedRoundTrips(null)
+          .margin(0.5)
+          .build();
 
   /** The reference rig's descriptor with no metrics at all and client-side evidence. */
   static RigDescriptor metricsLess() {
