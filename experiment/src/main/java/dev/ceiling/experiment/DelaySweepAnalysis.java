@@ -137,7 +137,7 @@ final class DelaySweepAnalysis {
         wire,
         established,
         answer,
-        fromClient ? DelaySweepCell.FROM_CLIENT : null,
+        fromClient ? CeilingSource.CLIENT : null,
         wirePerOkTrue,
         latency);
   }
@@ -311,7 +311,7 @@ final class DelaySweepAnalysis {
     Double perOkTrue = okTrue == null || okTrue <= 0 ? null : m.link().turns() / okTrue;
     return measured(m, a, turnsPerEntry)
         .ceilingUsed(used)
-        .ceilingFrom(DelaySweepCell.FROM_CLIENT)
+        .ceilingFrom(CeilingSource.CLIENT)
         .clientCeilingPerS(ceiling)
         .okTrueAnswers(okTrue)
         .turnsPerOkTrue(perOkTrue)

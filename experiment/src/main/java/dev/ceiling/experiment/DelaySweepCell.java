@@ -25,10 +25,11 @@ import java.util.Objects;
  * @param auditEvents audit entries completed over the same span (the relay's audit_log_count), or
  *     null when unread
  * @param turnsPerEvent wire turns per audit entry over that span, or null without entries
- * @param ceilingFrom "client" when the relay maps no worker metric, so the cell's ceiling for the
- *     fit is its client-side one ({@code clientCeilingPerS}) and {@code ceilingUsed} means that one
- *     is a point of the fit; null (left out of the JSON) where the worker's rate is the ceiling, as
- *     in every file written before this field
+ * @param ceilingFrom {@link CeilingSource#CLIENT} ("client" in the file) when the relay maps no
+ *     worker metric, so the cell's ceiling for the fit is its client-side one ({@code
+ *     clientCeilingPerS}) and {@code ceilingUsed} means that one is a point of the fit; null (left
+ *     out of the JSON) where the worker's rate is the ceiling, as in every file written before this
+ *     field
  * @param clientCeilingPerS the client-side ceiling ({@code ClientSteady.ceilingPerS}: the accepted
  *     rate of a cell steady and saturated from the client), or null when not read or on a relay
  *     with a worker metric
@@ -50,15 +51,12 @@ public record DelaySweepCell(
     LinkCounters link,
     Double auditEvents,
     Double turnsPerEvent,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingFrom,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingSource ceilingFrom,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double clientCeilingPerS,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double okTrueAnswers,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double turnsPerOkTrue,
     @JsonInclude(JsonInclude.Include.NON_NULL) String notUsed,
     @JsonInclude(JsonInclude.Include.NON_NULL) LatencyCell latency) {
-
-  /** {@link #ceilingFrom} of a cell whose ceiling is the client-side one. */
-  public static final String FROM_CLIENT = "client";
 
   /**
    * A cell's fields by name; the client's reading ({@code ceilingFrom} to {@code notUsed}) and the
@@ -107,7 +105,7 @@ public record DelaySweepCell(
     private LinkCounters link;
     private Double auditEvents;
     private Double turnsPerEvent;
-    private String ceilingFrom;
+    private CeilingSource ceilingFrom;
     private Double clientCeilingPerS;
     private Double okTrueAnswers;
     private Double turnsPerOkTrue;
@@ -166,7 +164,7 @@ public record DelaySweepCell(
       return this;
     }
 
-    public Builder ceilingFrom(String value) {
+    public Builder ceilingFrom(CeilingSource value) {
       this.ceilingFrom = value;
       return this;
     }
@@ -219,7 +217,7 @@ public record DelaySweepCell(
 
   /** True when this cell's ceiling is the client-side one (its relay maps no worker metric). */
   public boolean ceilingFromClient() {
-    return FROM_CLIENT.equals(ceilingFrom);
+    return ceilingFrom == CeilingSource.CLIENT;
   }
 
   /** The ceiling the fit uses for this cell: the client's or the worker's, events/s; or null. */

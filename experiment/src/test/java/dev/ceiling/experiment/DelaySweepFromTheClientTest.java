@@ -142,7 +142,7 @@ class DelaySweepFromTheClientTest {
     DelaySweepReport r = sweep(c -> c);
     assertThat(r.cells()).allMatch(DelaySweepCell::ceilingUsed);
     assertThat(r.cells()).allMatch(DelaySweepCell::ceilingFromClient);
-    assertThat(r.ceilingFrom()).isEqualTo("client");
+    assertThat(r.ceilingFrom()).isEqualTo(CeilingSource.CLIENT);
     assertThat(r.fit().established()).isTrue();
     assertThat(r.fit().roundTripsPerEvent().value()).isCloseTo(3.0, within(0.02));
     assertThat(r.fit().roundTripsPerEvent().lower()).isLessThan(3.0);
@@ -212,8 +212,10 @@ class DelaySweepFromTheClientTest {
     DelaySweepReport r = sweep(c -> c);
     String json = Json.write(r);
     assertThat(json).contains("\"ceiling_from\"").contains("\"ok_true_answers\"");
+    // The file's word is the one every file since the field was added says.
+    assertThat(json).containsPattern("\"ceiling_from\"\\s*:\\s*\"client\"");
     DelaySweepReport back = Json.read(json, "client.json", DelaySweepReport.class);
-    assertThat(back.ceilingFrom()).isEqualTo("client");
+    assertThat(back.ceilingFrom()).isEqualTo(CeilingSource.CLIENT);
     assertThat(back.wireTurnsPerOkTrue()).isEqualTo(r.wireTurnsPerOkTrue());
     assertThat(back.cells()).isEqualTo(r.cells());
     // A file written before the fields existed has none of them: it reads, each as null.
