@@ -2,7 +2,6 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.ExperimentIdentity;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
@@ -18,14 +17,14 @@ final class CellPlan {
    * seed; two-community cells (report-only) follow, one per rate and repeat, in the same order.
    */
   static List<PlannedCell> plan(ExperimentIdentity id, boolean twoCommunity) {
-    List<double[]> pairs = ordered(id);
+    List<CellOrder.Slot<Double>> slots = ordered(id);
     List<PlannedCell> out = new ArrayList<>();
-    for (double[] p : pairs) {
-      out.add(new PlannedCell(out.size(), p[0], (int) p[1], false));
+    for (CellOrder.Slot<Double> s : slots) {
+      out.add(new PlannedCell(out.size(), s.level(), s.repeat(), false));
     }
     if (twoCommunity) {
-      for (double[] p : pairs) {
-        out.add(new PlannedCell(out.size(), p[0], (int) p[1], true));
+      for (CellOrder.Slot<Double> s : slots) {
+        out.add(new PlannedCell(out.size(), s.level(), s.repeat(), true));
       }
     }
     return List.copyOf(out);
@@ -40,27 +39,25 @@ final class CellPlan {
   static List<PlannedCell> splitPairs(ExperimentIdentity id) {
     Random coin = new Random(id.orderSeed() == null ? 0L : ~id.orderSeed());
     List<PlannedCell> out = new ArrayList<>();
-    for (double[] p : ordered(id)) {
+    for (CellOrder.Slot<Double> s : ordered(id)) {
       boolean splitFirst = coin.nextBoolean();
-      out.add(new PlannedCell(out.size(), p[0], (int) p[1], splitFirst));
-      out.add(new PlannedCell(out.size(), p[0], (int) p[1], !splitFirst));
+      out.add(new PlannedCell(out.size(), s.level(), s.repeat(), splitFirst));
+      out.add(new PlannedCell(out.size(), s.level(), s.repeat(), !splitFirst));
     }
     return List.copyOf(out);
   }
 
-  /** Each (rate, repeat), ascending or shuffled with the identity's seed. */
-  private static List<double[]> ordered(ExperimentIdentity id) {
-    List<double[]> pairs = new ArrayList<>();
-    for (double rate : id.ratesPerS()) {
-      for (int r = 0; r < id.repeats(); r++) {
-        pairs.add(new double[] {rate, r});
-      }
-    }
-    if ("shuffled".equals(id.order())) {
-      // Shuffling decorrelates rate from time-in-run (thermal state, GC, disk), which ascending
-      // order confounds; the seed makes the order reproducible and identical across arms.
-      Collections.shuffle(pairs, new Random(id.orderSeed()));
-    }
-    return pairs;
+  /**
+   * Each (rate, repeat), ascending or shuffled with the identity's seed. The whole plan is shuffled
+   * ({@link CellOrder.Shuffle#WHOLE_PLAN}): it decorrelates rate from time-in-run (thermal state,
+   * GC, disk), which ascending order confounds, and the fit of accepted against offered reads every
+   * cell alike; the seed makes the order reproducible and identical across arms.
+   */
+  private static List<CellOrder.Slot<Double>> ordered(ExperimentIdentity id) {
+    return CellOrder.of(
+        id.ratesPerS(),
+        id.repeats(),
+        CellOrder.Shuffle.WHOLE_PLAN,
+        "shuffled".equals(id.order()) ? id.orderSeed() : null);
   }
 }

@@ -137,7 +137,7 @@ final class DelaySweepAnalysis {
         wire,
         established,
         answer,
-        fromClient ? DelaySweepCell.FROM_CLIENT : null,
+        fromClient ? CeilingSource.CLIENT : null,
         wirePerOkTrue,
         latency);
   }
@@ -269,18 +269,7 @@ final class DelaySweepAnalysis {
         out.add(fromClient(m, a, turns, cfg));
         continue;
       }
-      out.add(
-          new DelaySweepCell(
-              m.planned(),
-              m.cell(),
-              a.use(),
-              a.steady(),
-              a.busy(),
-              a.workerRateUsed(),
-              a.problems(),
-              m.link(),
-              m.auditEvents(),
-              turns));
+      out.add(measured(m, a, turns).ceilingUsed(a.workerRateUsed()).build());
     }
     return out;
   }
@@ -320,22 +309,28 @@ final class DelaySweepAnalysis {
     }
     Double okTrue = m.auditEvents() == null ? okTrueAnswers(m.cell()) : null;
     Double perOkTrue = okTrue == null || okTrue <= 0 ? null : m.link().turns() / okTrue;
-    return new DelaySweepCell(
-        m.planned(),
-        m.cell(),
-        a.use(),
-        a.steady(),
-        a.busy(),
-        used,
-        a.problems(),
-        m.link(),
-        m.auditEvents(),
-        turnsPerEntry,
-        DelaySweepCell.FROM_CLIENT,
-        ceiling,
-        okTrue,
-        perOkTrue,
-        notUsed);
+    return measured(m, a, turnsPerEntry)
+        .ceilingUsed(used)
+        .ceilingFrom(CeilingSource.CLIENT)
+        .clientCeilingPerS(ceiling)
+        .okTrueAnswers(okTrue)
+        .turnsPerOkTrue(perOkTrue)
+        .notUsed(notUsed)
+        .build();
+  }
+
+  /** What every cell records, the worker's or the client's: the measurement and its assessment. */
+  private static DelaySweepCell.Builder measured(Measured m, CellAssessment a, Double turns) {
+    return DelaySweepCell.builder()
+        .planned(m.planned())
+        .cell(m.cell())
+        .use(a.use())
+        .steady(a.steady())
+        .busy(a.busy())
+        .problems(a.problems())
+        .link(m.link())
+        .auditEvents(m.auditEvents())
+        .turnsPerEvent(turns);
   }
 
   /**

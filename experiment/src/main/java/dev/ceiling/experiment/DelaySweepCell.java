@@ -25,10 +25,11 @@ import java.util.Objects;
  * @param auditEvents audit entries completed over the same span (the relay's audit_log_count), or
  *     null when unread
  * @param turnsPerEvent wire turns per audit entry over that span, or null without entries
- * @param ceilingFrom "client" when the relay maps no worker metric, so the cell's ceiling for the
- *     fit is its client-side one ({@code clientCeilingPerS}) and {@code ceilingUsed} means that one
- *     is a point of the fit; null (left out of the JSON) where the worker's rate is the ceiling, as
- *     in every file written before this field
+ * @param ceilingFrom {@link CeilingSource#CLIENT} ("client" in the file) when the relay maps no
+ *     worker metric, so the cell's ceiling for the fit is its client-side one ({@code
+ *     clientCeilingPerS}) and {@code ceilingUsed} means that one is a point of the fit; null (left
+ *     out of the JSON) where the worker's rate is the ceiling, as in every file written before this
+ *     field
  * @param clientCeilingPerS the client-side ceiling ({@code ClientSteady.ceilingPerS}: the accepted
  *     rate of a cell steady and saturated from the client), or null when not read or on a relay
  *     with a worker metric
@@ -50,106 +51,173 @@ public record DelaySweepCell(
     LinkCounters link,
     Double auditEvents,
     Double turnsPerEvent,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingFrom,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingSource ceilingFrom,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double clientCeilingPerS,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double okTrueAnswers,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double turnsPerOkTrue,
     @JsonInclude(JsonInclude.Include.NON_NULL) String notUsed,
     @JsonInclude(JsonInclude.Include.NON_NULL) LatencyCell latency) {
 
-  /** A cell without a latency cell (a plan without a latency slope). */
-  public DelaySweepCell(
-      DelaySweepPlan.Cell planned,
-      Cell cell,
-      CellUse use,
-      Boolean steady,
-      Boolean busy,
-      boolean ceilingUsed,
-      List<CellProblem> problems,
-      LinkCounters link,
-      Double auditEvents,
-      Double turnsPerEvent,
-      String ceilingFrom,
-      Double clientCeilingPerS,
-      Double okTrueAnswers,
-      Double turnsPerOkTrue,
-      String notUsed) {
-    this(
-        planned,
-        cell,
-        use,
-        steady,
-        busy,
-        ceilingUsed,
-        problems,
-        link,
-        auditEvents,
-        turnsPerEvent,
-        ceilingFrom,
-        clientCeilingPerS,
-        okTrueAnswers,
-        turnsPerOkTrue,
-        notUsed,
-        null);
+  /**
+   * A cell's fields by name; the client's reading ({@code ceilingFrom} to {@code notUsed}) and the
+   * latency cell default to null (a worker-metric cell without a latency slope).
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder primed with this cell's fields. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.planned = planned;
+    b.cell = cell;
+    b.use = use;
+    b.steady = steady;
+    b.busy = busy;
+    b.ceilingUsed = ceilingUsed;
+    b.problems = problems;
+    b.link = link;
+    b.auditEvents = auditEvents;
+    b.turnsPerEvent = turnsPerEvent;
+    b.ceilingFrom = ceilingFrom;
+    b.clientCeilingPerS = clientCeilingPerS;
+    b.okTrueAnswers = okTrueAnswers;
+    b.turnsPerOkTrue = turnsPerOkTrue;
+    b.notUsed = notUsed;
+    b.latency = latency;
+    return b;
   }
 
   /** This cell with its latency cell. */
   public DelaySweepCell withLatency(LatencyCell l) {
-    return new DelaySweepCell(
-        planned,
-        cell,
-        use,
-        steady,
-        busy,
-        ceilingUsed,
-        problems,
-        link,
-        auditEvents,
-        turnsPerEvent,
-        ceilingFrom,
-        clientCeilingPerS,
-        okTrueAnswers,
-        turnsPerOkTrue,
-        notUsed,
-        l);
+    return toBuilder().latency(l).build();
   }
 
-  /** {@link #ceilingFrom} of a cell whose ceiling is the client-side one. */
-  public static final String FROM_CLIENT = "client";
+  /** Fluent, by name; {@link #build()} checks the fields (the record's constructor). */
+  public static final class Builder {
+    private DelaySweepPlan.Cell planned;
+    private Cell cell;
+    private CellUse use;
+    private Boolean steady;
+    private Boolean busy;
+    private boolean ceilingUsed;
+    private List<CellProblem> problems;
+    private LinkCounters link;
+    private Double auditEvents;
+    private Double turnsPerEvent;
+    private CeilingSource ceilingFrom;
+    private Double clientCeilingPerS;
+    private Double okTrueAnswers;
+    private Double turnsPerOkTrue;
+    private String notUsed;
+    private LatencyCell latency;
 
-  /** A cell whose ceiling is the worker's rate: the fields added for the client's reading null. */
-  public DelaySweepCell(
-      DelaySweepPlan.Cell planned,
-      Cell cell,
-      CellUse use,
-      Boolean steady,
-      Boolean busy,
-      boolean ceilingUsed,
-      List<CellProblem> problems,
-      LinkCounters link,
-      Double auditEvents,
-      Double turnsPerEvent) {
-    this(
-        planned,
-        cell,
-        use,
-        steady,
-        busy,
-        ceilingUsed,
-        problems,
-        link,
-        auditEvents,
-        turnsPerEvent,
-        null,
-        null,
-        null,
-        null,
-        null);
+    private Builder() {}
+
+    public Builder planned(DelaySweepPlan.Cell value) {
+      this.planned = value;
+      return this;
+    }
+
+    public Builder cell(Cell value) {
+      this.cell = value;
+      return this;
+    }
+
+    public Builder use(CellUse value) {
+      this.use = value;
+      return this;
+    }
+
+    public Builder steady(Boolean value) {
+      this.steady = value;
+      return this;
+    }
+
+    public Builder busy(Boolean value) {
+      this.busy = value;
+      return this;
+    }
+
+    public Builder ceilingUsed(boolean value) {
+      this.ceilingUsed = value;
+      return this;
+    }
+
+    public Builder problems(List<CellProblem> value) {
+      this.problems = value;
+      return this;
+    }
+
+    public Builder link(LinkCounters value) {
+      this.link = value;
+      return this;
+    }
+
+    public Builder auditEvents(Double value) {
+      this.auditEvents = value;
+      return this;
+    }
+
+    public Builder turnsPerEvent(Double value) {
+      this.turnsPerEvent = value;
+      return this;
+    }
+
+    public Builder ceilingFrom(CeilingSource value) {
+      this.ceilingFrom = value;
+      return this;
+    }
+
+    public Builder clientCeilingPerS(Double value) {
+      this.clientCeilingPerS = value;
+      return this;
+    }
+
+    public Builder okTrueAnswers(Double value) {
+      this.okTrueAnswers = value;
+      return this;
+    }
+
+    public Builder turnsPerOkTrue(Double value) {
+      this.turnsPerOkTrue = value;
+      return this;
+    }
+
+    public Builder notUsed(String value) {
+      this.notUsed = value;
+      return this;
+    }
+
+    public Builder latency(LatencyCell value) {
+      this.latency = value;
+      return this;
+    }
+
+    public DelaySweepCell build() {
+      return new DelaySweepCell(
+          planned,
+          cell,
+          use,
+          steady,
+          busy,
+          ceilingUsed,
+          problems,
+          link,
+          auditEvents,
+          turnsPerEvent,
+          ceilingFrom,
+          clientCeilingPerS,
+          okTrueAnswers,
+          turnsPerOkTrue,
+          notUsed,
+          latency);
+    }
   }
 
   /** True when this cell's ceiling is the client-side one (its relay maps no worker metric). */
   public boolean ceilingFromClient() {
-    return FROM_CLIENT.equals(ceilingFrom);
+    return ceilingFrom == CeilingSource.CLIENT;
   }
 
   /** The ceiling the fit uses for this cell: the client's or the worker's, events/s; or null. */

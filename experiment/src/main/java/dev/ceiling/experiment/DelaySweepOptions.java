@@ -182,22 +182,22 @@ public record DelaySweepOptions(
   /** As {@link #plan(double, String, DelaySweepPlan.PerPointOffer)}, with the ramp, or null. */
   DelaySweepPlan plan(
       double offerPerS, String rule, DelaySweepPlan.PerPointOffer perPoint, CeilingRamp ramp) {
-    return new DelaySweepPlan(
-        link,
-        delaysMs,
-        repeats,
-        offerPerS,
-        rule,
-        perPoint,
-        duration.toNanos() / 1e9,
-        seed,
-        LEVEL,
-        LACK_OF_FIT_ALPHA,
-        expectedRoundTrips,
-        margin,
-        DelaySweepPlan.shuffledCells(delaysMs, repeats, seed),
-        latencyRate,
-        ramp);
+    return DelaySweepPlan.builder()
+        .link(link)
+        .delaysMs(delaysMs)
+        .repeats(repeats)
+        .offeredPerS(offerPerS)
+        .offerRule(rule)
+        .perPointOffer(perPoint)
+        .durationS(duration.toNanos() / 1e9)
+        .seed(seed)
+        .level(LEVEL)
+        .lackOfFitAlpha(LACK_OF_FIT_ALPHA)
+        .expectedRoundTrips(expectedRoundTrips)
+        .margin(margin)
+        .latencyOfferedPerS(latencyRate)
+        .ceilingRamp(ramp)
+        .build();
   }
 
   /**

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.rig.proxy.DelayProxy;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Random;
 
 /**
  * A delay sweep's plan, fixed before its first cell and written first to {@code sensitivity.json}:
@@ -59,57 +57,159 @@ public record DelaySweepPlan(
     @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyOfferedPerS,
     @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp ceilingRamp) {
 
-  /** A plan without a latency slope whose first offer rests on a prediction or a given rate. */
-  public DelaySweepPlan(
-      String link,
-      List<Double> delaysMs,
-      int repeats,
-      double offeredPerS,
-      String offerRule,
-      PerPointOffer perPointOffer,
-      double durationS,
-      long seed,
-      double level,
-      double lackOfFitAlpha,
-      Double expectedRoundTrips,
-      double margin,
-      List<Cell> cells) {
-    this(
-        link,
-        delaysMs,
-        repeats,
-        offeredPerS,
-        offerRule,
-        perPointOffer,
-        durationS,
-        seed,
-        level,
-        lackOfFitAlpha,
-        expectedRoundTrips,
-        margin,
-        cells,
-        null,
-        null);
+  /**
+   * A plan's fields by name; {@code latencyOfferedPerS} and {@code ceilingRamp} default to null
+   * (none), the cells to {@link #shuffledCells} of the grid, repeats and seed.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder primed with this plan's fields. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.link = link;
+    b.delaysMs = delaysMs;
+    b.repeats = repeats;
+    b.offeredPerS = offeredPerS;
+    b.offerRule = offerRule;
+    b.perPointOffer = perPointOffer;
+    b.durationS = durationS;
+    b.seed = seed;
+    b.level = level;
+    b.lackOfFitAlpha = lackOfFitAlpha;
+    b.expectedRoundTrips = expectedRoundTrips;
+    b.margin = margin;
+    b.cells = cells;
+    b.latencyOfferedPerS = latencyOfferedPerS;
+    b.ceilingRamp = ceilingRamp;
+    return b;
   }
 
   /** This plan with a latency slope at {@code perS} (null: none). */
   public DelaySweepPlan withLatencyOffer(Double perS) {
-    return new DelaySweepPlan(
-        link,
-        delaysMs,
-        repeats,
-        offeredPerS,
-        offerRule,
-        perPointOffer,
-        durationS,
-        seed,
-        level,
-        lackOfFitAlpha,
-        expectedRoundTrips,
-        margin,
-        cells,
-        perS,
-        ceilingRamp);
+    return toBuilder().latencyOfferedPerS(perS).build();
+  }
+
+  /** Fluent, by name; {@link #build()} checks every field (the plan's constructor). */
+  public static final class Builder {
+    private String link;
+    private List<Double> delaysMs;
+    private int repeats;
+    private double offeredPerS;
+    private String offerRule;
+    private PerPointOffer perPointOffer;
+    private double durationS;
+    private long seed;
+    private double level;
+    private double lackOfFitAlpha;
+    private Double expectedRoundTrips;
+    private double margin;
+    private List<Cell> cells;
+    private Double latencyOfferedPerS;
+    private CeilingRamp ceilingRamp;
+
+    private Builder() {}
+
+    public Builder link(String name) {
+      this.link = name;
+      return this;
+    }
+
+    public Builder delaysMs(List<Double> ms) {
+      this.delaysMs = ms;
+      return this;
+    }
+
+    public Builder repeats(int n) {
+      this.repeats = n;
+      return this;
+    }
+
+    public Builder offeredPerS(double perS) {
+      this.offeredPerS = perS;
+      return this;
+    }
+
+    public Builder offerRule(String words) {
+      this.offerRule = words;
+      return this;
+    }
+
+    public Builder perPointOffer(PerPointOffer rule) {
+      this.perPointOffer = rule;
+      return this;
+    }
+
+    public Builder durationS(double s) {
+      this.durationS = s;
+      return this;
+    }
+
+    public Builder seed(long value) {
+      this.seed = value;
+      return this;
+    }
+
+    public Builder level(double value) {
+      this.level = value;
+      return this;
+    }
+
+    public Builder lackOfFitAlpha(double value) {
+      this.lackOfFitAlpha = value;
+      return this;
+    }
+
+    public Builder expectedRoundTrips(Double count) {
+      this.expectedRoundTrips = count;
+      return this;
+    }
+
+    public Builder margin(double value) {
+      this.margin = value;
+      return this;
+    }
+
+    /** The cells in run order (default: {@link #shuffledCells} of the grid, repeats and seed). */
+    public Builder cells(List<Cell> inOrder) {
+      this.cells = inOrder;
+      return this;
+    }
+
+    public Builder latencyOfferedPerS(Double perS) {
+      this.latencyOfferedPerS = perS;
+      return this;
+    }
+
+    public Builder ceilingRamp(CeilingRamp ramp) {
+      this.ceilingRamp = ramp;
+      return this;
+    }
+
+    /**
+     * The plan.
+     *
+     * @throws IllegalArgumentException naming every field that breaks its rule
+     */
+    public DelaySweepPlan build() {
+      return new DelaySweepPlan(
+          link,
+          delaysMs,
+          repeats,
+          offeredPerS,
+          offerRule,
+          perPointOffer,
+          durationS,
+          seed,
+          level,
+          lackOfFitAlpha,
+          expectedRoundTrips,
+          margin,
+          cells != null ? cells : shuffledCells(delaysMs, repeats, seed),
+          latencyOfferedPerS,
+          ceilingRamp);
+    }
   }
 
   /**
@@ -183,21 +283,19 @@ public record DelaySweepPlan(
    * The cells of a plan: every delay x repeat, in an order shuffled with {@code seed}, so the delay
    * is not confounded with time in the run (warming, a neighbour's load). Empty for a grid with
    * problems (the plan's constructor names them) or fewer than one repeat.
+   *
+   * <p>The whole plan is shuffled ({@link CellOrder.Shuffle#WHOLE_PLAN}), not each repeat: the line
+   * through every cell is the estimate, so the delays want to be spread over the run's time at
+   * random as a whole; a sweep stopped early resumes rather than being read by repeat.
    */
   public static List<Cell> shuffledCells(List<Double> delaysMs, int repeats, long seed) {
     List<Cell> order = new ArrayList<>();
     if (delaysMs == null || !problemsOfGrid(delaysMs).isEmpty()) {
       return order;
     }
-    List<double[]> pairs = new ArrayList<>();
-    for (double d : delaysMs) {
-      for (int r = 0; r < repeats; r++) {
-        pairs.add(new double[] {d, r});
-      }
-    }
-    Collections.shuffle(pairs, new Random(seed));
-    for (double[] p : pairs) {
-      order.add(new Cell(order.size(), p[0], (int) p[1]));
+    for (CellOrder.Slot<Double> s :
+        CellOrder.of(delaysMs, repeats, CellOrder.Shuffle.WHOLE_PLAN, seed)) {
+      order.add(new Cell(order.size(), s.level(), s.repeat()));
     }
     return order;
   }

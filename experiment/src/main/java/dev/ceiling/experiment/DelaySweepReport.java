@@ -38,9 +38,9 @@ import java.util.Objects;
  * @param established true when the sweep is complete, the line holds, and k is consistent with the
  *     declared count (when one was declared)
  * @param answer the outcome in one sentence, leading with k and the wire count
- * @param ceilingFrom "client" when the fit's ceilings are the cells' client-side ones (the relay
- *     maps no worker metric); null (left out of the JSON) where they are the worker's rates, as in
- *     every file written before this field
+ * @param ceilingFrom {@link CeilingSource#CLIENT} ("client" in the file) when the fit's ceilings
+ *     are the cells' client-side ones (the relay maps no worker metric); null (left out of the
+ *     JSON) where they are the worker's rates, as in every file written before this field
  * @param wireTurnsPerOkTrue wire turns over OK-true answers summed over every cell used, where the
  *     relay has no audit counter ({@link DelaySweepCell#okTrueAnswers}); null otherwise
  * @param latencySlope the latency slope and the ceiling's slope read against 0, when the plan
@@ -67,7 +67,7 @@ public record DelaySweepReport(
     Double wireTurnsPerEvent,
     boolean established,
     String answer,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String ceilingFrom,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingSource ceilingFrom,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double wireTurnsPerOkTrue,
     @JsonInclude(JsonInclude.Include.NON_NULL) LatencySlope latencySlope) {
 
@@ -92,7 +92,7 @@ public record DelaySweepReport(
       Double wireTurnsPerEvent,
       boolean established,
       String answer,
-      String ceilingFrom,
+      CeilingSource ceilingFrom,
       Double wireTurnsPerOkTrue) {
     this(
         schema,

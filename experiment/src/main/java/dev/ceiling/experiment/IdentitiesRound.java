@@ -19,9 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Random;
 
 /**
  * The defaults round ({@code ceiling experiment --design identities}): the ceiling at production
@@ -111,9 +109,30 @@ public final class IdentitiesRound {
     }
     List<Integer> grid = o.identities.stream().sorted().distinct().toList();
     List<IdentitiesRoundReport.PlannedIdentitiesCell> plan = plan(grid);
+    MeasurementSettings base = o.sweepOptions.measurement();
     Report report =
         new Report(
-            file, Redaction.redact(live), rate, grid, plan, ceiling, admission(rate, ceiling));
+            file,
+            IdentitiesRoundReport.planned()
+                .profile(o.profile.name())
+                .rig(Redaction.redact(live))
+                .offeredPerS(rate)
+                .identities(grid)
+                .repeats(o.repeats)
+                .durationS(o.duration.toNanos() / 1e9)
+                .orderSeed(o.seed)
+                // Each cell carries its own N: the round's settings name none.
+                .measurement(
+                    new MeasurementSettings(
+                        base.warmupS(),
+                        base.graceS(),
+                        base.sendLagBoundMs(),
+                        null,
+                        base.sourceAddresses()))
+                .plan(plan)
+                .predictedCeilingPerS(ceiling)
+                .admission(admission(rate, ceiling))
+                .build());
     List<IdentitiesVerdict.Measured> measured = new ArrayList<>();
     RoundEnd end;
     try {
@@ -152,23 +171,17 @@ public final class IdentitiesRound {
   /**
    * Each repeat runs every N once, in ascending order or shuffled with the seed.
    *
-   * <p>The one shuffling rule that differs: the A/B ({@link CellPlan}) and the delay sweep ({@link
-   * DelaySweepPlan}) shuffle the whole plan, because their fits want the cells spread over the
-   * run's time at random. This round shuffles within each repeat (a randomised block) because its
-   * verdict reads each N against the others: a round stopped after k repeats has measured every N k
-   * times, and drift during the round falls on every N alike within a repeat.
+   * <p>The one design that shuffles within each repeat ({@link CellOrder.Shuffle#WITHIN_REPEAT}, a
+   * randomised block), where the A/B and the delay sweep shuffle the whole plan because their fits
+   * want the cells spread over the run's time at random: this round's verdict reads each N against
+   * the others, so a round stopped after k repeats has measured every N k times, and drift during
+   * the round falls on every N alike within a repeat.
    */
   private List<IdentitiesRoundReport.PlannedIdentitiesCell> plan(List<Integer> grid) {
     List<IdentitiesRoundReport.PlannedIdentitiesCell> out = new ArrayList<>();
-    Random shuffle = o.seed == null ? null : new Random(o.seed);
-    for (int r = 0; r < o.repeats; r++) {
-      List<Integer> order = new ArrayList<>(grid);
-      if (shuffle != null) {
-        Collections.shuffle(order, shuffle);
-      }
-      for (int n : order) {
-        out.add(new IdentitiesRoundReport.PlannedIdentitiesCell(out.size(), n, r));
-      }
+    for (CellOrder.Slot<Integer> s :
+        CellOrder.of(grid, o.repeats, CellOrder.Shuffle.WITHIN_REPEAT, o.seed)) {
+      out.add(new IdentitiesRoundReport.PlannedIdentitiesCell(out.size(), s.level(), s.repeat()));
     }
     return List.copyOf(out);
   }
@@ -223,79 +236,45 @@ public final class IdentitiesRound {
     return r.complete() && allRead ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED;
   }
 
-  /** The round's file, rewritten after every cell. */
+  /** The round's file, rewritten after every cell over the plan declared before the first. */
   private final class Report {
     private final Path file;
-    private final RigDescriptor rig;
-    private final double rate;
-    private final List<Integer> grid;
-    private final List<IdentitiesRoundReport.PlannedIdentitiesCell> plan;
-    private final Double ceiling;
-    private final AdmissionPlan admission;
-    private final Instant started = Instant.now();
+    private final IdentitiesRoundReport planned;
 
-    Report(
-        Path file,
-        RigDescriptor rig,
-        double rate,
-        List<Integer> grid,
-        List<IdentitiesRoundReport.PlannedIdentitiesCell> plan,
-        Double ceiling,
-        AdmissionPlan admission) {
+    Report(Path file, IdentitiesRoundReport planned) {
       this.file = file;
-      this.rig = rig;
-      this.rate = rate;
-      this.grid = grid;
-      this.plan = plan;
-      this.ceiling = ceiling;
-      this.admission = admission;
+      this.planned = planned;
     }
 
     IdentitiesRoundReport write(List<IdentitiesVerdict.Measured> measured, RoundEnd ended)
         throws IOException {
-      boolean complete = measured.size() == plan.size();
-      String reason = ended.incompleteReason(measured.size(), plan.size());
-      MeasurementSettings base = o.sweepOptions.measurement();
-      MeasurementSettings settings =
-          new MeasurementSettings(
-              base.warmupS(), base.graceS(), base.sendLagBoundMs(), null, base.sourceAddresses());
+      int plannedCells = planned.plan().size();
       IdentitiesReport verdict =
           measured.isEmpty()
               ? null
-              : admission.answer(
-                  IdentitiesVerdict.judge(
-                      grid,
-                      rate,
-                      base.sourceAddresses(),
-                      measured,
-                      rig.limiterSettings(),
-                      ceiling,
-                      o.verdictConfig));
+              : planned
+                  .admission()
+                  .answer(
+                      IdentitiesVerdict.judge(
+                          planned.identities(),
+                          planned.offeredPerS(),
+                          o.sweepOptions.measurement().sourceAddresses(),
+                          measured,
+                          planned.rig().limiterSettings(),
+                          planned.predictedCeilingPerS(),
+                          o.verdictConfig));
       IdentitiesRoundReport r =
-          new IdentitiesRoundReport(
-              IdentitiesRoundReport.SCHEMA,
-              o.profile.name(),
-              rig,
-              rate,
-              grid,
-              o.repeats,
-              o.duration.toNanos() / 1e9,
-              o.seed,
-              settings,
-              plan,
-              ceiling,
-              started,
+          planned.measured(
               ended.ended() ? Instant.now() : null,
-              complete,
-              reason,
+              measured.size() == plannedCells,
+              ended.incompleteReason(measured.size(), plannedCells),
               measured.stream()
                   .map(
                       m ->
                           new IdentitiesRoundReport.MeasuredIdentitiesCell(
                               m.identity().measurement().identities(), m.cell()))
                   .toList(),
-              verdict,
-              admission);
+              verdict);
       Json.write(file, r);
       return r;
     }

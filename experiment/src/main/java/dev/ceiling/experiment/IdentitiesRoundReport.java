@@ -79,4 +79,132 @@ public record IdentitiesRoundReport(
     plan = List.copyOf(plan);
     cells = List.copyOf(cells);
   }
+
+  /** The report before its first cell: the plan, declared; nothing measured, no verdict. */
+  static Planned planned() {
+    return new Planned();
+  }
+
+  /** This report with the cells measured so far, their verdict, and how the round stands. */
+  IdentitiesRoundReport measured(
+      Instant finishedAt,
+      boolean complete,
+      String incompleteReason,
+      List<MeasuredIdentitiesCell> cells,
+      IdentitiesReport verdict) {
+    return new IdentitiesRoundReport(
+        schema,
+        profile,
+        rig,
+        offeredPerS,
+        identities,
+        repeats,
+        durationS,
+        orderSeed,
+        measurement,
+        plan,
+        predictedCeilingPerS,
+        startedAt,
+        finishedAt,
+        complete,
+        incompleteReason,
+        cells,
+        verdict,
+        admission);
+  }
+
+  /** The plan's fields by name, fixed before the first cell; not thread-safe. */
+  static final class Planned {
+    private String profile;
+    private RigDescriptor rig;
+    private double offeredPerS;
+    private List<Integer> identities;
+    private int repeats;
+    private double durationS;
+    private Long orderSeed;
+    private MeasurementSettings measurement;
+    private List<PlannedIdentitiesCell> plan;
+    private Double predictedCeilingPerS;
+    private AdmissionPlan admission;
+
+    private Planned() {}
+
+    Planned profile(String name) {
+      this.profile = name;
+      return this;
+    }
+
+    Planned rig(RigDescriptor redacted) {
+      this.rig = redacted;
+      return this;
+    }
+
+    Planned offeredPerS(double perS) {
+      this.offeredPerS = perS;
+      return this;
+    }
+
+    Planned identities(List<Integer> grid) {
+      this.identities = grid;
+      return this;
+    }
+
+    Planned repeats(int n) {
+      this.repeats = n;
+      return this;
+    }
+
+    Planned durationS(double s) {
+      this.durationS = s;
+      return this;
+    }
+
+    Planned orderSeed(Long seed) {
+      this.orderSeed = seed;
+      return this;
+    }
+
+    Planned measurement(MeasurementSettings settings) {
+      this.measurement = settings;
+      return this;
+    }
+
+    Planned plan(List<PlannedIdentitiesCell> cells) {
+      this.plan = cells;
+      return this;
+    }
+
+    Planned predictedCeilingPerS(Double perS) {
+      this.predictedCeilingPerS = perS;
+      return this;
+    }
+
+    Planned admission(AdmissionPlan declared) {
+      this.admission = declared;
+      return this;
+    }
+
+    /** The report as it stands before the first cell, started now. */
+    IdentitiesRoundReport build() {
+      return new IdentitiesRoundReport(
+          SCHEMA,
+          profile,
+          rig,
+          offeredPerS,
+          identities,
+          repeats,
+          durationS,
+          orderSeed,
+          measurement,
+          plan,
+          predictedCeilingPerS,
+          Instant.now(),
+          null,
+          false,
+          null,
+          List.of(),
+          null,
+          admission);
+    }
+  }
 }

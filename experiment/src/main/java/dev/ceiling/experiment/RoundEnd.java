@@ -24,7 +24,15 @@ sealed interface RoundEnd {
 
   /** A failure of the rig or the machine ended the loop; {@code reason} says which. */
   static RoundEnd failed(String reason) {
-    return new Failed(reason);
+    return new Failed(reason, null);
+  }
+
+  /**
+   * A failure of the rig or the machine ended the loop; {@code reason} says which, {@code cause} is
+   * the exception that did (null when none), for a caller that passes it on.
+   */
+  static RoundEnd failed(String reason, Exception cause) {
+    return new Failed(reason, cause);
   }
 
   /** Why the loop stopped early, as the file and the problems say it; null when it did not. */
@@ -80,5 +88,5 @@ sealed interface RoundEnd {
     }
   }
 
-  record Failed(String reason) implements RoundEnd {}
+  record Failed(String reason, Exception cause) implements RoundEnd {}
 }

@@ -2,6 +2,7 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.net.Redaction;
+import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.prom.MetricsException;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigException;
@@ -137,14 +138,16 @@ final class Rounds {
   /** One cell's measurement and the file's rewrite after it. */
   @FunctionalInterface
   interface CellStep<C> {
-    void measure(C cell) throws OneCellSweep.CellFailed, MetricsException, IOException;
+    void measure(C cell)
+        throws OneCellSweep.CellFailed, MetricsException, GeneratorException, IOException;
   }
 
   /**
-   * The cell loop every round shares: the {@code cells} not yet {@code done}, in the plan's order,
-   * each measured and the file rewritten by {@code step}; a stop request ends it between two cells,
-   * and a failed cell or scrape ends it with the failure (redacted: a message may carry a URL's
-   * credentials). The file's write failing propagates: the round cannot say what it measured.
+   * The cell loop every round shares, the A/B's arms included: the {@code cells} not yet {@code
+   * done} (a resume's stored cells), in the plan's order, each measured and the file or journal
+   * written by {@code step}; a stop request ends it between two cells, and a failed cell, scrape or
+   * generator ends it with the failure (redacted: a message may carry a URL's credentials). The
+   * file's write failing propagates: the round cannot say what it measured.
    */
   static <C> RoundEnd cells(List<C> cells, Predicate<C> done, StopSignal stop, CellStep<C> step)
       throws IOException {
@@ -159,13 +162,13 @@ final class Rounds {
         step.measure(c);
       }
       return RoundEnd.finished();
-    } catch (OneCellSweep.CellFailed | MetricsException e) {
+    } catch (OneCellSweep.CellFailed | MetricsException | GeneratorException e) {
       return failedBy(e);
     }
   }
 
   /** A cell or scrape failure as the loop's end, redacted: a message may carry credentials. */
   static RoundEnd failedBy(Exception e) {
-    return RoundEnd.failed(Redaction.redact(e.getMessage()));
+    return RoundEnd.failed(Redaction.redact(e.getMessage()), e);
   }
 }

@@ -116,47 +116,54 @@ public final class SweepRunner implements ArmSweep {
     Set<Integer> done = new HashSet<>();
     cells.forEach(c -> done.add(c.sequence()));
     Instant started = Instant.now();
-    Exception failure = null;
+    // A sweep's first cell starts on no earlier cell's wait: the previous sweep's was its own.
+    lastGraceS = 0.0;
+    lastUnanswered = null;
+    RoundEnd end;
     try (journal) {
       progress.sweepStarted(arm, plan.size(), done.size());
       Backlog baseline =
           hasQueue ? Backlog.read(rig, scraper.scrape(URI.create(rig.metricsUrl()))) : null;
-      double clientDrainS = 0.0;
-      DrainTimeout clientTimeout = null;
       boolean checked = rig.controlCheck() != null && arm.equals(identity.controlArm());
-      for (int i = 0; i < plan.size(); i++) {
-        PlannedCell planned = plan.get(i);
-        if (done.contains(planned.sequence())) {
-          continue;
-        }
-        PlannedCell next = nextToMeasure(plan, i, done);
-        if (stop.requested()) {
-          break;
-        }
-        ControlCheck.Result checkBefore = checked ? ControlChecks.run(rig) : null;
-        Cell cell =
-            client
-                ? measureClientSide(
-                    rig, identity, options, planned, next, clientDrainS, clientTimeout)
-                : measure(rig, identity, options, planned, hasQueue, baseline);
-        if (checked) {
-          cell = ControlChecks.withReadings(cell, checkBefore, ControlChecks.run(rig));
-        }
-        clientDrainS = lastGraceS;
-        clientTimeout = DrainWait.unanswered(cell.unacknowledged(), options.drainTimeout());
-        // Kept before it is journalled: a journal that cannot be written (a full disk) must not
-        // cost the cell that was just measured; the half-run still holds it.
-        cells.add(cell);
-        journal.append(cell);
-        progress.cellFinished(cell, cells.size(), plan.size());
-      }
-    } catch (MetricsException | GeneratorException e) {
-      failure = e;
+      end =
+          Rounds.cells(
+              plan,
+              c -> done.contains(c.sequence()),
+              stop,
+              planned -> {
+                ControlCheck.Result checkBefore = checked ? ControlChecks.run(rig) : null;
+                Cell cell =
+                    client
+                        ? measureClientSide(
+                            rig,
+                            identity,
+                            options,
+                            planned,
+                            nextToMeasure(plan, plan.indexOf(planned), done),
+                            lastGraceS,
+                            lastUnanswered)
+                        : measure(rig, identity, options, planned, hasQueue, baseline);
+                if (checked) {
+                  cell = ControlChecks.withReadings(cell, checkBefore, ControlChecks.run(rig));
+                }
+                lastUnanswered =
+                    DrainWait.unanswered(cell.unacknowledged(), options.drainTimeout());
+                // Kept before it is journalled: a journal that cannot be written (a full disk)
+                // must not cost the cell that was just measured; the half-run still holds it.
+                cells.add(cell);
+                journal.append(cell);
+                progress.cellFinished(cell, cells.size(), plan.size());
+              });
+    } catch (MetricsException e) {
+      // The first scrape, before any cell, failed.
+      end = Rounds.failedBy(e);
     } catch (IOException e) {
       // Only the journal writes in this block (an append or its close).
-      failure = new IOException(Journal.appendFailure(options.journal(), e), e);
+      IOException failure = new IOException(Journal.appendFailure(options.journal(), e), e);
+      end = RoundEnd.failed(Redaction.redact(failure.getMessage()), failure);
     }
-    return new Outcome(halfRun(rig, identity, plan, cells, started, failure), failure);
+    Exception failure = end instanceof RoundEnd.Failed f ? f.cause() : null;
+    return new Outcome(halfRun(rig, identity, plan, cells, started, end), failure);
   }
 
   /**
@@ -199,14 +206,16 @@ public final class SweepRunner implements ArmSweep {
       List<PlannedCell> plan,
       List<Cell> cells,
       Instant started,
-      Exception failure) {
+      RoundEnd end) {
     cells.sort(java.util.Comparator.comparingInt(Cell::sequence));
     boolean complete = cells.size() == plan.size();
+    // The journal's words since the A/B's first half-runs, kept as they were: readers and tests
+    // read them. Anything but a failure that left cells unmeasured is a stop request.
     String reason =
         complete
             ? null
-            : failure != null
-                ? "stopped by an infrastructure failure: " + Redaction.redact(failure.getMessage())
+            : end.failed()
+                ? "stopped by an infrastructure failure: " + end.reason()
                 : "interrupted after " + cells.size() + " of " + plan.size() + " cells";
     // A half-run is shown and shared (reports, HTML): it keeps no credentials from the URLs.
     return new HalfRun(
@@ -233,6 +242,9 @@ public final class SweepRunner implements ArmSweep {
 
   /** The last generator run's wait for outstanding OKs after its last send, seconds. */
   private double lastGraceS;
+
+  /** The last cell's OKs still unanswered at the drain timeout, or null: the next cell's wait. */
+  private DrainTimeout lastUnanswered;
 
   private Cell measureClientSide(
       RigDescriptor rig,

@@ -14,20 +14,20 @@ import org.junit.jupiter.api.Test;
 /** The sweep's answer leads with k and the wire count, or says why there is no count. */
 class DelaySweepAnswerTest {
   static final DelaySweepPlan PLAN =
-      new DelaySweepPlan(
-          "db",
-          List.of(0.0, 1.0, 2.0, 3.0),
-          3,
-          300,
-          "given",
-          null,
-          3,
-          1,
-          0.95,
-          0.05,
-          6.0,
-          0.5,
-          DelaySweepPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
+      DelaySweepPlan.builder()
+          .link("db")
+          .delaysMs(List.of(0.0, 1.0, 2.0, 3.0))
+          .repeats(3)
+          .offeredPerS(300)
+          .offerRule("given")
+          .perPointOffer(null)
+          .durationS(3)
+          .seed(1)
+          .level(0.95)
+          .lackOfFitAlpha(0.05)
+          .expectedRoundTrips(6.0)
+          .margin(0.5)
+          .build();
 
   static final DelaySweepAnalysis.Progress DONE =
       new DelaySweepAnalysis.Progress(Instant.EPOCH, Instant.EPOCH, true, null, List.of());
@@ -97,35 +97,22 @@ class DelaySweepAnswerTest {
     DelaySweepCell limited = cells.get(0);
     some.set(
         0,
-        new DelaySweepCell(
-            limited.planned(),
-            limited.cell(),
-            dev.ceiling.verdict.CellUse.EXCLUDED,
-            true,
-            true,
-            false,
-            List.of(
-                new dev.ceiling.verdict.CellProblem(
-                    dev.ceiling.verdict.ProblemKind.ADMISSION_QUOTA, "quota moved", true),
-                new dev.ceiling.verdict.CellProblem(
-                    dev.ceiling.verdict.ProblemKind.NOTICES, "NOTICE frames", true)),
-            limited.link(),
-            limited.auditEvents(),
-            limited.turnsPerEvent()));
+        limited.toBuilder()
+            .use(dev.ceiling.verdict.CellUse.EXCLUDED)
+            .steady(true)
+            .busy(true)
+            .ceilingUsed(false)
+            .problems(
+                List.of(
+                    new dev.ceiling.verdict.CellProblem(
+                        dev.ceiling.verdict.ProblemKind.ADMISSION_QUOTA, "quota moved", true),
+                    new dev.ceiling.verdict.CellProblem(
+                        dev.ceiling.verdict.ProblemKind.NOTICES, "NOTICE frames", true)))
+            .build());
     DelaySweepCell idle = cells.get(1);
     some.set(
         1,
-        new DelaySweepCell(
-            idle.planned(),
-            idle.cell(),
-            idle.use(),
-            true,
-            false,
-            false,
-            List.of(),
-            idle.link(),
-            idle.auditEvents(),
-            idle.turnsPerEvent()));
+        idle.toBuilder().steady(true).busy(false).ceilingUsed(false).problems(List.of()).build());
     assertThat(DelaySweepAnalysis.whyUnused(some))
         .isEqualTo(" (not used: ADMISSION_QUOTA in 1, NOTICES in 1, worker not busy in 1)");
   }

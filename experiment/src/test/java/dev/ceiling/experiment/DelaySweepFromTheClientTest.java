@@ -35,20 +35,20 @@ class DelaySweepFromTheClientTest {
   private static final long TURNS = 3 * (WARMUP_SLOTS + 3000);
 
   static final DelaySweepPlan PLAN =
-      new DelaySweepPlan(
-          "db",
-          List.of(0.0, 1.0, 2.0, 3.0),
-          3,
-          OFFER,
-          "given",
-          null,
-          WINDOW_S,
-          1,
-          0.95,
-          0.05,
-          null,
-          0.5,
-          DelaySweepPlan.shuffledCells(List.of(0.0, 1.0, 2.0, 3.0), 3, 1));
+      DelaySweepPlan.builder()
+          .link("db")
+          .delaysMs(List.of(0.0, 1.0, 2.0, 3.0))
+          .repeats(3)
+          .offeredPerS(OFFER)
+          .offerRule("given")
+          .perPointOffer(null)
+          .durationS(WINDOW_S)
+          .seed(1)
+          .level(0.95)
+          .lackOfFitAlpha(0.05)
+          .expectedRoundTrips(null)
+          .margin(0.5)
+          .build();
 
   /** The reference rig's descriptor with no metrics at all and client-side evidence. */
   static RigDescriptor metricsLess() {
@@ -142,7 +142,7 @@ class DelaySweepFromTheClientTest {
     DelaySweepReport r = sweep(c -> c);
     assertThat(r.cells()).allMatch(DelaySweepCell::ceilingUsed);
     assertThat(r.cells()).allMatch(DelaySweepCell::ceilingFromClient);
-    assertThat(r.ceilingFrom()).isEqualTo("client");
+    assertThat(r.ceilingFrom()).isEqualTo(CeilingSource.CLIENT);
     assertThat(r.fit().established()).isTrue();
     assertThat(r.fit().roundTripsPerEvent().value()).isCloseTo(3.0, within(0.02));
     assertThat(r.fit().roundTripsPerEvent().lower()).isLessThan(3.0);
@@ -212,8 +212,10 @@ class DelaySweepFromTheClientTest {
     DelaySweepReport r = sweep(c -> c);
     String json = Json.write(r);
     assertThat(json).contains("\"ceiling_from\"").contains("\"ok_true_answers\"");
+    // The file's word is the one every file since the field was added says.
+    assertThat(json).containsPattern("\"ceiling_from\"\\s*:\\s*\"client\"");
     DelaySweepReport back = Json.read(json, "client.json", DelaySweepReport.class);
-    assertThat(back.ceilingFrom()).isEqualTo("client");
+    assertThat(back.ceilingFrom()).isEqualTo(CeilingSource.CLIENT);
     assertThat(back.wireTurnsPerOkTrue()).isEqualTo(r.wireTurnsPerOkTrue());
     assertThat(back.cells()).isEqualTo(r.cells());
     // A file written before the fields existed has none of them: it reads, each as null.

@@ -10,20 +10,20 @@ import org.junit.jupiter.api.Test;
 /** The plan of a delay sweep: a pure function of its inputs, fixed before any cell. */
 class DelaySweepPlanTest {
   private static DelaySweepPlan plan(List<Double> delays, int repeats, long seed) {
-    return new DelaySweepPlan(
-        "db",
-        delays,
-        repeats,
-        300,
-        "given",
-        null,
-        3,
-        seed,
-        0.95,
-        0.05,
-        6.0,
-        0.5,
-        DelaySweepPlan.shuffledCells(delays, repeats, seed));
+    return DelaySweepPlan.builder()
+        .link("db")
+        .delaysMs(delays)
+        .repeats(repeats)
+        .offeredPerS(300)
+        .offerRule("given")
+        .perPointOffer(null)
+        .durationS(3)
+        .seed(seed)
+        .level(0.95)
+        .lackOfFitAlpha(0.05)
+        .expectedRoundTrips(6.0)
+        .margin(0.5)
+        .build();
   }
 
   @Test

@@ -132,22 +132,12 @@ class LatencySlopeAnalysisTest {
   @Test
   void aDeclaredCountIsTestedOnTheLatencySlope() {
     DelaySweepPlan declared3 =
-        new DelaySweepPlan(
-            PLAN.link(),
-            PLAN.delaysMs(),
-            PLAN.repeats(),
-            PLAN.offeredPerS(),
-            PLAN.offerRule(),
-            PLAN.perPointOffer(),
-            PLAN.durationS(),
-            PLAN.seed(),
-            PLAN.level(),
-            PLAN.lackOfFitAlpha(),
-            3.0,
-            0.5,
-            PLAN.cells(),
-            LATENCY_OFFER,
-            null);
+        PLAN.toBuilder()
+            .expectedRoundTrips(3.0)
+            .margin(0.5)
+            .latencyOfferedPerS(LATENCY_OFFER)
+            .ceilingRamp(null)
+            .build();
     DelaySweepReport two =
         sweep(LatencySlopeAnalysisTest::flat, LatencySlopeAnalysisTest::twoRoundTrips);
     assertThat(
@@ -158,22 +148,12 @@ class LatencySlopeAnalysisTest {
     DelaySweepPlan declared2 = declared3.withLatencyOffer(LATENCY_OFFER);
     LatencySlope ok =
         LatencySlope.of(
-            new DelaySweepPlan(
-                declared2.link(),
-                declared2.delaysMs(),
-                declared2.repeats(),
-                declared2.offeredPerS(),
-                declared2.offerRule(),
-                declared2.perPointOffer(),
-                declared2.durationS(),
-                declared2.seed(),
-                declared2.level(),
-                declared2.lackOfFitAlpha(),
-                2.0,
-                0.5,
-                declared2.cells(),
-                LATENCY_OFFER,
-                null),
+            declared2.toBuilder()
+                .expectedRoundTrips(2.0)
+                .margin(0.5)
+                .latencyOfferedPerS(LATENCY_OFFER)
+                .ceilingRamp(null)
+                .build(),
             two.cells(),
             two.fit(),
             two.fitProblem());

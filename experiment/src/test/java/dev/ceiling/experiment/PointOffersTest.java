@@ -33,20 +33,10 @@ class PointOffersTest {
 
   private static DelaySweepPlan perPoint(double multiple, double fillPerS) {
     DelaySweepPlan p = recorded.plan();
-    return new DelaySweepPlan(
-        p.link(),
-        p.delaysMs(),
-        p.repeats(),
-        p.offeredPerS(),
-        "per point",
-        new DelaySweepPlan.PerPointOffer(multiple, fillPerS),
-        p.durationS(),
-        p.seed(),
-        p.level(),
-        p.lackOfFitAlpha(),
-        p.expectedRoundTrips(),
-        p.margin(),
-        p.cells());
+    return p.toBuilder()
+        .offerRule("per point")
+        .perPointOffer(new DelaySweepPlan.PerPointOffer(multiple, fillPerS))
+        .build();
   }
 
   private static List<DelaySweepCell> first(int n) {
@@ -94,19 +84,7 @@ class PointOffersTest {
   void aCellTheRulesDidNotUseIsLeftOut() {
     List<DelaySweepCell> cells = new ArrayList<>(first(4));
     DelaySweepCell c = cells.get(3);
-    cells.set(
-        3,
-        new DelaySweepCell(
-            c.planned(),
-            c.cell(),
-            c.use(),
-            c.steady(),
-            false,
-            false,
-            c.problems(),
-            c.link(),
-            c.auditEvents(),
-            c.turnsPerEvent()));
+    cells.set(3, c.toBuilder().busy(false).ceilingUsed(false).build());
     // The line through the first three, at 2 ms: 47.09/s, so 71; with the fourth used, 68.
     assertThat(PointOffers.offer(perPoint(1.5, 0), cells, 2.0)).isEqualTo(71.0);
     assertThat(PointOffers.offer(perPoint(1.5, 0), first(4), 2.0)).isEqualTo(68.0);

@@ -24,20 +24,20 @@ class RoundTripsAssertionTest {
   static final List<Double> DELAYS = List.of(0.0, 1.0, 2.0, 3.0);
 
   static DelaySweepPlan plan(Double declared) {
-    return new DelaySweepPlan(
-        "db",
-        DELAYS,
-        3,
-        300,
-        "given",
-        null,
-        3,
-        1,
-        0.95,
-        0.05,
-        declared,
-        0.5,
-        DelaySweepPlan.shuffledCells(DELAYS, 3, 1));
+    return DelaySweepPlan.builder()
+        .link("db")
+        .delaysMs(DELAYS)
+        .repeats(3)
+        .offeredPerS(300)
+        .offerRule("given")
+        .perPointOffer(null)
+        .durationS(3)
+        .seed(1)
+        .level(0.95)
+        .lackOfFitAlpha(0.05)
+        .expectedRoundTrips(declared)
+        .margin(0.5)
+        .build();
   }
 
   /** Repeats of 1 / C = 2 + k d ms per event, or a plateau below 1.5 ms, with a small scatter. */

@@ -67,19 +67,6 @@ class DelaySweepContrastAnswerTest {
   }
 
   private static DelaySweepPlan withMargin(DelaySweepPlan p, double margin) {
-    return new DelaySweepPlan(
-        p.link(),
-        p.delaysMs(),
-        p.repeats(),
-        p.offeredPerS(),
-        p.offerRule(),
-        p.perPointOffer(),
-        p.durationS(),
-        p.seed(),
-        p.level(),
-        p.lackOfFitAlpha(),
-        p.expectedRoundTrips(),
-        margin,
-        p.cells());
+    return p.toBuilder().margin(margin).build();
   }
 }
