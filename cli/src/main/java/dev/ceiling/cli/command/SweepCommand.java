@@ -78,8 +78,7 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
 
-  @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
-  boolean twoCommunity;
+  @Mixin MeasuringOptions.TwoCommunity twoCommunity = new MeasuringOptions.TwoCommunity();
 
   @Option(names = "--journal", description = "Journal path (default: beside --json).")
   Path journal;
@@ -88,13 +87,13 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--resume", description = "Continue this journal without repeating its cells.")
   Path resume;
 
-  @Mixin GeneratorsOption generators = new GeneratorsOption();
+  @Mixin MeasuringOptions.Generators generators = new MeasuringOptions.Generators();
 
-  @Mixin IdentitiesOption identities = new IdentitiesOption();
+  @Mixin MeasuringOptions.Identities identities = new MeasuringOptions.Identities();
 
-  @Mixin SourceAddressesOption sources = new SourceAddressesOption();
+  @Mixin MeasuringOptions.Sources sources = new MeasuringOptions.Sources();
 
-  @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
+  @Mixin MeasuringOptions.EquivalenceMargin equivalence = new MeasuringOptions.EquivalenceMargin();
 
   @Option(
       names = "--connect-timeout",
@@ -199,7 +198,7 @@ public final class SweepCommand implements Callable<Integer> {
     SweepOptions o =
         options()
             .withJournal(journalFile)
-            .withTwoCommunity(twoCommunity)
+            .withTwoCommunity(twoCommunity.on)
             .withResume(resume != null)
             .withGenerators(generators.generators)
             .withConnectTimeout(connectTimeout);
