@@ -167,16 +167,16 @@ public final class DelaySweepCommand implements Callable<Integer> {
       return ExitCode.INFRASTRUCTURE;
     }
     DelaySweepOptions.Builder b = options(p, dir, console.err());
-    return ExperimentCommand.holdingExit(
+    return RoundLines.holdingExit(
         () ->
             link == null
                 ? RoundLines.run(
                     b.links(p.linkNames()).expectRoundTripsByLink(counts.byLink())::runLinks,
-                    console.err(),
+                    console,
                     r -> links(r, dir, console))
                 : RoundLines.run(
                     b.link(link).expectRoundTrips(counts.forLink(link))::run,
-                    console.err(),
+                    console,
                     r -> sweep(r, dir, console)));
   }
 

@@ -93,14 +93,14 @@ final class DelaySweepLines implements DelaySweepProgress {
     String figures =
         client
             ? "ceiling from the client "
-                + num(c.clientCeilingPerS(), "%.1f")
+                + RoundLines.num(c.clientCeilingPerS(), "%.1f")
                 + "/s, "
-                + num(c.turnsPerOkTrue(), "%.2f")
+                + RoundLines.num(c.turnsPerOkTrue(), "%.2f")
                 + " turns per OK-true answer"
             : "worker "
-                + num(c.cell().auditCompletedPerS(), "%.1f")
+                + RoundLines.num(c.cell().auditCompletedPerS(), "%.1f")
                 + "/s, "
-                + num(c.turnsPerEvent(), "%.2f")
+                + RoundLines.num(c.turnsPerEvent(), "%.2f")
                 + " turns per entry";
     String notUsed = client ? c.notUsed() : "not steady or not busy";
     err.println(
@@ -176,9 +176,9 @@ final class DelaySweepLines implements DelaySweepProgress {
                   CommandLines.FINITE_DOUBLE.format(p.addedDelayMs()),
                   p.cellsUsed(),
                   p.cellsMeasured(),
-                  num(p.meanCeilingPerS(), "%.1f"),
-                  num(p.meanMsPerEvent(), "%.2f"),
-                  num(p.wireTurnsPerEvent(), "%.2f")));
+                  RoundLines.num(p.meanCeilingPerS(), "%.1f"),
+                  RoundLines.num(p.meanMsPerEvent(), "%.2f"),
+                  RoundLines.num(p.wireTurnsPerEvent(), "%.2f")));
         }
         out.println("what a pass cannot say: " + DelaySweepHtml.CANNOT_SAY);
         out.println("file: " + r.file());
@@ -214,9 +214,5 @@ final class DelaySweepLines implements DelaySweepProgress {
       }
     }
     return ExitCode.of(r.outcome());
-  }
-
-  private static String num(Double v, String format) {
-    return v == null ? "n/a" : String.format(Locale.ROOT, format, v);
   }
 }

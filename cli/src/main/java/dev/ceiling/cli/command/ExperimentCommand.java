@@ -2,14 +2,12 @@ package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
 import dev.ceiling.cli.CommandLines;
-import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.IdentitiesRound;
 import dev.ceiling.experiment.RoundBuilder;
-import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
@@ -123,14 +121,13 @@ public final class ExperimentCommand implements Callable<Integer> {
     RoundLines.Console console = quiet.console(spec);
     return switch (design.design) {
       case ab ->
-          holdingExit(
+          RoundLines.holdingExit(
               () ->
                   RoundLines.run(
-                      experiment(c)::run, console.err(), r -> RoundLines.experiment(r, console)));
-      case split -> RoundLines.run(split(c)::run, console.err(), r -> RoundLines.split(r, console));
+                      experiment(c)::run, console, r -> RoundLines.experiment(r, console)));
+      case split -> RoundLines.run(split(c)::run, console, r -> RoundLines.split(r, console));
       case identities ->
-          RoundLines.run(
-              identitiesRound(c)::run, console.err(), r -> RoundLines.identities(r, console));
+          RoundLines.run(identitiesRound(c)::run, console, r -> RoundLines.identities(r, console));
     };
   }
 
@@ -206,28 +203,6 @@ public final class ExperimentCommand implements Callable<Integer> {
     return b;
   }
 
-  /**
-   * Runs {@code run} under a hook that holds the JVM's exit, on Ctrl-C or SIGTERM, until what the
-   * run prints is printed (longer than the run's own shutdown grace), then exits 130: SIGTERM would
-   * otherwise exit 143.
-   */
-  static int holdingExit(java.util.function.IntSupplier run) {
-    // On Ctrl-C the JVM exits once every shutdown hook has returned. The run's own hook returns
-    // when it does; this one holds the exit until the answer and the "written to" lines are
-    // printed and flushed, so an interrupted run still says what it wrote.
-    ShutdownHook hold =
-        ShutdownHook.install(
-            "ceiling-print-before-exit",
-            () -> {},
-            PRINT_GRACE,
-            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
-    try {
-      return run.getAsInt();
-    } finally {
-      hold.close();
-    }
-  }
-
   /** The profile's parameters are the defaults, as for every API user; --param changes them. */
   private Map<String, String> overrides() {
     return new TreeMap<>(profile.params);
@@ -286,9 +261,6 @@ public final class ExperimentCommand implements Callable<Integer> {
     IdentitiesRound.Builder b = round(IdentitiesRound.builder(), c).identities(identities.values);
     return c.fixedRates() == null ? b : b.rate(c.fixedRates().get(0));
   }
-
-  /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */
-  static final Duration PRINT_GRACE = Duration.ofSeconds(90);
 
   /** Comma-separated finite numbers; IllegalArgumentException on anything else. */
   static List<Double> parse(String csv) {

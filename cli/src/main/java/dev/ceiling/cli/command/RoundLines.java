@@ -9,6 +9,7 @@ import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.IdentitiesRoundReport;
 import dev.ceiling.experiment.Outcome;
 import dev.ceiling.experiment.RoundResult;
+import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SplitRoundReport;
 import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
@@ -16,8 +17,10 @@ import dev.ceiling.verdict.SplitRate;
 import dev.ceiling.verdict.SplitReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntSupplier;
 import java.util.function.ToIntFunction;
 
 /**
@@ -41,16 +44,41 @@ final class RoundLines {
    * Runs {@code round} and prints its result with {@code print}; a refusal is one error line and
    * exit 2. Returns the exit code.
    */
-  static <R> int run(Round<R> round, PrintWriter err, ToIntFunction<R> print) {
+  static <R> int run(Round<R> round, Console c, ToIntFunction<R> print) {
     R r;
     try {
       r = round.run();
     } catch (ExperimentException e) {
-      CommandLines.error(err, e.getMessage());
+      CommandLines.error(c.err(), e.getMessage());
       return ExitCode.USAGE;
     }
     return print.applyAsInt(r);
   }
+
+  /**
+   * Runs {@code run} under a hook that holds the JVM's exit, on Ctrl-C or SIGTERM, until what the
+   * run prints is printed (longer than the run's own shutdown grace), then exits 130: SIGTERM would
+   * otherwise exit 143.
+   */
+  static int holdingExit(IntSupplier run) {
+    // On Ctrl-C the JVM exits once every shutdown hook has returned. The run's own hook returns
+    // when it does; this one holds the exit until the answer and the "written to" lines are
+    // printed and flushed, so an interrupted run still says what it wrote.
+    ShutdownHook hold =
+        ShutdownHook.install(
+            "ceiling-print-before-exit",
+            () -> {},
+            PRINT_GRACE,
+            () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
+    try {
+      return run.getAsInt();
+    } finally {
+      hold.close();
+    }
+  }
+
+  /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */
+  static final Duration PRINT_GRACE = Duration.ofSeconds(90);
 
   // ---- The A/B ----
 

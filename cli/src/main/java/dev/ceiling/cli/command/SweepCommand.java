@@ -15,7 +15,6 @@ import dev.ceiling.experiment.SweepRunner;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -184,17 +183,38 @@ public final class SweepCommand implements Callable<Integer> {
     Path journalFile = journalFile();
     check(journalFile);
     Logging.verbose(verbose.verbose);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    RoundLines.Console c = quiet.console(spec);
     RigDescriptor rig;
     ExperimentIdentity identity;
     try {
       rig = rig();
       identity = identity(rig);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
-      CommandLines.error(err, e.getMessage());
+      CommandLines.error(c.err(), e.getMessage());
       return ExitCode.USAGE;
     }
+    SweepRunner runner =
+        new SweepRunner(
+            SweepRunner.defaultScraper(),
+            ConsoleProgress.forStderr(c.err(), verbose.verbose, c.quiet()));
+    // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
+    ShutdownHook hook =
+        ShutdownHook.install(
+            "ceiling-sweep-interrupt", runner::interrupt, ShutdownHook.INTERRUPT_GRACE, () -> {});
+    try {
+      return measure(runner, rig, identity, journalFile, c);
+    } finally {
+      hook.close();
+    }
+  }
+
+  /** Measures every cell, writes the half-run and says so; the exit code. */
+  private int measure(
+      SweepRunner runner,
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      Path journalFile,
+      RoundLines.Console c) {
     SweepOptions o =
         options()
             .withJournal(journalFile)
@@ -202,24 +222,14 @@ public final class SweepCommand implements Callable<Integer> {
             .withResume(resume != null)
             .withGenerators(generators.generators)
             .withConnectTimeout(connectTimeout);
-    SweepRunner runner =
-        new SweepRunner(
-            SweepRunner.defaultScraper(),
-            ConsoleProgress.forStderr(err, verbose.verbose, quiet.quiet));
-    // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
-    ShutdownHook hook =
-        ShutdownHook.install(
-            "ceiling-sweep-interrupt", runner::interrupt, ShutdownHook.INTERRUPT_GRACE, () -> {});
     SweepRunner.Outcome outcome;
     try {
       outcome = runner.run(rig, identity, o);
     } catch (ReportFormatException e) {
-      hook.close();
-      CommandLines.error(err, e.getMessage());
+      CommandLines.error(c.err(), e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException e) {
-      hook.close();
-      CommandLines.error(err, "journal " + journalFile + ": " + e.getMessage());
+      CommandLines.error(c.err(), "journal " + journalFile + ": " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
     try {
@@ -227,7 +237,7 @@ public final class SweepCommand implements Callable<Integer> {
     } catch (IOException e) {
       // The journal was written cell by cell before the half-run; it is what a resume reads.
       CommandLines.error(
-          err,
+          c.err(),
           "cannot write the half-run "
               + json
               + ": "
@@ -238,18 +248,17 @@ public final class SweepCommand implements Callable<Integer> {
               + journalFile
               + " continues from there");
       return ExitCode.INFRASTRUCTURE;
-    } finally {
-      hook.close();
     }
-    if (!quiet.quiet) {
-      err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
+    if (!c.quiet()) {
+      c.err().println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
     }
     if (outcome.failure() != null) {
-      CommandLines.error(err, outcome.failure().getMessage());
+      CommandLines.error(c.err(), outcome.failure().getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    out.println(
-        "NOT ESTABLISHED: a half-run is a partial experiment; combine it with the other arm");
+    c.out()
+        .println(
+            "NOT ESTABLISHED: a half-run is a partial experiment; combine it with the other arm");
     return ExitCode.NOT_ESTABLISHED;
   }
 }

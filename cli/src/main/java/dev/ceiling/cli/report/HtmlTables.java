@@ -228,6 +228,9 @@ final class HtmlTables {
     return v == null ? "-" : f(v, decimals);
   }
 
+  /**
+   * {@code v} with {@code decimals} places, the same in every Locale: the page's and the console's.
+   */
   static String f(double v, int decimals) {
     return String.format(Locale.ROOT, "%." + decimals + "f", v);
   }
