@@ -1,6 +1,5 @@
 package dev.ceiling.cli.command;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.ReportFiles;
@@ -55,13 +54,7 @@ public final class CombineCommand implements Callable<Integer> {
     try {
       return Json.read(file, HalfRun.class);
     } catch (ReportFormatException e) {
-      JsonNode tree;
-      try {
-        tree = Json.mapper().readTree(file.toFile());
-      } catch (IOException | RuntimeException notJson) {
-        throw e;
-      }
-      if (tree != null && tree.has("verdict") && tree.has("identity") && !tree.has("arm")) {
+      if (ReportFiles.isExperimentReport(file)) {
         throw new ReportFormatException(
             file.toString(),
             "$",
@@ -75,16 +68,14 @@ public final class CombineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    OptionChecks checks =
-        new OptionChecks()
-            .files(
-                new OutputPaths()
-                    .input("HALF_A", a)
-                    .input("HALF_B", b)
-                    .output("--json", json)
-                    .output("--html", html));
-    VerdictConfig cfg = thresholds.config(checks);
-    checks.orFail(spec.commandLine());
+    VerdictConfig cfg =
+        thresholds.orFail(
+            new OutputPaths()
+                .input("HALF_A", a)
+                .input("HALF_B", b)
+                .output("--json", json)
+                .output("--html", html),
+            spec.commandLine());
     ExperimentReport report;
     try {
       HalfRun ha = half(a);

@@ -1,10 +1,10 @@
 package dev.ceiling.cli.command;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.Comparison;
 import dev.ceiling.cli.report.ComparisonHtml;
+import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.HalfRun;
@@ -77,16 +77,14 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    OptionChecks checks =
-        new OptionChecks()
-            .files(
-                new OutputPaths()
-                    .input("BASELINE", baselineFile)
-                    .input("CANDIDATE", candidateFile)
-                    .output("--json", json)
-                    .output("--html", html));
-    VerdictConfig cfg = thresholds.config(checks);
-    checks.orFail(spec.commandLine());
+    VerdictConfig cfg =
+        thresholds.orFail(
+            new OutputPaths()
+                .input("BASELINE", baselineFile)
+                .input("CANDIDATE", candidateFile)
+                .output("--json", json)
+                .output("--html", html),
+            spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     HalfRun baseline;
     HalfRun candidate;
@@ -118,7 +116,8 @@ public final class CompareCommand implements Callable<Integer> {
             BaselineCompare.changes(baseline, candidate),
             r);
     try {
-      write(c);
+      ReportFiles.writeJson(json, c);
+      ReportFiles.writeText(html, () -> ComparisonHtml.render(c));
     } catch (IOException e) {
       CommandLines.error(err, e.getMessage());
       return ExitCode.INFRASTRUCTURE;
@@ -136,7 +135,7 @@ public final class CompareCommand implements Callable<Integer> {
       throw CommandLines.usage(spec.commandLine(), label + ": no such file: " + file);
     }
     HalfRun h;
-    if (isReport(file)) {
+    if (ReportFiles.isExperimentReport(file)) {
       ExperimentReport report = Json.read(file, ExperimentReport.class);
       String want = arm != null ? arm : report.identity().treatmentArm();
       h = want.equals(report.identity().treatmentArm()) ? report.treatment() : null;
@@ -170,33 +169,5 @@ public final class CompareCommand implements Callable<Integer> {
       present.add("'" + report.control().arm() + "'");
     }
     return " (it holds " + String.join(" and ", present) + ")";
-  }
-
-  /** An experiment report has a verdict and no arm of its own; anything else reads as a half. */
-  private static boolean isReport(Path file) {
-    try {
-      JsonNode tree = Json.mapper().readTree(file.toFile());
-      return tree != null && tree.has("verdict") && !tree.has("arm");
-    } catch (IOException | RuntimeException notJson) {
-      // The half-run reader names the syntax error with its line and column.
-      return false;
-    }
-  }
-
-  private void write(Comparison c) throws IOException {
-    if (json != null) {
-      try {
-        Json.write(json, c);
-      } catch (IOException e) {
-        throw new IOException("cannot write " + json + ": " + e.getMessage(), e);
-      }
-    }
-    if (html != null) {
-      try {
-        Json.writeText(html, ComparisonHtml.render(c));
-      } catch (IOException e) {
-        throw new IOException("cannot write " + html + ": " + e.getMessage(), e);
-      }
-    }
   }
 }

@@ -8,13 +8,10 @@ import dev.ceiling.cli.report.LinksHtml;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepOptions;
 import dev.ceiling.experiment.DelaySweepPlan;
-import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.DelaySweepResult;
 import dev.ceiling.experiment.Experiment;
-import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.LinkSweeps;
 import dev.ceiling.experiment.LinkSweepsResult;
-import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import java.io.IOException;
@@ -26,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -149,7 +147,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Quiet quiet = new MeasuringOptions.Quiet();
 
-  @Mixin IdentitiesOption identities = new IdentitiesOption();
+  @Mixin MeasuringOptions.Identities identities = new MeasuringOptions.Identities();
 
   @Override
   public Integer call() {
@@ -160,22 +158,26 @@ public final class DelaySweepCommand implements Callable<Integer> {
     DeclaredCounts counts = DeclaredCounts.parse(expectRoundTrips);
     check(p, counts);
     Logging.verbose(false);
-    PrintWriter err = spec.commandLine().getErr();
+    RoundLines.Console console = quiet.console(spec);
     Path dir;
     try {
       dir = resume.or(out) != null ? resume.or(out) : Experiment.newRunDirectory(REPORTS);
     } catch (IOException e) {
-      CommandLines.error(err, "cannot create the output directory: " + e.getMessage());
+      CommandLines.error(console.err(), "cannot create the output directory: " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    // The sweep's own hook stops it after the running cell on Ctrl-C or SIGTERM; this one holds
-    // the exit until the answer and the file's path are printed, as experiment's does.
-    ShutdownHook holdExit = ExperimentCommand.holdExitUntilPrinted("ceiling-print-before-exit");
-    try {
-      return link == null ? sweepLinks(p, counts, dir, err) : sweep(p, counts, dir, err);
-    } finally {
-      holdExit.close();
-    }
+    DelaySweepOptions.Builder b = options(p, dir, console.err());
+    return RoundLines.holdingExit(
+        () ->
+            link == null
+                ? RoundLines.run(
+                    b.links(p.linkNames()).expectRoundTripsByLink(counts.byLink())::runLinks,
+                    console,
+                    r -> links(r, dir, console))
+                : RoundLines.run(
+                    b.link(link).expectRoundTrips(counts.forLink(link))::run,
+                    console,
+                    r -> sweep(r, dir, console)));
   }
 
   private static final Path REPORTS = Path.of("ceiling-reports");
@@ -191,47 +193,48 @@ public final class DelaySweepCommand implements Callable<Integer> {
     return p;
   }
 
-  /** Runs the sweep and prints its answer; the exit code. */
-  private int sweep(RelayProfile p, DeclaredCounts counts, Path dir, PrintWriter err) {
-    DelaySweepResult r;
-    try {
-      r = options(p, dir, err).link(link).expectRoundTrips(counts.forLink(link)).run();
-    } catch (ExperimentException e) {
-      CommandLines.error(err, e.getMessage());
-      return ExitCode.USAGE;
-    }
-    Path html = r.report() == null ? null : writeHtml(r.report(), dir, err);
+  /** Writes the sweep's pages and prints its answer; the exit code. */
+  private static int sweep(DelaySweepResult r, Path dir, RoundLines.Console c) {
+    Path html =
+        r.report() == null
+            ? null
+            : writePage(
+                dir.resolve(DelaySweepHtml.FILE),
+                () -> DelaySweepHtml.render(r.report()),
+                DelaySweep.REPORT_FILE + " holds every cell",
+                c);
     if (r.contrast() != null && r.contrast().contrast() != null) {
-      writeHtml(
-          r.contrast().contrast(),
-          dir.resolve(dev.ceiling.experiment.DelaySweepOptions.CONTRAST_DIR),
-          err);
+      writePage(
+          dir.resolve(DelaySweepOptions.CONTRAST_DIR).resolve(DelaySweepHtml.FILE),
+          () -> DelaySweepHtml.render(r.contrast().contrast()),
+          DelaySweep.REPORT_FILE + " holds every cell",
+          c);
     }
-    return DelaySweepLines.finish(spec.commandLine().getOut(), err, r, html, quiet.quiet);
+    return DelaySweepLines.finish(r, html, c);
   }
 
-  /** Sweeps each link in turn, then prints the table; the exit code. */
-  private int sweepLinks(RelayProfile p, DeclaredCounts counts, Path dir, PrintWriter err) {
-    LinkSweepsResult r;
-    try {
-      r =
-          options(p, dir, err)
-              .links(p.linkNames())
-              .expectRoundTripsByLink(counts.byLink())
-              .runLinks();
-    } catch (ExperimentException e) {
-      CommandLines.error(err, e.getMessage());
-      return ExitCode.USAGE;
-    }
+  /** Writes each link's page and links.html, then prints the table; the exit code. */
+  private static int links(LinkSweepsResult r, Path dir, RoundLines.Console c) {
     r.sweeps()
         .forEach(
             (name, s) -> {
               if (s.report() != null) {
-                writeHtml(s.report(), dir.resolve(name), err);
+                writePage(
+                    dir.resolve(name).resolve(DelaySweepHtml.FILE),
+                    () -> DelaySweepHtml.render(s.report()),
+                    DelaySweep.REPORT_FILE + " holds every cell",
+                    c);
               }
             });
-    Path html = r.report() == null ? null : writeLinksHtml(r, err);
-    return DelaySweepLines.finishLinks(spec.commandLine().getOut(), err, r, html, quiet.quiet);
+    Path html =
+        r.report() == null
+            ? null
+            : writePage(
+                r.file().resolveSibling(LinksHtml.FILE),
+                () -> LinksHtml.render(r.report()),
+                r.file() + " holds every link's row",
+                c);
+    return DelaySweepLines.finishLinks(r, html, c);
   }
 
   /** Everything but the link and the declared count. */
@@ -257,31 +260,16 @@ public final class DelaySweepCommand implements Callable<Integer> {
   }
 
   /**
-   * Writes the page beside sensitivity.json; a page that cannot be drawn or written is said and
-   * costs nothing measured (the JSON holds every cell). Returns its path, or null.
+   * Writes a page beside the JSON that {@code holds} what it shows; a page that cannot be drawn or
+   * written is said and costs nothing measured. Returns its path, or null.
    */
-  private static Path writeHtml(DelaySweepReport report, Path dir, PrintWriter err) {
-    Path html = dir.resolve(DelaySweepHtml.FILE);
+  private static Path writePage(
+      Path html, Supplier<String> render, String holds, RoundLines.Console c) {
     try {
-      Files.writeString(html, DelaySweepHtml.render(report));
+      Files.writeString(html, render.get());
       return html;
     } catch (IOException | RuntimeException e) {
-      CommandLines.error(
-          err,
-          "cannot write " + html + " (" + e + "); " + DelaySweep.REPORT_FILE + " holds every cell");
-      return null;
-    }
-  }
-
-  /** Writes links.html beside links.json, like {@link #writeHtml}; its path, or null. */
-  private static Path writeLinksHtml(LinkSweepsResult r, PrintWriter err) {
-    Path html = r.file().resolveSibling(LinksHtml.FILE);
-    try {
-      Files.writeString(html, LinksHtml.render(r.report()));
-      return html;
-    } catch (IOException | RuntimeException e) {
-      CommandLines.error(
-          err, "cannot write " + html + " (" + e + "); " + r.file() + " holds every link's row");
+      CommandLines.error(c.err(), "cannot write " + html + " (" + e + "); " + holds);
       return null;
     }
   }

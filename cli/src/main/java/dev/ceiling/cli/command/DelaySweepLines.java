@@ -88,46 +88,33 @@ final class DelaySweepLines implements DelaySweepProgress {
       return;
     }
     DelaySweepCell c = soFar.cells().get(soFar.cells().size() - 1);
-    if (c.ceilingFromClient()) {
-      // A relay without a worker metric: each figure named by its source.
-      err.println(
-          String.format(
-              Locale.ROOT,
-              "[cell %d/%d] d = %s ms, offered %s/s: ceiling from the client %s/s, %s turns per"
-                  + " OK-true answer, %s",
-              soFar.cells().size(),
-              soFar.plan().cells().size(),
-              CommandLines.FINITE_DOUBLE.format(c.planned().addedDelayMs()),
-              CommandLines.FINITE_DOUBLE.format(c.cell().offeredPerS()),
-              c.clientCeilingPerS() == null
-                  ? "n/a"
-                  : String.format(Locale.ROOT, "%.1f", c.clientCeilingPerS()),
-              c.turnsPerOkTrue() == null
-                  ? "n/a"
-                  : String.format(Locale.ROOT, "%.2f", c.turnsPerOkTrue()),
-              c.ceilingUsed()
-                  ? "used"
-                  : c.use()
-                      + (c.problems().isEmpty() ? " (" + c.notUsed() + ")" : " " + kinds(c))));
-      return;
-    }
-    Double worker = c.cell().auditCompletedPerS();
+    // A relay without a worker metric: each figure named by its source.
+    boolean client = c.ceilingFromClient();
+    String figures =
+        client
+            ? "ceiling from the client "
+                + RoundLines.num(c.clientCeilingPerS(), "%.1f")
+                + "/s, "
+                + RoundLines.num(c.turnsPerOkTrue(), "%.2f")
+                + " turns per OK-true answer"
+            : "worker "
+                + RoundLines.num(c.cell().auditCompletedPerS(), "%.1f")
+                + "/s, "
+                + RoundLines.num(c.turnsPerEvent(), "%.2f")
+                + " turns per entry";
+    String notUsed = client ? c.notUsed() : "not steady or not busy";
     err.println(
         String.format(
             Locale.ROOT,
-            "[cell %d/%d] d = %s ms, offered %s/s: worker %s/s, %s turns per entry, %s",
+            "[cell %d/%d] d = %s ms, offered %s/s: %s, %s",
             soFar.cells().size(),
             soFar.plan().cells().size(),
             CommandLines.FINITE_DOUBLE.format(c.planned().addedDelayMs()),
             CommandLines.FINITE_DOUBLE.format(c.cell().offeredPerS()),
-            worker == null ? "n/a" : String.format(Locale.ROOT, "%.1f", worker),
-            c.turnsPerEvent() == null
-                ? "n/a"
-                : String.format(Locale.ROOT, "%.2f", c.turnsPerEvent()),
+            figures,
             c.ceilingUsed()
                 ? "used"
-                : c.use()
-                    + (c.problems().isEmpty() ? " (not steady or not busy)" : " " + kinds(c))));
+                : c.use() + (c.problems().isEmpty() ? " (" + notUsed + ")" : " " + kinds(c))));
   }
 
   @Override
@@ -169,11 +156,10 @@ final class DelaySweepLines implements DelaySweepProgress {
   }
 
   /** Prints the outcome and returns the exit code. */
-  static int finish(
-      PrintWriter out, PrintWriter err, DelaySweepResult r, Path html, boolean quiet) {
-    for (String p : r.problems()) {
-      CommandLines.error(err, p);
-    }
+  static int finish(DelaySweepResult r, Path html, RoundLines.Console c) {
+    PrintWriter out = c.out();
+    boolean quiet = c.quiet();
+    r.problems().forEach(p -> CommandLines.error(c.err(), p));
     if (r.contrast() != null) {
       out.println(r.contrast().answer());
     }
@@ -190,9 +176,9 @@ final class DelaySweepLines implements DelaySweepProgress {
                   CommandLines.FINITE_DOUBLE.format(p.addedDelayMs()),
                   p.cellsUsed(),
                   p.cellsMeasured(),
-                  num(p.meanCeilingPerS(), "%.1f"),
-                  num(p.meanMsPerEvent(), "%.2f"),
-                  num(p.wireTurnsPerEvent(), "%.2f")));
+                  RoundLines.num(p.meanCeilingPerS(), "%.1f"),
+                  RoundLines.num(p.meanMsPerEvent(), "%.2f"),
+                  RoundLines.num(p.wireTurnsPerEvent(), "%.2f")));
         }
         out.println("what a pass cannot say: " + DelaySweepHtml.CANNOT_SAY);
         out.println("file: " + r.file());
@@ -211,11 +197,10 @@ final class DelaySweepLines implements DelaySweepProgress {
   }
 
   /** Prints a sweep per link's outcome: the answer, the table, the files; the exit code. */
-  static int finishLinks(
-      PrintWriter out, PrintWriter err, LinkSweepsResult r, Path html, boolean quiet) {
-    for (String p : r.problems()) {
-      CommandLines.error(err, p);
-    }
+  static int finishLinks(LinkSweepsResult r, Path html, RoundLines.Console c) {
+    PrintWriter out = c.out();
+    boolean quiet = c.quiet();
+    r.problems().forEach(p -> CommandLines.error(c.err(), p));
     out.println(r.report().answer());
     r.report().table().forEach(out::println);
     if (!quiet) {
@@ -229,9 +214,5 @@ final class DelaySweepLines implements DelaySweepProgress {
       }
     }
     return ExitCode.of(r.outcome());
-  }
-
-  private static String num(Double v, String format) {
-    return v == null ? "n/a" : String.format(Locale.ROOT, format, v);
   }
 }

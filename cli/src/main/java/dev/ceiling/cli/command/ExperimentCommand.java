@@ -2,21 +2,16 @@ package dev.ceiling.cli.command;
 
 import com.google.common.base.Splitter;
 import dev.ceiling.cli.CommandLines;
-import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.experiment.Experiment;
-import dev.ceiling.experiment.ExperimentException;
-import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.IdentitiesRound;
 import dev.ceiling.experiment.RoundBuilder;
-import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SplitRound;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.VerdictConfig;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -97,18 +92,17 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
 
-  @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
-  boolean twoCommunity;
+  @Mixin MeasuringOptions.TwoCommunity twoCommunity = new MeasuringOptions.TwoCommunity();
 
   @Mixin DesignOption design = new DesignOption();
 
-  @Mixin GeneratorsOption generators = new GeneratorsOption();
+  @Mixin MeasuringOptions.Generators generators = new MeasuringOptions.Generators();
 
-  @Mixin IdentitiesOption identities = new IdentitiesOption();
+  @Mixin MeasuringOptions.Identities identities = new MeasuringOptions.Identities();
 
-  @Mixin SourceAddressesOption sources = new SourceAddressesOption();
+  @Mixin MeasuringOptions.Sources sources = new MeasuringOptions.Sources();
 
-  @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
+  @Mixin MeasuringOptions.EquivalenceMargin equivalence = new MeasuringOptions.EquivalenceMargin();
 
   @Mixin MeasuringOptions.Out out = new MeasuringOptions.Out();
 
@@ -124,13 +118,17 @@ public final class ExperimentCommand implements Callable<Integer> {
   public Integer call() {
     Checked c = check();
     Logging.verbose(verbose.verbose);
-    if (design.is(DesignOption.Design.split)) {
-      return split(c);
-    }
-    if (design.is(DesignOption.Design.identities)) {
-      return identitiesRound(c);
-    }
-    return run(experiment(c));
+    RoundLines.Console console = quiet.console(spec);
+    return switch (design.design) {
+      case ab ->
+          RoundLines.holdingExit(
+              () ->
+                  RoundLines.run(
+                      experiment(c)::run, console, r -> RoundLines.experiment(r, console)));
+      case split -> RoundLines.run(split(c)::run, console, r -> RoundLines.split(r, console));
+      case identities ->
+          RoundLines.run(identitiesRound(c)::run, console, r -> RoundLines.identities(r, console));
+    };
   }
 
   /** What the checks give a run: the profile, the fixed rates (null for auto), the verdict's. */
@@ -164,7 +162,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     VerdictConfig verdictConfig = thresholds.config(checks);
     verbose.check(checks, quiet);
     resume.check(checks, out, "run");
-    design.check(checks, twoCommunity, resume.dir != null, fixedRates);
+    design.check(checks, twoCommunity.on, resume.dir != null, fixedRates);
     RelayProfile p = profile.resolve(checks);
     if (p != null) {
       profile.checkParams(checks, p);
@@ -205,42 +203,6 @@ public final class ExperimentCommand implements Callable<Integer> {
     return b;
   }
 
-  /** Runs the A/B, prints its answer (or summary) and returns the exit code. */
-  private int run(Experiment.Builder b) {
-    PrintWriter err = spec.commandLine().getErr();
-    // On Ctrl-C the JVM exits once every shutdown hook has returned. The experiment's own hook
-    // returns when run() does; this one holds the exit until the summary and the "written to"
-    // lines are printed and flushed, so an interrupted run still says what it wrote.
-    ShutdownHook holdExit = holdExitUntilPrinted("ceiling-print-before-exit");
-    try {
-      ExperimentResult r;
-      try {
-        r = b.run();
-      } catch (ExperimentException e) {
-        CommandLines.error(err, e.getMessage());
-        return ExitCode.USAGE;
-      }
-      int code =
-          quiet.quiet
-              ? ExperimentLines.printAnswer(r, spec.commandLine().getOut())
-              : ExperimentLines.print(r, spec.commandLine().getOut(), err);
-      spec.commandLine().getOut().flush();
-      err.flush();
-      return code;
-    } finally {
-      holdExit.close();
-    }
-  }
-
-  /**
-   * A hook that holds the JVM's exit, on Ctrl-C or SIGTERM, until what a run prints is printed
-   * (longer than the run's own shutdown grace), then exits 130: SIGTERM would otherwise exit 143.
-   */
-  static ShutdownHook holdExitUntilPrinted(String name) {
-    return ShutdownHook.install(
-        name, () -> {}, PRINT_GRACE, () -> Runtime.getRuntime().halt(ExitCode.INTERRUPTED));
-  }
-
   /** The profile's parameters are the defaults, as for every API user; --param changes them. */
   private Map<String, String> overrides() {
     return new TreeMap<>(profile.params);
@@ -259,7 +221,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         SweepOptions.defaults(Path.of("journal.jsonl"))
             .withWarmup(warmup.value())
             .withSendLagBound(lagBound)
-            .withTwoCommunity(twoCommunity)
+            .withTwoCommunity(twoCommunity.on)
             .withGenerators(generators.generators)
             .withIdentities(identities.value()));
   }
@@ -284,31 +246,21 @@ public final class ExperimentCommand implements Callable<Integer> {
   }
 
   /** The split round with this command's options. */
-  private int split(Checked c) {
+  private SplitRound.Builder split(Checked c) {
     SplitRound.Builder b = round(SplitRound.builder(), c);
     if (equivalence.margin != null) {
       b.equivalenceMargin(equivalence.margin);
     }
-    if (c.fixedRates() == null) {
-      b.ratesFromLockCalibration(SplitRun.AUTO_LOCK_MULTIPLES);
-    } else {
-      b.rates(c.fixedRates());
-    }
-    return SplitRun.run(b, quiet.quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
+    return c.fixedRates() == null
+        ? b.ratesFromLockCalibration(RoundLines.AUTO_LOCK_MULTIPLES)
+        : b.rates(c.fixedRates());
   }
 
   /** The defaults round with this command's options. */
-  private int identitiesRound(Checked c) {
+  private IdentitiesRound.Builder identitiesRound(Checked c) {
     IdentitiesRound.Builder b = round(IdentitiesRound.builder(), c).identities(identities.values);
-    if (c.fixedRates() != null) {
-      b.rate(c.fixedRates().get(0));
-    }
-    return IdentitiesRun.run(
-        b, quiet.quiet, spec.commandLine().getOut(), spec.commandLine().getErr());
+    return c.fixedRates() == null ? b : b.rate(c.fixedRates().get(0));
   }
-
-  /** Longer than the experiment's own shutdown grace (the running cell plus the teardown). */
-  static final Duration PRINT_GRACE = Duration.ofSeconds(90);
 
   /** Comma-separated finite numbers; IllegalArgumentException on anything else. */
   static List<Double> parse(String csv) {

@@ -5,6 +5,7 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.internal.SignalHandlers;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.model.Checks;
 import dev.ceiling.core.model.Target;
 import dev.ceiling.core.net.Redaction;
 import dev.ceiling.experiment.ShutdownHook;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -294,7 +296,8 @@ public final class GenerateCommand implements Callable<Integer> {
 
   /** The run's configuration; every problem at once, as one usage error. */
   GeneratorConfig config() {
-    List<String> problems = new ArrayList<>();
+    OptionChecks checks = new OptionChecks();
+    Checks problems = checks.all();
     GeneratorConfig.Builder b =
         GeneratorConfig.builder()
             .duration(duration)
@@ -305,28 +308,12 @@ public final class GenerateCommand implements Callable<Integer> {
             .senderThreads(senderThreads)
             .maxFrameBytes(maxFrameBytes)
             .allowRemote(allowRemote);
-    if ("0".equals(warmup.trim())) {
-      b.warmup(Duration.ZERO);
-    } else {
-      try {
-        b.warmup(new CommandLines.DurationConverter().convert(warmup));
-      } catch (RuntimeException e) {
-        problems.add("--warmup: " + e.getMessage());
-      }
-    }
+    parse(problems, "--warmup: ", () -> b.warmup(warmup()));
     if (segment != null) {
-      try {
-        b.segment(Segment.parse(segment));
-      } catch (IllegalArgumentException e) {
-        problems.add("--segment: " + e.getMessage());
-      }
+      parse(problems, "--segment: ", () -> b.segment(Segment.parse(segment)));
     }
     if (startAt != null) {
-      try {
-        b.startAt(StartInstant.parse(startAt));
-      } catch (IllegalArgumentException e) {
-        problems.add("--start-at " + e.getMessage());
-      }
+      parse(problems, "--start-at ", () -> b.startAt(StartInstant.parse(startAt)));
     }
     List<TargetLoad> loads = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
@@ -340,15 +327,29 @@ public final class GenerateCommand implements Callable<Integer> {
         sourceAddresses == null
             ? List.of()
             : sourceAddresses(b, loads.size() == targets.size() ? loads : null, problems);
-    if (problems.size() == sourceRules.size()) {
+    if (problems.problems().size() == sourceRules.size()) {
       // Only the generator's source-address rules so far, already named with the option: the
       // builder's other problems (a remote target without --allow-remote) still belong here.
       b.problems().stream().filter(p -> !sourceRules.contains(p)).forEach(problems::add);
     }
-    if (!problems.isEmpty()) {
-      throw CommandLines.usage(spec.commandLine(), String.join("; ", problems));
-    }
+    checks.orFail(spec.commandLine());
     return b.build();
+  }
+
+  /** {@code --warmup}: 0, or a duration as every other duration option takes it. */
+  private Duration warmup() {
+    return "0".equals(warmup.trim())
+        ? Duration.ZERO
+        : new CommandLines.DurationConverter().convert(warmup);
+  }
+
+  /** Runs {@code set}; a value it refuses is a problem, its message after {@code prefix}. */
+  private static void parse(Checks problems, String prefix, Runnable set) {
+    try {
+      set.run();
+    } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
+      problems.add(prefix + e.getMessage());
+    }
   }
 
   /**
@@ -360,10 +361,10 @@ public final class GenerateCommand implements Callable<Integer> {
    *     state them again
    */
   private List<String> sourceAddresses(
-      GeneratorConfig.Builder b, List<TargetLoad> loads, List<String> problems) {
-    int before = problems.size();
+      GeneratorConfig.Builder b, List<TargetLoad> loads, Checks problems) {
+    int before = problems.problems().size();
     List<InetAddress> parsed = SourceAddressSpec.parse(sourceAddresses, problems);
-    if (problems.size() > before) {
+    if (problems.problems().size() > before) {
       return List.of();
     }
     List<String> rules = SourceAddresses.problems(parsed, loads);
@@ -376,9 +377,9 @@ public final class GenerateCommand implements Callable<Integer> {
    * Parses one target spec; adds every problem (prefixed "target N: ") and returns null when there
    * is any. Not a Guava map splitter: {@code tag} may repeat.
    */
-  static TargetLoad parseTarget(int n, String spec, List<String> problems) {
+  static TargetLoad parseTarget(int n, String spec, Checks problems) {
     String p = "target " + n + ": ";
-    int before = problems.size();
+    int before = problems.problems().size();
     String url = null;
     String host = null;
     String community = null;
@@ -432,10 +433,10 @@ public final class GenerateCommand implements Callable<Integer> {
     if (url == null) {
       problems.add(p + "missing url");
     }
-    if (rate == null && problems.size() == before) {
+    if (rate == null && problems.problems().size() == before) {
       problems.add(p + "missing rate");
     }
-    if (problems.size() > before) {
+    if (problems.problems().size() > before) {
       return null;
     }
     Target target;
@@ -455,7 +456,7 @@ public final class GenerateCommand implements Callable<Integer> {
     return loadProblems.isEmpty() ? new TargetLoad(target, rate, conns, identities) : null;
   }
 
-  private static int integer(String field, String v, List<String> problems) {
+  private static int integer(String field, String v, Checks problems) {
     try {
       return Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {

@@ -1,20 +1,25 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.CommandLines;
+import dev.ceiling.experiment.SweepOptions;
+import dev.ceiling.generator.SourceAddresses;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import dev.ceiling.rig.UpOptions;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
  * The options the measuring commands ({@code experiment}, {@code sweep}, {@code delay-sweep})
- * share, each declared once as a picocli mixin with its range check, so that a flag has one name,
- * one syntax and one error line wherever it appears.
+ * share, each declared once as a picocli mixin with its description and its range check, so that a
+ * flag has one name, one syntax and one error line wherever it appears.
  *
  * <p>Where a command words an option's help or sets its default differently, it says so in its own
  * resource bundle ({@code ExperimentCommand.properties}, ...): the {@code descriptionKey} below
@@ -178,6 +183,12 @@ final class MeasuringOptions {
         description =
             "Print only the answer (stdout) and warnings: no progress, table or file list.")
     boolean quiet;
+
+    /** The command's streams, and whether it prints the answer only. */
+    RoundLines.Console console(CommandSpec spec) {
+      return new RoundLines.Console(
+          spec.commandLine().getOut(), spec.commandLine().getErr(), quiet);
+    }
   }
 
   /** {@code --verbose}: the generator's and the libraries' lines too. */
@@ -195,5 +206,152 @@ final class MeasuringOptions {
       }
       return checks;
     }
+  }
+
+  /** {@code --generators N}: each cell's load from N local generator processes. */
+  static final class Generators {
+    @Option(
+        names = "--generators",
+        paramLabel = "N",
+        defaultValue = "1",
+        description =
+            "Give each cell's load to N local generator processes (a JVM each) running segments"
+                + " 0/N..N-1/N from one start instant, their reports merged exactly; 1 keeps the"
+                + " generator in this process (default: ${DEFAULT-VALUE}). See docs/SCALE_OUT.md.")
+    int generators;
+
+    OptionChecks check(OptionChecks checks) {
+      return checks.between("--generators", generators, 1, SweepOptions.MAX_GENERATORS, "");
+    }
+  }
+
+  /**
+   * {@code --identities N}: signing keys per community; a list is the grid of {@code --design
+   * identities}.
+   */
+  static final class Identities {
+    @Option(
+        names = "--identities",
+        paramLabel = "N",
+        split = ",",
+        defaultValue = "" + SweepOptions.DEFAULT_IDENTITIES,
+        description =
+            "Signing keys per community, 1 to "
+                + SweepOptions.MAX_IDENTITIES
+                + ", the offer spread over them round-robin; part of the run's identity. A list"
+                + " (10,100,500) is the grid of --design identities (default: ${DEFAULT-VALUE}).")
+    List<Integer> values = List.of(SweepOptions.DEFAULT_IDENTITIES);
+
+    /** The one N of a run that takes one. */
+    int value() {
+      return values.get(0);
+    }
+
+    /** The range check of a run that takes one N, with the other options' problems. */
+    OptionChecks check(OptionChecks checks) {
+      return check(checks, false);
+    }
+
+    /** The range check of each N; a list only when {@code grid}. */
+    OptionChecks check(OptionChecks checks, boolean grid) {
+      if (!grid && values.size() != 1) {
+        checks.add(
+            "--identities takes one number here; a list such as 10,100,500 is the grid of --design"
+                + " identities, got "
+                + values);
+      }
+      for (int n : values) {
+        checks.between("--identities", n, 1, SweepOptions.MAX_IDENTITIES, "");
+      }
+      return checks;
+    }
+  }
+
+  /**
+   * {@code --source-addresses}: each cell's connections bound round-robin to M loopback source
+   * addresses, so the relay sees M clients, as in production, and a per-IP limit meets M addresses
+   * instead of one.
+   */
+  static final class Sources {
+    @Option(
+        names = SourceAddressSpec.OPTION,
+        paramLabel = "ADDRESSES",
+        description = {
+          "Bind each cell's connections round-robin to these loopback source addresses, a comma",
+          "list of addresses and A-B ranges, e.g. 127.0.0.2-127.0.0.65 (all of 127.0.0.0/8 is",
+          "loopback on Linux); each address gets a connection of its own (the connections per",
+          "target rise to M when fewer). M is part of the run's identity (default: the OS",
+          "chooses, one address on loopback)."
+        })
+    String spec;
+
+    private List<InetAddress> addresses = List.of();
+
+    /**
+     * Parses the value and checks the generator's rules for addresses, and that the generator runs
+     * in this process, with the other problems.
+     */
+    OptionChecks check(OptionChecks checks, Generators generators) {
+      if (spec == null) {
+        return checks;
+      }
+      addresses = SourceAddressSpec.parse(spec, checks.all());
+      // The connections are not known here: the rules that need them are met by apply().
+      for (String p : SourceAddresses.problems(addresses, null)) {
+        checks.add(SourceAddressSpec.OPTION + ": " + p);
+      }
+      if (generators.generators > 1) {
+        checks.add(
+            "--source-addresses needs the generator in this process; it cannot be combined with"
+                + " --generators "
+                + generators.generators);
+      }
+      return checks;
+    }
+
+    /** The options with the addresses, and at least one connection per address per target. */
+    SweepOptions apply(SweepOptions o) {
+      if (addresses.isEmpty()) {
+        return o;
+      }
+      return o.withConnectionsPerTarget(Math.max(o.connectionsPerTarget(), addresses.size()))
+          .withSourceAddresses(addresses);
+    }
+  }
+
+  /**
+   * {@code --equivalence-margin DELTA} of {@code experiment} and {@code sweep}: declared with the
+   * plan, before any cell, so it enters the run's identity. {@code combine} and {@code report} have
+   * no such option: they use the margin the halves recorded.
+   */
+  static final class EquivalenceMargin {
+    @Option(
+        names = "--equivalence-margin",
+        paramLabel = "DELTA",
+        description = {
+          "Also ask whether the treatment's cost (control minus treatment in accepted/offered) is",
+          "within +-DELTA at each rate: a TOST, Holm across rates, reading EQUIVALENT WITHIN DELTA,",
+          "LIMITS or INCONCLUSIVE per rate. A fraction in (0, 1), e.g. 0.05; part of the run's",
+          "identity (default: no equivalence question)."
+        })
+    Double margin;
+
+    /** The range check, with the other options' problems. */
+    OptionChecks check(OptionChecks checks) {
+      if (margin != null && !(margin > 0 && margin < 1)) {
+        checks.add(
+            "--equivalence-margin must be a fraction of accepted/offered in (0, 1), e.g. 0.05, got "
+                + margin);
+      }
+      return checks;
+    }
+  }
+
+  /** {@code --two-community}: the A/B's report-only cells. */
+  static final class TwoCommunity {
+    @Option(
+        names = "--two-community",
+        description = "Also measure report-only two-community cells.")
+    boolean on;
   }
 }

@@ -49,10 +49,9 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    OptionChecks checks =
-        new OptionChecks().files(new OutputPaths().input("REPORT", file).output("--html", html));
-    VerdictConfig cfg = thresholds.config(checks);
-    checks.orFail(spec.commandLine());
+    VerdictConfig cfg =
+        thresholds.orFail(
+            new OutputPaths().input("REPORT", file).output("--html", html), spec.commandLine());
     PrintWriter err = spec.commandLine().getErr();
     ExperimentReport report;
     try {

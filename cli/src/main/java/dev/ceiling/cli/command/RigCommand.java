@@ -14,7 +14,6 @@ import dev.ceiling.rig.StatusResult;
 import dev.ceiling.rig.UpOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -97,7 +96,7 @@ public final class RigCommand {
                 // relay runs on: the relay reaches its upstreams directly (a note says so).
                 .withUpstreamMode(UpOptions.UpstreamMode.DIRECT)
                 .withTimeouts(
-                    Duration.ofMillis(Math.round(readyTimeoutS * 1000)),
+                    CommandLines.seconds(readyTimeoutS),
                     UpOptions.DEFAULT_PORT_WAIT,
                     UpOptions.DEFAULT_STOP_TIMEOUT);
         // Deliberately not closed: 'rig up' leaves the relay running for later commands.

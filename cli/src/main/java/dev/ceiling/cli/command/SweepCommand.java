@@ -15,7 +15,6 @@ import dev.ceiling.experiment.SweepRunner;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.RigException;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -78,8 +77,7 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
 
-  @Option(names = "--two-community", description = "Also measure report-only two-community cells.")
-  boolean twoCommunity;
+  @Mixin MeasuringOptions.TwoCommunity twoCommunity = new MeasuringOptions.TwoCommunity();
 
   @Option(names = "--journal", description = "Journal path (default: beside --json).")
   Path journal;
@@ -88,13 +86,13 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--resume", description = "Continue this journal without repeating its cells.")
   Path resume;
 
-  @Mixin GeneratorsOption generators = new GeneratorsOption();
+  @Mixin MeasuringOptions.Generators generators = new MeasuringOptions.Generators();
 
-  @Mixin IdentitiesOption identities = new IdentitiesOption();
+  @Mixin MeasuringOptions.Identities identities = new MeasuringOptions.Identities();
 
-  @Mixin SourceAddressesOption sources = new SourceAddressesOption();
+  @Mixin MeasuringOptions.Sources sources = new MeasuringOptions.Sources();
 
-  @Mixin EquivalenceMarginOption equivalence = new EquivalenceMarginOption();
+  @Mixin MeasuringOptions.EquivalenceMargin equivalence = new MeasuringOptions.EquivalenceMargin();
 
   @Option(
       names = "--connect-timeout",
@@ -185,42 +183,53 @@ public final class SweepCommand implements Callable<Integer> {
     Path journalFile = journalFile();
     check(journalFile);
     Logging.verbose(verbose.verbose);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    RoundLines.Console c = quiet.console(spec);
     RigDescriptor rig;
     ExperimentIdentity identity;
     try {
       rig = rig();
       identity = identity(rig);
     } catch (ReportFormatException | RigException | IllegalArgumentException e) {
-      CommandLines.error(err, e.getMessage());
+      CommandLines.error(c.err(), e.getMessage());
       return ExitCode.USAGE;
     }
-    SweepOptions o =
-        options()
-            .withJournal(journalFile)
-            .withTwoCommunity(twoCommunity)
-            .withResume(resume != null)
-            .withGenerators(generators.generators)
-            .withConnectTimeout(connectTimeout);
     SweepRunner runner =
         new SweepRunner(
             SweepRunner.defaultScraper(),
-            ConsoleProgress.forStderr(err, verbose.verbose, quiet.quiet));
+            ConsoleProgress.forStderr(c.err(), verbose.verbose, c.quiet()));
     // Ctrl-C: stop after the running cell and hold the JVM until the half-run is written.
     ShutdownHook hook =
         ShutdownHook.install(
             "ceiling-sweep-interrupt", runner::interrupt, ShutdownHook.INTERRUPT_GRACE, () -> {});
+    try {
+      return measure(runner, rig, identity, journalFile, c);
+    } finally {
+      hook.close();
+    }
+  }
+
+  /** Measures every cell, writes the half-run and says so; the exit code. */
+  private int measure(
+      SweepRunner runner,
+      RigDescriptor rig,
+      ExperimentIdentity identity,
+      Path journalFile,
+      RoundLines.Console c) {
+    SweepOptions o =
+        options()
+            .withJournal(journalFile)
+            .withTwoCommunity(twoCommunity.on)
+            .withResume(resume != null)
+            .withGenerators(generators.generators)
+            .withConnectTimeout(connectTimeout);
     SweepRunner.Outcome outcome;
     try {
       outcome = runner.run(rig, identity, o);
     } catch (ReportFormatException e) {
-      hook.close();
-      CommandLines.error(err, e.getMessage());
+      CommandLines.error(c.err(), e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException e) {
-      hook.close();
-      CommandLines.error(err, "journal " + journalFile + ": " + e.getMessage());
+      CommandLines.error(c.err(), "journal " + journalFile + ": " + e.getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
     try {
@@ -228,7 +237,7 @@ public final class SweepCommand implements Callable<Integer> {
     } catch (IOException e) {
       // The journal was written cell by cell before the half-run; it is what a resume reads.
       CommandLines.error(
-          err,
+          c.err(),
           "cannot write the half-run "
               + json
               + ": "
@@ -239,18 +248,17 @@ public final class SweepCommand implements Callable<Integer> {
               + journalFile
               + " continues from there");
       return ExitCode.INFRASTRUCTURE;
-    } finally {
-      hook.close();
     }
-    if (!quiet.quiet) {
-      err.println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
+    if (!c.quiet()) {
+      c.err().println("half-run written to " + json.toAbsolutePath() + "; journal " + journalFile);
     }
     if (outcome.failure() != null) {
-      CommandLines.error(err, outcome.failure().getMessage());
+      CommandLines.error(c.err(), outcome.failure().getMessage());
       return ExitCode.INFRASTRUCTURE;
     }
-    out.println(
-        "NOT ESTABLISHED: a half-run is a partial experiment; combine it with the other arm");
+    c.out()
+        .println(
+            "NOT ESTABLISHED: a half-run is a partial experiment; combine it with the other arm");
     return ExitCode.NOT_ESTABLISHED;
   }
 }

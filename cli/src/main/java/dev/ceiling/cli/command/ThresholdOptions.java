@@ -1,6 +1,8 @@
 package dev.ceiling.cli.command;
 
+import dev.ceiling.core.model.Checks;
 import dev.ceiling.verdict.VerdictConfig;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -38,42 +40,48 @@ final class ThresholdOptions {
   Double steadyTolerance;
 
   /**
+   * The thresholds for a command that reads and writes {@code files}: every problem with either
+   * reported at once, as one usage error on {@code cl}.
+   */
+  VerdictConfig orFail(OutputPaths files, CommandLine cl) {
+    OptionChecks checks = new OptionChecks().files(files);
+    VerdictConfig c = config(checks);
+    checks.orFail(cl);
+    return c;
+  }
+
+  /**
    * Ceiling's defaults with the flags given, or null after adding to {@code checks} a problem per
    * flag out of range (so a command can report them with its own).
    */
   VerdictConfig config(OptionChecks checks) {
     VerdictConfig d = VerdictConfig.defaults();
-    boolean bad = false;
-    if (familyAlpha != null
-        && !(familyAlpha > 0 && familyAlpha <= VerdictConfig.MAX_FAMILY_ALPHA)) {
-      bad = true;
-      checks.add(
-          "--family-alpha must be > 0 and at most "
-              + VerdictConfig.MAX_FAMILY_ALPHA
-              + " (a looser family-wise error is not evidence), got "
-              + familyAlpha);
-    }
-    if (minHeadroom != null
-        && !(minHeadroom >= VerdictConfig.MIN_MIN_HEADROOM && minHeadroom <= 1000)) {
-      bad = true;
-      checks.add(
-          "--min-headroom must be in ["
-              + VerdictConfig.MIN_MIN_HEADROOM
-              + ", 1000] (less lets a generator-bound cell count as evidence), got "
-              + minHeadroom);
-    }
-    if (steadyTolerance != null
-        && !(steadyTolerance > 0 && steadyTolerance <= VerdictConfig.MAX_STEADY_TOLERANCE)) {
-      bad = true;
-      checks.add(
-          "--steady-tolerance must be > 0 and at most "
-              + VerdictConfig.MAX_STEADY_TOLERANCE
-              + " of the queue capacity, got "
-              + steadyTolerance);
-    }
-    if (bad) {
+    Checks flags = new Checks();
+    flags.require(
+        familyAlpha == null || (familyAlpha > 0 && familyAlpha <= VerdictConfig.MAX_FAMILY_ALPHA),
+        "--family-alpha must be > 0 and at most "
+            + VerdictConfig.MAX_FAMILY_ALPHA
+            + " (a looser family-wise error is not evidence), got "
+            + familyAlpha);
+    flags.require(
+        minHeadroom == null
+            || (minHeadroom >= VerdictConfig.MIN_MIN_HEADROOM && minHeadroom <= 1000),
+        "--min-headroom must be in ["
+            + VerdictConfig.MIN_MIN_HEADROOM
+            + ", 1000] (less lets a generator-bound cell count as evidence), got "
+            + minHeadroom);
+    flags.require(
+        steadyTolerance == null
+            || (steadyTolerance > 0 && steadyTolerance <= VerdictConfig.MAX_STEADY_TOLERANCE),
+        "--steady-tolerance must be > 0 and at most "
+            + VerdictConfig.MAX_STEADY_TOLERANCE
+            + " of the queue capacity, got "
+            + steadyTolerance);
+    if (!flags.ok()) {
+      flags.problems().forEach(checks::add);
       return null;
     }
+    // VerdictConfig (in verdict) has no builder: its seven fields in their declared order.
     return new VerdictConfig(
         familyAlpha == null ? d.familyAlpha() : familyAlpha,
         steadyTolerance == null ? d.steadyTolerance() : steadyTolerance,

@@ -1,5 +1,7 @@
 package dev.ceiling.cli.report;
 
+import static dev.ceiling.cli.report.HtmlTables.f;
+
 import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.CellAssessment;
 import dev.ceiling.verdict.CellProblem;
@@ -129,7 +131,7 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
     List<String> falls = new ArrayList<>();
     List<String> at = new ArrayList<>();
     for (RateRow r : separated) {
-      falls.add(num(r.treatment().mean(), 2) + " at " + rate(r.offeredPerS()));
+      falls.add(f(r.treatment().mean(), 2) + " at " + rate(r.offeredPerS()));
       at.add(rate(r.offeredPerS()));
     }
     double top = separated.get(separated.size() - 1).offeredPerS();
@@ -144,14 +146,14 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
     String control =
         lo == null
             ? ""
-            : num(lo, 2).equals(num(hi, 2))
-                ? ", while '" + c + "' holds " + num(lo, 2) + " up to " + rate(top)
+            : f(lo, 2).equals(f(hi, 2))
+                ? ", while '" + c + "' holds " + f(lo, 2) + " up to " + rate(top)
                 : ", while '"
                     + c
                     + "' stays within "
-                    + num(lo, 2)
+                    + f(lo, 2)
                     + "-"
-                    + num(hi, 2)
+                    + f(hi, 2)
                     + " up to "
                     + rate(top);
     return "with '"
@@ -185,7 +187,7 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
         smallest == null
             ? "every comparable rate was constant in both arms, which never separates"
             : "smallest Holm-adjusted p "
-                + num(smallest.difference().pAdjusted(), 2)
+                + f(smallest.difference().pAdjusted(), 2)
                 + " at "
                 + rate(smallest.offeredPerS());
     return "'"
@@ -193,11 +195,11 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
         + "' was not shown to limit ingest: at "
         + rate(top.offeredPerS())
         + ", the highest rate compared, accepted/offered is "
-        + num(top.treatment().mean(), 2)
+        + f(top.treatment().mean(), 2)
         + " with '"
         + t
         + "' and "
-        + num(top.control().mean(), 2)
+        + f(top.control().mean(), 2)
         + " with '"
         + c
         + "' ("
@@ -215,8 +217,8 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
     String interval =
         w.lowerPerS() == null || w.upperPerS() == null
             ? ""
-            : " [" + num(w.lowerPerS(), 0) + ", " + num(w.upperPerS(), 0) + "]";
-    return " The audit worker completes " + num(w.estimatePerS(), 0) + "/s" + interval + ".";
+            : " [" + f(w.lowerPerS(), 0) + ", " + f(w.upperPerS(), 0) + "]";
+    return " The audit worker completes " + f(w.estimatePerS(), 0) + "/s" + interval + ".";
   }
 
   /** "12 of 16 cells excluded: GENERATOR_BOUND 10, NOT_STEADY 2". */
@@ -311,7 +313,7 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
                 + "' at "
                 + rate(r.offeredPerS())
                 + " (by "
-                + num(d.estimate(), 3)
+                + f(d.estimate(), 3)
                 + "), but not beyond chance: more repeats (--repeats) narrow the intervals.");
         return;
       }
@@ -361,15 +363,11 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
   }
 
   private static String rate(double perS) {
-    return num(perS, 0) + "/s";
+    return f(perS, 0) + "/s";
   }
 
   private static String percent(double fraction) {
     String s = String.format(Locale.ROOT, "%.2f", 100 * fraction).replaceAll("\\.?0+$", "");
     return s + "%";
-  }
-
-  private static String num(double v, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", v);
   }
 }

@@ -4,6 +4,7 @@ import static dev.ceiling.cli.report.HtmlReport.esc;
 import static dev.ceiling.cli.report.HtmlTables.f;
 import static dev.ceiling.cli.report.HtmlTables.opt;
 import static dev.ceiling.cli.report.HtmlTables.row;
+import static dev.ceiling.cli.report.HtmlTables.tr;
 
 import dev.ceiling.experiment.DelaySweepCell;
 import dev.ceiling.experiment.DelaySweepPlan;
@@ -184,21 +185,14 @@ public final class DelaySweepHtml {
     t.append("<th>realized, ms</th><th>cells used</th><th>worker, events/s</th>")
         .append("<th>ms per event</th><th>wire turns per entry</th></tr>\n");
     for (DelaySweepPoint p : points) {
-      t.append("<tr><td>")
-          .append(HtmlTables.num(p.addedDelayMs()))
-          .append("</td><td>")
-          .append(opt(p.realizedDelayMs(), 3))
-          .append("</td><td>")
-          .append(p.cellsUsed())
-          .append(" of ")
-          .append(p.cellsMeasured())
-          .append("</td><td>")
-          .append(opt(p.meanCeilingPerS(), 1))
-          .append("</td><td>")
-          .append(opt(p.meanMsPerEvent(), 3))
-          .append("</td><td>")
-          .append(opt(p.wireTurnsPerEvent(), 2))
-          .append("</td></tr>\n");
+      tr(
+          t,
+          HtmlTables.num(p.addedDelayMs()),
+          opt(p.realizedDelayMs(), 3),
+          p.cellsUsed() + " of " + p.cellsMeasured(),
+          opt(p.meanCeilingPerS(), 1),
+          opt(p.meanMsPerEvent(), 3),
+          opt(p.wireTurnsPerEvent(), 2));
     }
     return t.append("</table>\n").toString();
   }
@@ -213,25 +207,18 @@ public final class DelaySweepHtml {
     for (DelaySweepCell c : cells) {
       String problems =
           c.problems().stream().map(DelaySweepHtml::problem).collect(Collectors.joining("; "));
-      t.append("<tr class=\"cell\"><td>")
-          .append(c.planned().sequence())
-          .append("</td><td>")
-          .append(HtmlTables.num(c.planned().addedDelayMs()))
-          .append("</td><td>")
-          .append(c.planned().repeat())
-          .append("</td><td>")
-          .append(HtmlTables.num(c.cell().offeredPerS()))
-          .append("</td><td>")
-          .append(c.use())
-          .append("</td><td>")
-          .append(c.ceilingUsed() ? "yes" : "no")
-          .append("</td><td>")
-          .append(opt(c.cell().auditCompletedPerS(), 1))
-          .append("</td><td>")
-          .append(opt(c.turnsPerEvent(), 2))
-          .append("</td><td class=\"l\">")
-          .append(esc(problems))
-          .append("</td></tr>\n");
+      tr(
+          " class=\"cell\"",
+          t,
+          c.planned().sequence(),
+          HtmlTables.num(c.planned().addedDelayMs()),
+          c.planned().repeat(),
+          HtmlTables.num(c.cell().offeredPerS()),
+          c.use(),
+          c.ceilingUsed() ? "yes" : "no",
+          opt(c.cell().auditCompletedPerS(), 1),
+          opt(c.turnsPerEvent(), 2),
+          HtmlTables.Td.left(problems));
     }
     return t.append("</table>\n").toString();
   }
@@ -249,17 +236,13 @@ public final class DelaySweepHtml {
     t.append("<th>started</th><th>finished</th><th>cells (planned sequence, in run order)</th>")
         .append("</tr>\n");
     for (DelaySweepSession s : sessions) {
-      t.append("<tr><td>")
-          .append(s.number())
-          .append("</td><td>")
-          .append(esc(s.rigId()))
-          .append("</td><td>")
-          .append(s.startedAt())
-          .append("</td><td>")
-          .append(s.finishedAt() == null ? "did not finish" : s.finishedAt().toString())
-          .append("</td><td>")
-          .append(s.cells().isEmpty() ? "none" : esc(s.cells().toString()))
-          .append("</td></tr>\n");
+      tr(
+          t,
+          s.number(),
+          esc(s.rigId()),
+          s.startedAt(),
+          s.finishedAt() == null ? "did not finish" : s.finishedAt().toString(),
+          s.cells().isEmpty() ? "none" : esc(s.cells().toString()));
     }
     return t.append("</table>\n").toString();
   }

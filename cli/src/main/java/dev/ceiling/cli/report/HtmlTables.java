@@ -13,6 +13,7 @@ import dev.ceiling.verdict.RateEquivalence;
 import dev.ceiling.verdict.RateRow;
 import dev.ceiling.verdict.Tost;
 import dev.ceiling.verdict.VerdictReport;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -36,30 +37,24 @@ final class HtmlTables {
                 + "<th>control - treatment</th><th>adjusted lower bound</th><th>level</th>"
                 + "<th>p (Holm)</th><th class=\"l\">separated</th></tr>\n");
     for (RateRow row : r.verdict().rates()) {
-      t.append("<tr><td>").append(f(row.offeredPerS(), 0)).append("</td>");
-      stats(t, row.treatment());
-      stats(t, row.control());
-      if (row.difference() == null) {
+      List<Object> cells = new ArrayList<>(List.of(f(row.offeredPerS(), 0)));
+      cells.addAll(stats(row.treatment()));
+      cells.addAll(stats(row.control()));
+      var d = row.difference();
+      if (d == null) {
         // A rate that could not be compared says why in the test's columns: a blank would read
         // as "no difference", which is a different finding.
-        t.append("<td class=\"l\" colspan=\"4\">")
-            .append(esc(row.notComparableReason() == null ? "-" : row.notComparableReason()))
-            .append("</td>");
+        cells.add(Td.left(4, row.notComparableReason() == null ? "-" : row.notComparableReason()));
       } else {
-        var d = row.difference();
-        t.append("<td>")
-            .append(f(d.estimate(), 4))
-            .append("</td><td>")
-            .append(d.lowerBound() == null ? "-" : f(d.lowerBound(), 4))
-            .append("</td><td>")
-            .append(f(d.intervalLevel(), 4))
-            .append("</td><td>")
-            // Constant arms have no test (see METHODOLOGY.md, Degenerate data): named, not p = 1.
-            .append(
-                d.pAdjusted() == null ? (d.degenerate() ? "degenerate" : "-") : f(d.pAdjusted(), 4))
-            .append("</td>");
+        cells.add(f(d.estimate(), 4));
+        cells.add(d.lowerBound() == null ? "-" : f(d.lowerBound(), 4));
+        cells.add(f(d.intervalLevel(), 4));
+        // Constant arms have no test (see METHODOLOGY.md, Degenerate data): named, not p = 1.
+        cells.add(
+            d.pAdjusted() == null ? (d.degenerate() ? "degenerate" : "-") : f(d.pAdjusted(), 4));
       }
-      t.append("<td class=\"l\">").append(row.separated() ? "yes" : "no").append("</td></tr>\n");
+      cells.add(Td.left(row.separated() ? "yes" : "no"));
+      tr(t, cells.toArray());
     }
     return t.append("</table>\n").toString();
   }
@@ -75,30 +70,22 @@ final class HtmlTables {
                 + "<th>level</th><th>TOST p</th><th>p (Holm)</th><th>binomial floor</th>"
                 + "<th class=\"l\">reading</th></tr>\n");
     for (RateEquivalence r : e.rates()) {
-      t.append("<tr><td>").append(f(r.offeredPerS(), 0)).append("</td>");
       Tost tost = r.tost();
+      Td reading = Td.left(words(r.reading(), e.margin()));
       if (tost == null) {
-        t.append("<td class=\"l\" colspan=\"6\">").append(esc(r.note())).append("</td>");
+        tr(t, f(r.offeredPerS(), 0), Td.left(6, r.note()), reading);
       } else {
-        t.append("<td>")
-            .append(f(r.cost(), 4))
-            .append("</td><td>[")
-            .append(f(tost.lower(), 4))
-            .append(", ")
-            .append(f(tost.upper(), 4))
-            .append("]</td><td>")
-            .append(f(tost.level(), 2))
-            .append("</td><td>")
-            .append(f(tost.p(), 4))
-            .append("</td><td>")
-            .append(f(r.pAdjusted(), 4))
-            .append("</td><td>")
-            .append(r.binomialFloor() ? "yes" : "no")
-            .append("</td>");
+        tr(
+            t,
+            f(r.offeredPerS(), 0),
+            f(r.cost(), 4),
+            "[" + f(tost.lower(), 4) + ", " + f(tost.upper(), 4) + "]",
+            f(tost.level(), 2),
+            f(tost.p(), 4),
+            f(r.pAdjusted(), 4),
+            r.binomialFloor() ? "yes" : "no",
+            reading);
       }
-      t.append("<td class=\"l\">")
-          .append(esc(words(r.reading(), e.margin())))
-          .append("</td></tr>\n");
     }
     return t.append("</table>\n").toString();
   }
@@ -117,15 +104,14 @@ final class HtmlTables {
     return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
-  private static void stats(StringBuilder t, ArmStats a) {
+  private static List<String> stats(ArmStats a) {
     if (a == null || a.mean() == null) {
-      t.append("<td>-</td><td>-</td>");
-      return;
+      return List.of("-", "-");
     }
     // n beside the mean: a mean of two cells and one of ten look alike otherwise.
-    t.append("<td>").append(f(a.mean(), 4)).append(" (n=").append(a.n()).append(")</td><td>");
-    t.append(a.lower() == null ? "-" : "[" + f(a.lower(), 4) + ", " + f(a.upper(), 4) + "]");
-    t.append("</td>");
+    return List.of(
+        f(a.mean(), 4) + " (n=" + a.n() + ")",
+        a.lower() == null ? "-" : "[" + f(a.lower(), 4) + ", " + f(a.upper(), 4) + "]");
   }
 
   /** Every excluded cell with every reason, so an exclusion is never a bare count. */
@@ -138,20 +124,17 @@ final class HtmlTables {
             "<table><tr><th class=\"l\">arm</th><th>offered/s</th><th>repeat</th><th>seq</th>"
                 + "<th class=\"l\">reasons</th></tr>\n");
     for (ExcludedCell e : v.excluded()) {
-      t.append("<tr><td class=\"l\">")
-          .append(esc(e.cell().arm()))
-          .append("</td><td>")
-          .append(f(e.cell().offeredPerS(), 0))
-          .append(e.cell().twoCommunity() ? " (2c)" : "")
-          .append("</td><td>")
-          .append(e.cell().repeat())
-          .append("</td><td>")
-          .append(e.cell().sequence())
-          .append("</td><td class=\"l\">");
+      StringBuilder reasons = new StringBuilder();
       for (CellProblem p : e.reasons()) {
-        t.append(esc(p.kind() + ": " + p.message())).append("<br>");
+        reasons.append(esc(p.kind() + ": " + p.message())).append("<br>");
       }
-      t.append("</td></tr>\n");
+      tr(
+          t,
+          Td.left(e.cell().arm()),
+          f(e.cell().offeredPerS(), 0) + (e.cell().twoCommunity() ? " (2c)" : ""),
+          e.cell().repeat(),
+          e.cell().sequence(),
+          new Td(" class=\"l\"", reasons.toString()));
     }
     return t.append("</table>\n").toString();
   }
@@ -170,39 +153,61 @@ final class HtmlTables {
                 + "<th>load/CPU before→after</th></tr>\n");
     for (HalfRun half : halves) {
       for (Cell c : half.cells()) {
-        t.append("<tr><td class=\"l\">")
-            .append(esc(c.arm()))
-            .append("</td><td>")
-            .append(f(c.offeredPerS(), 0))
-            .append(c.twoCommunity() ? " (2c)" : "")
-            .append("</td><td>")
-            .append(c.repeat())
-            .append("</td><td>")
-            .append(f(c.acceptedOverOffered(), 4))
-            .append("</td><td>")
-            .append(opt(c.auditCompletedPerS(), 1))
-            .append("</td><td>")
-            .append(c.outstandingDelta() == null ? "-" : c.outstandingDelta())
-            .append("</td><td>")
-            .append(opt(c.auditBusyFraction(), 3))
-            .append("</td><td>")
-            .append(percentile(c.service().p50Ms(), 2))
-            .append("</td><td>")
-            .append(percentile(c.scheduled().p99Ms(), 2))
-            .append("</td><td>")
-            .append(percentile(c.sendLag().p99Ms(), 3))
-            .append("</td><td>")
-            .append(opt(c.wakeFloorP99Ms(), 3))
-            .append("</td><td>")
-            .append(f(c.drainWaitS(), 2))
-            .append("</td><td>")
-            .append(opt(c.loadPerCpuBefore(), 2))
-            .append("→")
-            .append(opt(c.loadPerCpuAfter(), 2))
-            .append("</td></tr>\n");
+        tr(
+            t,
+            Td.left(c.arm()),
+            f(c.offeredPerS(), 0) + (c.twoCommunity() ? " (2c)" : ""),
+            c.repeat(),
+            f(c.acceptedOverOffered(), 4),
+            opt(c.auditCompletedPerS(), 1),
+            c.outstandingDelta() == null ? "-" : c.outstandingDelta(),
+            opt(c.auditBusyFraction(), 3),
+            percentile(c.service().p50Ms(), 2),
+            percentile(c.scheduled().p99Ms(), 2),
+            percentile(c.sendLag().p99Ms(), 3),
+            opt(c.wakeFloorP99Ms(), 3),
+            f(c.drainWaitS(), 2),
+            opt(c.loadPerCpuBefore(), 2) + "→" + opt(c.loadPerCpuAfter(), 2));
       }
     }
     return t.append("</table>\n").toString();
+  }
+
+  /**
+   * A data cell with attributes: left-aligned text ({@link #left}), or one spanning columns. Its
+   * {@code html} is markup already escaped.
+   */
+  record Td(String attributes, String html) {
+    /** Text from a file, escaped, aligned left. */
+    static Td left(String text) {
+      return new Td(" class=\"l\"", esc(text));
+    }
+
+    /** Text from a file, escaped, aligned left, over {@code columns} columns. */
+    static Td left(int columns, String text) {
+      return new Td(" class=\"l\" colspan=\"" + columns + "\"", esc(text));
+    }
+  }
+
+  /**
+   * One table row: each cell a {@link Td}, or anything else as its text, which must be a number or
+   * markup already escaped.
+   */
+  static void tr(StringBuilder t, Object... cells) {
+    tr("", t, cells);
+  }
+
+  /** One table row with the row's {@code attributes} (" class=\"cell\""), as {@link #tr}. */
+  static void tr(String attributes, StringBuilder t, Object... cells) {
+    t.append("<tr").append(attributes).append('>');
+    for (Object c : cells) {
+      if (c instanceof Td td) {
+        t.append("<td").append(td.attributes()).append('>').append(td.html()).append("</td>");
+      } else {
+        t.append("<td>").append(c).append("</td>");
+      }
+    }
+    t.append("</tr>\n");
   }
 
   static void row(StringBuilder h, String k, String v) {
@@ -223,6 +228,9 @@ final class HtmlTables {
     return v == null ? "-" : f(v, decimals);
   }
 
+  /**
+   * {@code v} with {@code decimals} places, the same in every Locale: the page's and the console's.
+   */
   static String f(double v, int decimals) {
     return String.format(Locale.ROOT, "%." + decimals + "f", v);
   }

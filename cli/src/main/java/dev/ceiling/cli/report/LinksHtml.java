@@ -4,9 +4,12 @@ import static dev.ceiling.cli.report.HtmlReport.esc;
 import static dev.ceiling.cli.report.HtmlTables.f;
 import static dev.ceiling.cli.report.HtmlTables.opt;
 import static dev.ceiling.cli.report.HtmlTables.row;
+import static dev.ceiling.cli.report.HtmlTables.tr;
 
 import dev.ceiling.experiment.LinkSweepsReport;
 import dev.ceiling.verdict.Estimate;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code links.html}: a sweep per link's answer first, then the table an operator reads it for,
@@ -52,37 +55,33 @@ public final class LinksHtml {
         .append("<th>wire turns per entry, cells used</th><th>wire turns, all cells</th>")
         .append("<th>declared</th><th>reading</th><th>outcome</th></tr>\n");
     for (LinkSweepsReport.Row row : r.links()) {
-      t.append("<tr><td><a href=\"")
-          .append(esc(row.dir()))
-          .append('/')
-          .append(DelaySweepHtml.FILE)
-          .append("\">")
-          .append(esc(row.link()))
-          .append("</a></td><td>");
+      List<Object> cells = new ArrayList<>();
+      cells.add(
+          "<a href=\""
+              + esc(row.dir())
+              + '/'
+              + DelaySweepHtml.FILE
+              + "\">"
+              + esc(row.link())
+              + "</a>");
       if (slopes) {
-        t.append(esc(k(row.latencyRoundTrips(), row.latencyLineHolds())))
-            .append("</td><td>")
-            .append(opt(row.latencyWireTurnsPerOkTrue(), 2))
-            .append("</td><td>")
-            .append(opt(row.bytesToTargetPerOkTrue(), 0))
-            .append("</td><td>")
-            .append(opt(row.bytesToRelayPerOkTrue(), 0))
-            .append("</td><td>")
-            .append(esc(row.ceilingReading() == null ? "n/a" : row.ceilingReading()))
-            .append("</td><td>");
+        cells.addAll(
+            List.of(
+                esc(k(row.latencyRoundTrips(), row.latencyLineHolds())),
+                opt(row.latencyWireTurnsPerOkTrue(), 2),
+                opt(row.bytesToTargetPerOkTrue(), 0),
+                opt(row.bytesToRelayPerOkTrue(), 0),
+                esc(row.ceilingReading() == null ? "n/a" : row.ceilingReading())));
       }
-      t.append(esc(k(row.roundTripsPerEvent(), row.lineHolds())))
-          .append("</td><td>")
-          .append(opt(row.wireTurnsPerEvent(), 2))
-          .append("</td><td>")
-          .append(opt(row.wireTurnsPerEventAllCells(), 2))
-          .append("</td><td>")
-          .append(opt(row.expectedRoundTrips(), 1))
-          .append("</td><td>")
-          .append(row.reading() == null ? "-" : row.reading().name())
-          .append("</td><td>")
-          .append(row.outcome().name())
-          .append("</td></tr>\n");
+      cells.addAll(
+          List.of(
+              esc(k(row.roundTripsPerEvent(), row.lineHolds())),
+              opt(row.wireTurnsPerEvent(), 2),
+              opt(row.wireTurnsPerEventAllCells(), 2),
+              opt(row.expectedRoundTrips(), 1),
+              row.reading() == null ? "-" : row.reading().name(),
+              row.outcome().name()));
+      tr(t, cells.toArray());
     }
     return t.append("</table>\n").toString();
   }

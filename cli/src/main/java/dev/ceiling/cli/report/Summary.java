@@ -1,5 +1,7 @@
 package dev.ceiling.cli.report;
 
+import static dev.ceiling.cli.report.HtmlTables.f;
+
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.CellProblem;
@@ -52,7 +54,7 @@ public final class Summary {
           String.format(
               Locale.ROOT,
               "%-10s %-26s %-26s %-34s %-10s %s%n",
-              num(r.offeredPerS(), 0),
+              f(r.offeredPerS(), 0),
               arm(r.treatment()),
               arm(r.control()),
               diff(r),
@@ -68,9 +70,9 @@ public final class Summary {
           String.format(
               Locale.ROOT,
               "worker completion rate: %s/s [%s, %s] from %d cells (%s)%n",
-              num(w.estimatePerS(), 1),
-              w.lowerPerS() == null ? "-" : num(w.lowerPerS(), 1),
-              w.upperPerS() == null ? "-" : num(w.upperPerS(), 1),
+              f(w.estimatePerS(), 1),
+              w.lowerPerS() == null ? "-" : f(w.lowerPerS(), 1),
+              w.upperPerS() == null ? "-" : f(w.upperPerS(), 1),
               w.cellsUsed().size(),
               w.note()));
     }
@@ -154,13 +156,13 @@ public final class Summary {
           String.format(
               Locale.ROOT,
               "%-10s %-10s %-22s %-10s %-6s %s%n",
-              num(r.offeredPerS(), 0),
+              f(r.offeredPerS(), 0),
               t == null ? "-" : String.format(Locale.ROOT, "%+.4f", r.cost()),
               t == null
                   ? "not comparable"
                   : String.format(
                       Locale.ROOT, "[%+.4f, %+.4f] @%.2f", t.lower(), t.upper(), t.level()),
-              t == null ? "-" : num(r.pAdjusted(), 4),
+              t == null ? "-" : f(r.pAdjusted(), 4),
               t == null ? "-" : r.binomialFloor() ? "yes" : "no",
               HtmlTables.words(r.reading(), e.margin())));
     }
@@ -172,15 +174,10 @@ public final class Summary {
       return "-";
     }
     if (a.lower() == null || a.upper() == null) {
-      return String.format(Locale.ROOT, "%s (n=%d)", num(a.mean(), 4), a.n());
+      return String.format(Locale.ROOT, "%s (n=%d)", f(a.mean(), 4), a.n());
     }
     return String.format(
-        Locale.ROOT,
-        "%s [%s, %s] n=%d",
-        num(a.mean(), 3),
-        num(a.lower(), 3),
-        num(a.upper(), 3),
-        a.n());
+        Locale.ROOT, "%s [%s, %s] n=%d", f(a.mean(), 3), f(a.lower(), 3), f(a.upper(), 3), a.n());
   }
 
   private static String diff(RateRow r) {
@@ -209,9 +206,5 @@ public final class Summary {
     return d.pAdjusted() < 1e-4
         ? String.format(Locale.ROOT, "%.1e", d.pAdjusted())
         : String.format(Locale.ROOT, "%.4f", d.pAdjusted());
-  }
-
-  static String num(double v, int decimals) {
-    return String.format(Locale.ROOT, "%." + decimals + "f", v);
   }
 }

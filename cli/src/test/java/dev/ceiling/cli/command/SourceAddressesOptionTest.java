@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 class SourceAddressesOptionTest {
   @Test
   void eachAddressGetsAConnectionAndItsCountEntersTheIdentity() {
-    SourceAddressesOption o = new SourceAddressesOption();
+    MeasuringOptions.Sources o = new MeasuringOptions.Sources();
     o.spec = "127.0.0.2-127.0.0.17";
     // No problem: orFail returns instead of throwing a usage error.
-    o.check(new OptionChecks(), new GeneratorsOption()).orFail(null);
+    o.check(new OptionChecks(), new MeasuringOptions.Generators()).orFail(null);
 
     SweepOptions s = o.apply(SweepOptions.defaults(Path.of("j.jsonl")));
 
@@ -21,7 +21,7 @@ class SourceAddressesOptionTest {
     assertThat(s.connectionsPerTarget()).isEqualTo(16);
     assertThat(s.measurement().sourceAddresses()).isEqualTo(16);
     // Partner: without the option nothing changes, and the identity says the OS chose.
-    SweepOptions plain = new SourceAddressesOption().apply(SweepOptions.defaults(Path.of("j")));
+    SweepOptions plain = new MeasuringOptions.Sources().apply(SweepOptions.defaults(Path.of("j")));
     assertThat(plain.connectionsPerTarget()).isEqualTo(8);
     assertThat(plain.measurement().sourceAddresses()).isNull();
   }
