@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * without any wire: 6 by default, 4 with {@code audit_exchanges=4} (the fewest the relay allows:
  * take the lease, read the head, INSERT, give it back).
  *
- * <p>In the e2e module, beside the cli module's tests rather than on the path every later module
- * waits on; it needs the sweep's package-private entry points, hence the package.
+ * <p>In the cli module's two test JVMs, beside the e2e module's one rather than on the path every
+ * later module waits on (in e2e it cost Maven's longer lane all its time; here half); it needs the
+ * sweep's package-private entry points, hence the package.
  */
 class BuiltInDelaySweepIT {
   @TempDir Path dir;

@@ -24,6 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * swept in the same run the same way, counts its H2 turns. This is the "the path never touches the
  * link" known answer (docs/METHODOLOGY.md) on a path whose ceiling can be measured: with the audit
  * off the relay has no audit ceiling on two cores for a sweep to saturate.
+ *
+ * <p>In the cli module's two test JVMs, in the package for the sweep's package-private entry
+ * points, rather than in the experiment module, whose tests every later module waits on: there its
+ * 51 s made one of the three test JVMs (with CeilingRampIT and TwoLinkSweepIT) end 43 s after the
+ * other two (7 Dec 2026).
  */
 class UnusedLinkSweepIT {
   @TempDir Path dir;
