@@ -135,6 +135,169 @@ class CeilingRampTest {
             "ceiling 530.0/s measured by the ramp (5 steps; the step offered 800/s saturated)");
   }
 
+  /**
+   * nostream on its Redis link, quiet machine: 50, 100 and 200/s followed, the 400/s step's halves
+   * disagreed (257 and 128 answers), and from 800/s on it answered fewer than 10 a window. The ramp
+   * stops at 800/s as at a collapse, reads 200/s from the steps before, and never offers 1,600/s,
+   * let alone 12,800/s. Partner: with the collapse rule off (a fraction of 0, the ramp before it)
+   * the same relay is offered every step up to 12,800/s and gives no ceiling.
+   */
+  @Test
+  void aRelayThatStopsAnsweringStopsTheRamp() {
+    List<CeilingRamp.Step> steps = new ArrayList<>(followedTo(200));
+    steps.add(new CeilingRamp.Step(400, 2, 192.5, 257, 128, 800, null));
+    assertThat(RULE.read(steps, 3).kind()).isEqualTo(CeilingRamp.Reading.Kind.NOT_READABLE);
+    assertThat(RULE.next(steps)).isEqualTo(OptionalDouble.of(800));
+    steps.add(new CeilingRamp.Step(800, 2, 2, 3, 1, 1600, null));
+    CeilingRamp.Reading collapsed = RULE.read(steps, 4);
+    assertThat(collapsed.kind()).isEqualTo(CeilingRamp.Reading.Kind.COLLAPSED);
+    assertThat(collapsed.stops()).isTrue();
+    assertThat(collapsed.why())
+        .isEqualTo(
+            "collapsed: 4 OK-true answers in the 2.0 s window (2.0/s), fewer than 0.5 x the"
+                + " 200.0/s a step below sustained (not readable: 4 OK-true answers in the window,"
+                + " fewer than 10)");
+    assertThat(RULE.next(steps)).isEmpty();
+    CeilingRamp ramp = CeilingRamp.of(RULE, steps);
+    assertThat(ramp.ceilingPerS()).isEqualTo(200.0);
+    assertThat(ramp.text())
+        .isEqualTo(
+            "ceiling 200.0/s measured by the ramp (5 steps), the highest rate a step sustained:"
+                + " the step offered 800/s got 4 OK-true answers in its window (2.0/s), fewer than"
+                + " 0.5 x that, so the relay stopped answering under it; the ramp stopped there"
+                + " instead of offering more, and offers far above the ceiling may collapse the"
+                + " relay too");
+    assertThat(readBack(ramp)).isEqualTo(ramp);
+    // A stored ramp that went on past the collapse is refused: its reader applies the rule again.
+    List<CeilingRamp.Step> past = new ArrayList<>(steps);
+    past.add(new CeilingRamp.Step(1600, 2, 2, 3, 1, 3200, null));
+    assertThatThrownBy(() -> CeilingRamp.of(RULE, past))
+        .hasMessageContaining("ramp.steps[4] collapsed, so the ramp should have stopped there");
+
+    // The partner: the ramp without the collapse rule steps on to 12,800/s.
+    List<CeilingRamp.Step> off = new ArrayList<>(followedTo(200));
+    off.add(new CeilingRamp.Step(400, 2, 192.5, 257, 128, 800, null));
+    for (OptionalDouble next = RULE.next(off, 0); next.isPresent(); next = RULE.next(off, 0)) {
+      double offer = next.getAsDouble();
+      off.add(new CeilingRamp.Step(offer, 2, 2, 3, 1, Math.round(2 * offer), null));
+    }
+    assertThat(off.get(off.size() - 1).offeredPerS()).isEqualTo(12_800.0);
+    assertThat(RULE.ceilingPerS(off, 0)).isNull();
+  }
+
+  /**
+   * A relay that answers below half what it sustained but still many answers (halves disagreeing,
+   * 90 of 200/s) stops the ramp; one that answers more than half (110/s) may be a relay at its
+   * ceiling settling, and the ramp goes on. The threshold is what decides, not the readability. A
+   * generator that did not send the window's slots is not a collapse of the relay.
+   */
+  @Test
+  void theCollapseThresholdIsHalfWhatWasSustained() {
+    List<CeilingRamp.Step> below = new ArrayList<>(followedTo(200));
+    below.add(new CeilingRamp.Step(400, 2, 90, 170, 10, 800, null));
+    assertThat(RULE.read(below, 3).kind()).isEqualTo(CeilingRamp.Reading.Kind.COLLAPSED);
+    assertThat(RULE.ceilingPerS(below)).isEqualTo(200.0);
+    List<CeilingRamp.Step> above = new ArrayList<>(followedTo(200));
+    above.add(new CeilingRamp.Step(400, 2, 110, 210, 10, 800, null));
+    assertThat(RULE.read(above, 3).kind()).isEqualTo(CeilingRamp.Reading.Kind.NOT_READABLE);
+    assertThat(RULE.next(above)).isEqualTo(OptionalDouble.of(800));
+    List<CeilingRamp.Step> unsent = new ArrayList<>(followedTo(200));
+    unsent.add(new CeilingRamp.Step(400, 2, 2, 3, 1, 300, null));
+    assertThat(RULE.read(unsent, 3).kind()).isEqualTo(CeilingRamp.Reading.Kind.NOT_READABLE);
+    assertThat(RULE.read(unsent, 3).why()).contains("sent 300 of the window's 800 slots");
+    assertThat(RULE.next(unsent)).isEqualTo(OptionalDouble.of(800));
+  }
+
+  /**
+   * A relay of ceiling C in [60, 6000]/s that, offered more than C, either holds C or collapses
+   * (fewer than 10 answers a window, or under 45% of C with its halves lopsided), chosen at random
+   * per step: the ramp stops at its first step above C, so it never offers more than twice the
+   * ceiling (plus the tolerance and noise), and reads a ceiling between half of C (the last step
+   * that followed, the ramp doubles) and C. Partner: the collapse rule off, every relay that
+   * collapses at its first step above C is offered 12,800/s and gives no ceiling.
+   */
+  @Test
+  void aCollapsingRelayIsNeverOfferedFarAboveItsCeiling() {
+    Property.forAll(
+        "ramp stops at a collapse",
+        400,
+        rnd -> {
+          double c = 60 + rnd.nextDouble() * 5940;
+          CeilingRamp ramp =
+              CeilingRamp.of(
+                  RULE, simulateCollapsing(CeilingRamp.COLLAPSE_FRACTION, c, rnd, false));
+          assertThat(ramp.ceilingPerS()).as("ceiling of a relay at %.1f/s", c).isNotNull();
+          assertThat(ramp.ceilingPerS() / c)
+              .as("read over true, C = %.1f", c)
+              .isBetween(0.49, 1.02);
+          double last = ramp.steps().get(ramp.steps().size() - 1).offeredPerS();
+          assertThat(last).isLessThanOrEqualTo(2 * c / (1 - RULE.tolerance()) * 1.03);
+          assertThat(RULE.next(ramp.steps())).isEmpty();
+        });
+    Property.forAll(
+        "without the collapse rule the ramp steps on",
+        200,
+        rnd -> {
+          double c = 60 + rnd.nextDouble() * 5940;
+          List<CeilingRamp.Step> steps = simulateCollapsing(0, c, rnd, true);
+          assertThat(steps.get(steps.size() - 1).offeredPerS()).isEqualTo(12_800.0);
+          assertThat(RULE.ceilingPerS(steps, 0)).isNull();
+        });
+  }
+
+  /** Steps that followed 50/s doubling up to {@code toPerS}. */
+  private static List<CeilingRamp.Step> followedTo(double toPerS) {
+    List<CeilingRamp.Step> out = new ArrayList<>();
+    for (double x = 50; x <= toPerS; x *= 2) {
+      long half = Math.round(x);
+      out.add(new CeilingRamp.Step(x, 2, x, half, half, 2 * half, null));
+    }
+    return out;
+  }
+
+  /**
+   * The steps of the ramp with collapse fraction {@code fraction} on a relay of ceiling {@code c}
+   * that follows offers up to c and above it holds c or collapses at random ({@code
+   * alwaysCollapse}: always collapses, unreadably).
+   */
+  private static List<CeilingRamp.Step> simulateCollapsing(
+      double fraction, double c, SplittableRandom rnd, boolean alwaysCollapse) {
+    List<CeilingRamp.Step> steps = new ArrayList<>();
+    double sustained = 0;
+    for (OptionalDouble next = RULE.next(steps, fraction);
+        next.isPresent();
+        next = RULE.next(steps, fraction)) {
+      double offer = next.getAsDouble();
+      double w = RULE.windowS();
+      long sent = Math.round(offer * w);
+      int kind = offer <= c ? 0 : alwaysCollapse ? 1 + rnd.nextInt(2) : rnd.nextInt(3);
+      long first;
+      long second;
+      if (kind == 0) {
+        // Follows (or holds its ceiling), give or take 2%, halves within 2%.
+        long events = Math.round(Math.min(offer, c) * w * (1 + rnd.nextDouble() * 0.04 - 0.02));
+        first = Math.round(events / 2.0 * (1 + rnd.nextDouble() * 0.04 - 0.02));
+        second = Math.max(0, events - first);
+        sustained = Math.max(sustained, (first + second) / w);
+      } else if (kind == 1) {
+        // Silent: fewer than the floor of answers.
+        first = rnd.nextInt(5);
+        second = rnd.nextInt(5);
+      } else {
+        // Under 45% of what it sustained, all in the first half (the backlog's answers, then
+        // nothing).
+        long events = (long) Math.floor(sustained * w * rnd.nextDouble() * 0.45);
+        first = events;
+        second = 0;
+        if (first <= Math.max(RULE.tolerance() * offer * w, 10)) {
+          first = rnd.nextInt(5);
+        }
+      }
+      steps.add(new CeilingRamp.Step(offer, w, (first + second) / w, first, second, sent, null));
+    }
+    return steps;
+  }
+
   @Test
   void aStoredRampReadsBack() {
     CeilingRamp ramp = simulate(RULE, 700, new SplittableRandom(Property.baseSeed()));
