@@ -148,46 +148,70 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
 
     /**
      * What this rule makes of {@code steps.get(i)} in its ramp: {@link #read(Step)}, except that a
-     * step it cannot read is a {@linkplain Reading.Kind#COLLAPSED collapse} when its generator sent
-     * the window's slots and fewer OK-true answers than {@link CeilingRamp#COLLAPSE_FRACTION} x the
-     * highest rate a step before it sustained arrived in its window.
+     * step it cannot read, whose generator sent the window's slots, is a {@linkplain
+     * Reading.Kind#COLLAPSED collapse} when fewer OK-true answers than {@link
+     * CeilingRamp#COLLAPSE_FRACTION} x the highest rate a step before it sustained arrived in its
+     * window, or when it and the step before it each got fewer than the floor of answers (a relay
+     * that answers almost nothing at two offers in a row, the second twice the first, is not still
+     * starting: it is not keeping up, and higher offers only add load).
      */
     public Reading read(List<Step> steps, int i) {
-      return read(steps, i, COLLAPSE_FRACTION);
+      return read(steps, i, true);
     }
 
-    Reading read(List<Step> steps, int i, double collapseFraction) {
+    /** As {@link #read(List, int)}; {@code collapses} false reads as the ramp before the rule. */
+    Reading read(List<Step> steps, int i, boolean collapses) {
+      Reading r = read(steps.get(i));
+      Step s = steps.get(i);
+      if (!collapses
+          || r.kind() != Reading.Kind.NOT_READABLE
+          || s.excluded() != null
+          || !sentItsSlots(s)) {
+        return r;
+      }
       double sustained = 0;
       for (int j = 0; j < i; j++) {
         if (read(steps.get(j)).readable()) {
           sustained = Math.max(sustained, steps.get(j).answeredPerS());
         }
       }
-      return read(steps.get(i), sustained, collapseFraction);
+      long answers = answers(s);
+      double inWindowPerS = answers / s.windowS();
+      if (inWindowPerS < COLLAPSE_FRACTION * sustained) {
+        return new Reading(
+            Reading.Kind.COLLAPSED,
+            String.format(
+                Locale.ROOT,
+                "collapsed: %d OK-true answers in the %s s window (%.1f/s), fewer than %s x the"
+                    + " %.1f/s a step below sustained (%s)",
+                answers,
+                s.windowS(),
+                inWindowPerS,
+                COLLAPSE_FRACTION,
+                sustained,
+                r.why()));
+      }
+      if (i > 0 && silent(steps.get(i - 1)) && silent(s)) {
+        return new Reading(
+            Reading.Kind.COLLAPSED,
+            String.format(
+                Locale.ROOT,
+                "collapsed: %d OK-true answers in the window and %d in the step before's, each"
+                    + " fewer than %d",
+                answers,
+                answers(steps.get(i - 1)),
+                ClientSteady.FLOOR_EVENTS));
+      }
+      return r;
     }
 
-    private Reading read(Step s, double sustainedPerS, double collapseFraction) {
-      Reading r = read(s);
-      if (r.kind() != Reading.Kind.NOT_READABLE || s.excluded() != null || !sentItsSlots(s)) {
-        return r;
-      }
-      long answers = s.okTrueFirstHalf() + s.okTrueSecondHalf();
-      double inWindowPerS = answers / s.windowS();
-      if (!(inWindowPerS < collapseFraction * sustainedPerS)) {
-        return r;
-      }
-      return new Reading(
-          Reading.Kind.COLLAPSED,
-          String.format(
-              Locale.ROOT,
-              "collapsed: %d OK-true answers in the %s s window (%.1f/s), fewer than %s x the"
-                  + " %.1f/s a step below sustained (%s)",
-              answers,
-              s.windowS(),
-              inWindowPerS,
-              collapseFraction,
-              sustainedPerS,
-              r.why()));
+    private static long answers(Step s) {
+      return s.okTrueFirstHalf() + s.okTrueSecondHalf();
+    }
+
+    /** A step whose slots were sent and that got fewer OK-true answers than the floor. */
+    private boolean silent(Step s) {
+      return s.excluded() == null && sentItsSlots(s) && answers(s) < ClientSteady.FLOOR_EVENTS;
     }
 
     /** Whether the generator put the step's window's slots on the wire, within the tolerance. */
@@ -200,16 +224,10 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
      * The index of the step the ramp stops at (the first saturated or collapsed one), or -1 when
      * none stops it.
      */
-    int stopIndex(List<Step> steps, double collapseFraction) {
-      double sustained = 0;
+    int stopIndex(List<Step> steps, boolean collapses) {
       for (int i = 0; i < steps.size(); i++) {
-        Step s = steps.get(i);
-        Reading r = read(s, sustained, collapseFraction);
-        if (r.stops()) {
+        if (read(steps, i, collapses).stops()) {
           return i;
-        }
-        if (r.readable()) {
-          sustained = Math.max(sustained, s.answeredPerS());
         }
       }
       return -1;
@@ -217,19 +235,19 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
 
     /**
      * The highest OK-true rate a readable step sustained up to and including the step the ramp
-     * stopped at (the first saturated or collapsed one), events/s, or null when none stopped it.
-     * Usually that is the saturated step's own rate. A relay that collapses under an offer far
-     * above its ceiling (nostream answered 10/s of 800/s offered after following 400/s) answers
-     * less there than at the step below; the collapse says what overload does to it, not that its
-     * ceiling is 10/s, so the ceiling is the higher rate it did sustain. A collapsed step's own
-     * rate is never read (it could not be).
+     * stopped at (the first saturated or collapsed one), events/s, or null when none stopped it or
+     * none before it could be read. Usually that is the saturated step's own rate. A relay that
+     * collapses under an offer far above its ceiling (nostream answered 10/s of 800/s offered after
+     * following 400/s) answers less there than at the step below; the collapse says what overload
+     * does to it, not that its ceiling is 10/s, so the ceiling is the higher rate it did sustain. A
+     * collapsed step's own rate is never read (it could not be).
      */
     public Double ceilingPerS(List<Step> steps) {
-      return ceilingPerS(steps, COLLAPSE_FRACTION);
+      return ceilingPerS(steps, true);
     }
 
-    Double ceilingPerS(List<Step> steps, double collapseFraction) {
-      int stop = stopIndex(steps, collapseFraction);
+    Double ceilingPerS(List<Step> steps, boolean collapses) {
+      int stop = stopIndex(steps, collapses);
       if (stop < 0) {
         return null;
       }
@@ -239,7 +257,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
           best = Math.max(best, s.answeredPerS());
         }
       }
-      return best;
+      return best > 0 ? best : null;
     }
 
     /**
@@ -247,11 +265,11 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
      * collapsed, or every offer ran.
      */
     public OptionalDouble next(List<Step> steps) {
-      return next(steps, COLLAPSE_FRACTION);
+      return next(steps, true);
     }
 
-    OptionalDouble next(List<Step> steps, double collapseFraction) {
-      if (stopIndex(steps, collapseFraction) >= 0) {
+    OptionalDouble next(List<Step> steps, boolean collapses) {
+      if (stopIndex(steps, collapses) >= 0) {
         return OptionalDouble.empty();
       }
       List<Double> offers = offers();
@@ -268,7 +286,8 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
               + " warm-up, until the OK-true answered rate falls below (1 - %s) x the offer in a"
               + " step whose window's slots were sent and whose halves agree (saturated), or a"
               + " step whose slots were sent has fewer OK-true answers in its window than %s x"
-              + " the highest rate a step below it sustained (collapsed); the ceiling is the"
+              + " the highest rate a step below it sustained, or it and the step before it each"
+              + " fewer than the floor of answers (collapsed); the ceiling is the"
               + " highest rate a readable step sustained up to the one the ramp stopped at",
           startPerS,
           factor,
@@ -397,7 +416,7 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
   /** The result in words: the ceiling and the step that gave it, or why there is none. */
   public String text() {
     if (ceilingPerS != null) {
-      int stop = rule.stopIndex(steps, COLLAPSE_FRACTION);
+      int stop = rule.stopIndex(steps, true);
       Step s = steps.get(stop);
       if (rule.read(steps, stop).kind() == Reading.Kind.COLLAPSED) {
         return String.format(
@@ -432,6 +451,17 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
           ceilingPerS,
           steps.size(),
           s.offeredPerS());
+    }
+    int stop = rule.stopIndex(steps, true);
+    if (stop >= 0) {
+      return String.format(
+          Locale.ROOT,
+          "the ramp found no ceiling: the relay sustained none of its %d steps up to %.0f/s and"
+              + " stopped answering (%s), so its ceiling may lie below the first offer; the ramp"
+              + " stopped there instead of offering more",
+          steps.size(),
+          steps.get(stop).offeredPerS(),
+          rule.read(steps, stop).why());
     }
     return String.format(
         Locale.ROOT,

@@ -139,8 +139,8 @@ class CeilingRampTest {
    * nostream on its Redis link, quiet machine: 50, 100 and 200/s followed, the 400/s step's halves
    * disagreed (257 and 128 answers), and from 800/s on it answered fewer than 10 a window. The ramp
    * stops at 800/s as at a collapse, reads 200/s from the steps before, and never offers 1,600/s,
-   * let alone 12,800/s. Partner: with the collapse rule off (a fraction of 0, the ramp before it)
-   * the same relay is offered every step up to 12,800/s and gives no ceiling.
+   * let alone 12,800/s. Partner: with the collapse rules off (the ramp before them) the same relay
+   * is offered every step up to 12,800/s and gives no ceiling.
    */
   @Test
   void aRelayThatStopsAnsweringStopsTheRamp() {
@@ -177,12 +177,14 @@ class CeilingRampTest {
     // The partner: the ramp without the collapse rule steps on to 12,800/s.
     List<CeilingRamp.Step> off = new ArrayList<>(followedTo(200));
     off.add(new CeilingRamp.Step(400, 2, 192.5, 257, 128, 800, null));
-    for (OptionalDouble next = RULE.next(off, 0); next.isPresent(); next = RULE.next(off, 0)) {
+    for (OptionalDouble next = RULE.next(off, false);
+        next.isPresent();
+        next = RULE.next(off, false)) {
       double offer = next.getAsDouble();
       off.add(new CeilingRamp.Step(offer, 2, 2, 3, 1, Math.round(2 * offer), null));
     }
     assertThat(off.get(off.size() - 1).offeredPerS()).isEqualTo(12_800.0);
-    assertThat(RULE.ceilingPerS(off, 0)).isNull();
+    assertThat(RULE.ceilingPerS(off, false)).isNull();
   }
 
   /**
@@ -223,9 +225,7 @@ class CeilingRampTest {
         400,
         rnd -> {
           double c = 60 + rnd.nextDouble() * 5940;
-          CeilingRamp ramp =
-              CeilingRamp.of(
-                  RULE, simulateCollapsing(CeilingRamp.COLLAPSE_FRACTION, c, rnd, false));
+          CeilingRamp ramp = CeilingRamp.of(RULE, simulateCollapsing(true, c, rnd, false));
           assertThat(ramp.ceilingPerS()).as("ceiling of a relay at %.1f/s", c).isNotNull();
           assertThat(ramp.ceilingPerS() / c)
               .as("read over true, C = %.1f", c)
@@ -239,10 +239,50 @@ class CeilingRampTest {
         200,
         rnd -> {
           double c = 60 + rnd.nextDouble() * 5940;
-          List<CeilingRamp.Step> steps = simulateCollapsing(0, c, rnd, true);
+          List<CeilingRamp.Step> steps = simulateCollapsing(false, c, rnd, true);
           assertThat(steps.get(steps.size() - 1).offeredPerS()).isEqualTo(12_800.0);
-          assertThat(RULE.ceilingPerS(steps, 0)).isNull();
+          assertThat(RULE.ceilingPerS(steps, false)).isNull();
         });
+  }
+
+  /**
+   * nostream's PostgreSQL link on a loaded machine (load above 20): 0 OK-true answers in the 50/s
+   * step's window, 6 in the 100/s step's. Nothing was sustained, so no ceiling can be read, but two
+   * silent steps in a row stop the ramp at 100/s instead of offering up to 12,800/s; the words say
+   * the ceiling may lie below the first offer. One silent first step (a relay still starting) does
+   * not stop it. Partner: the collapse rules off, the ramp steps on to 12,800/s.
+   */
+  @Test
+  void aRelayThatNeverAnswersStopsTheRampWithoutACeiling() {
+    List<CeilingRamp.Step> steps = new ArrayList<>();
+    steps.add(new CeilingRamp.Step(50, 2, 0, 0, 0, 100, null));
+    assertThat(RULE.next(steps)).isEqualTo(OptionalDouble.of(100));
+    steps.add(new CeilingRamp.Step(100, 2, 3, 4, 2, 200, null));
+    assertThat(RULE.read(steps, 1).why())
+        .isEqualTo(
+            "collapsed: 6 OK-true answers in the window and 0 in the step before's, each fewer"
+                + " than 10");
+    assertThat(RULE.next(steps)).isEmpty();
+    CeilingRamp ramp = CeilingRamp.of(RULE, steps);
+    assertThat(ramp.ceilingPerS()).isNull();
+    assertThat(ramp.text())
+        .startsWith(
+            "the ramp found no ceiling: the relay sustained none of its 2 steps up to 100/s and"
+                + " stopped answering (collapsed: 6 OK-true answers")
+        .endsWith(
+            "so its ceiling may lie below the first offer; the ramp stopped there instead of"
+                + " offering more");
+    assertThat(RampMeasure.noCeiling(ramp, "--rate")).endsWith("pass --rate");
+    assertThat(readBack(ramp)).isEqualTo(ramp);
+
+    List<CeilingRamp.Step> off = new ArrayList<>();
+    for (OptionalDouble next = RULE.next(off, false);
+        next.isPresent();
+        next = RULE.next(off, false)) {
+      double offer = next.getAsDouble();
+      off.add(new CeilingRamp.Step(offer, 2, 0, 0, 0, Math.round(2 * offer), null));
+    }
+    assertThat(off.get(off.size() - 1).offeredPerS()).isEqualTo(12_800.0);
   }
 
   /** Steps that followed 50/s doubling up to {@code toPerS}. */
@@ -256,17 +296,17 @@ class CeilingRampTest {
   }
 
   /**
-   * The steps of the ramp with collapse fraction {@code fraction} on a relay of ceiling {@code c}
-   * that follows offers up to c and above it holds c or collapses at random ({@code
-   * alwaysCollapse}: always collapses, unreadably).
+   * The steps of the ramp with the collapse rules on or off ({@code collapses}) on a relay of
+   * ceiling {@code c} that follows offers up to c and above it holds c or collapses at random
+   * ({@code alwaysCollapse}: always collapses, unreadably).
    */
   private static List<CeilingRamp.Step> simulateCollapsing(
-      double fraction, double c, SplittableRandom rnd, boolean alwaysCollapse) {
+      boolean collapses, double c, SplittableRandom rnd, boolean alwaysCollapse) {
     List<CeilingRamp.Step> steps = new ArrayList<>();
     double sustained = 0;
-    for (OptionalDouble next = RULE.next(steps, fraction);
+    for (OptionalDouble next = RULE.next(steps, collapses);
         next.isPresent();
-        next = RULE.next(steps, fraction)) {
+        next = RULE.next(steps, collapses)) {
       double offer = next.getAsDouble();
       double w = RULE.windowS();
       long sent = Math.round(offer * w);
