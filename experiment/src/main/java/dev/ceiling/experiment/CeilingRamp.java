@@ -18,10 +18,24 @@ import java.util.OptionalDouble;
  *
  * @param rule the rule, fixed before the first step
  * @param steps the measured steps, in the order they ran
- * @param ceilingPerS the answered rate of the first saturated step, events/s, or null when no step
- *     saturated (the ramp reached its maximum, or stopped early)
+ * @param ceilingPerS the highest answered rate a readable step sustained up to the step the ramp
+ *     stopped at (the first saturated or collapsed one), events/s, or null when none stopped it
+ *     (the ramp reached its maximum, or was stopped early)
  */
 public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
+
+  /**
+   * How far below what the ramp's steps sustained a step it cannot read must answer for the ramp to
+   * stop there as at a collapse: fewer OK-true answers in its window than half the highest rate a
+   * step below it sustained. The ramp doubles its offer, so a relay that holds its ceiling under
+   * overload answers at least that rate at the next step (less its counting noise, under the 10%
+   * tolerance); a step that cannot be read because its halves disagree (a backlog, the relay
+   * settling) but answered more than half of it may be a relay at its ceiling and the ramp goes on.
+   * Answering less than half is five times the tolerance below it: not noise but a relay that
+   * stopped answering (nostream on its Redis link: 200/s followed, then fewer than 10 answers a
+   * window at every offer from 800/s to 12,800/s), and every further step only adds load to it.
+   */
+  public static final double COLLAPSE_FRACTION = 0.5;
 
   /**
    * The ramp's rule.
@@ -133,33 +147,129 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
     }
 
     /**
-     * The highest OK-true rate a readable step sustained up to and including the first saturated
-     * one, events/s, or null when none saturated. Usually that is the saturated step's own rate. A
-     * relay that collapses under an offer far above its ceiling (nostream answered 10/s of 800/s
-     * offered after following 400/s) answers less there than at the step below; the collapse says
-     * what overload does to it, not that its ceiling is 10/s, so the ceiling is the higher rate it
-     * did sustain.
+     * What this rule makes of {@code steps.get(i)} in its ramp: {@link #read(Step)}, except that a
+     * step it cannot read, whose generator sent the window's slots, is a {@linkplain
+     * Reading.Kind#COLLAPSED collapse} when fewer OK-true answers than {@link
+     * CeilingRamp#COLLAPSE_FRACTION} x the highest rate a step before it sustained arrived in its
+     * window, or when it and the step before it each got fewer than the floor of answers (a relay
+     * that answers almost nothing at two offers in a row, the second twice the first, is not still
+     * starting: it is not keeping up, and higher offers only add load).
      */
-    public Double ceilingPerS(List<Step> steps) {
-      double best = 0;
-      for (Step s : steps) {
-        Reading r = read(s);
-        if (r.readable()) {
-          best = Math.max(best, s.answeredPerS());
-        }
-        if (r.saturated()) {
-          return best;
+    public Reading read(List<Step> steps, int i) {
+      return read(steps, i, true);
+    }
+
+    /** As {@link #read(List, int)}; {@code collapses} false reads as the ramp before the rule. */
+    Reading read(List<Step> steps, int i, boolean collapses) {
+      Reading r = read(steps.get(i));
+      Step s = steps.get(i);
+      if (!collapses
+          || r.kind() != Reading.Kind.NOT_READABLE
+          || s.excluded() != null
+          || !sentItsSlots(s)) {
+        return r;
+      }
+      double sustained = 0;
+      for (int j = 0; j < i; j++) {
+        if (read(steps.get(j)).readable()) {
+          sustained = Math.max(sustained, steps.get(j).answeredPerS());
         }
       }
-      return null;
+      long answers = answers(s);
+      double inWindowPerS = answers / s.windowS();
+      if (inWindowPerS < COLLAPSE_FRACTION * sustained) {
+        return new Reading(
+            Reading.Kind.COLLAPSED,
+            String.format(
+                Locale.ROOT,
+                "collapsed: %d OK-true answers in the %s s window (%.1f/s), fewer than %s x the"
+                    + " %.1f/s a step below sustained (%s)",
+                answers,
+                s.windowS(),
+                inWindowPerS,
+                COLLAPSE_FRACTION,
+                sustained,
+                r.why()));
+      }
+      if (i > 0 && silent(steps.get(i - 1)) && silent(s)) {
+        return new Reading(
+            Reading.Kind.COLLAPSED,
+            String.format(
+                Locale.ROOT,
+                "collapsed: %d OK-true answers in the window and %d in the step before's, each"
+                    + " fewer than %d",
+                answers,
+                answers(steps.get(i - 1)),
+                ClientSteady.FLOOR_EVENTS));
+      }
+      return r;
+    }
+
+    private static long answers(Step s) {
+      return s.okTrueFirstHalf() + s.okTrueSecondHalf();
+    }
+
+    /** A step whose slots were sent and that got fewer OK-true answers than the floor. */
+    private boolean silent(Step s) {
+      return s.excluded() == null && sentItsSlots(s) && answers(s) < ClientSteady.FLOOR_EVENTS;
+    }
+
+    /** Whether the generator put the step's window's slots on the wire, within the tolerance. */
+    private boolean sentItsSlots(Step s) {
+      double offered = s.offeredPerS() * s.windowS();
+      return !(s.slotsSent() < offered - Math.max(tolerance * offered, ClientSteady.FLOOR_EVENTS));
     }
 
     /**
-     * The next step's offer after {@code steps}, or empty when the ramp stops: a step saturated, or
-     * every offer ran.
+     * The index of the step the ramp stops at (the first saturated or collapsed one), or -1 when
+     * none stops it.
+     */
+    int stopIndex(List<Step> steps, boolean collapses) {
+      for (int i = 0; i < steps.size(); i++) {
+        if (read(steps, i, collapses).stops()) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    /**
+     * The highest OK-true rate a readable step sustained up to and including the step the ramp
+     * stopped at (the first saturated or collapsed one), events/s, or null when none stopped it or
+     * none before it could be read. Usually that is the saturated step's own rate. A relay that
+     * collapses under an offer far above its ceiling (nostream answered 10/s of 800/s offered after
+     * following 400/s) answers less there than at the step below; the collapse says what overload
+     * does to it, not that its ceiling is 10/s, so the ceiling is the higher rate it did sustain. A
+     * collapsed step's own rate is never read (it could not be).
+     */
+    public Double ceilingPerS(List<Step> steps) {
+      return ceilingPerS(steps, true);
+    }
+
+    Double ceilingPerS(List<Step> steps, boolean collapses) {
+      int stop = stopIndex(steps, collapses);
+      if (stop < 0) {
+        return null;
+      }
+      double best = 0;
+      for (Step s : steps.subList(0, stop + 1)) {
+        if (read(s).readable()) {
+          best = Math.max(best, s.answeredPerS());
+        }
+      }
+      return best > 0 ? best : null;
+    }
+
+    /**
+     * The next step's offer after {@code steps}, or empty when the ramp stops: a step saturated or
+     * collapsed, or every offer ran.
      */
     public OptionalDouble next(List<Step> steps) {
-      if (ceilingPerS(steps) != null) {
+      return next(steps, true);
+    }
+
+    OptionalDouble next(List<Step> steps, boolean collapses) {
+      if (stopIndex(steps, collapses) >= 0) {
         return OptionalDouble.empty();
       }
       List<Double> offers = offers();
@@ -174,13 +284,17 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
           Locale.ROOT,
           "offers from %.0f/s, x %s per step, up to %.0f/s, each a %s s window after the round's"
               + " warm-up, until the OK-true answered rate falls below (1 - %s) x the offer in a"
-              + " step whose window's slots were sent and whose halves agree; the ceiling is that"
-              + " step's answered rate",
+              + " step whose window's slots were sent and whose halves agree (saturated), or a"
+              + " step whose slots were sent has fewer OK-true answers in its window than %s x"
+              + " the highest rate a step below it sustained, or it and the step before it each"
+              + " fewer than the floor of answers (collapsed); the ceiling is the"
+              + " highest rate a readable step sustained up to the one the ramp stopped at",
           startPerS,
           factor,
           maxPerS,
           windowS,
-          tolerance);
+          tolerance,
+          COLLAPSE_FRACTION);
     }
   }
 
@@ -195,7 +309,13 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
     public enum Kind {
       NOT_READABLE,
       FOLLOWS,
-      SATURATED
+      SATURATED,
+      /**
+       * Not readable, and answered far below what a step before it sustained: the relay stopped
+       * answering under the offer ({@link Rule#read(List, int)}). Only a step in its ramp is read
+       * so.
+       */
+      COLLAPSED
     }
 
     /** True when the step is readable and answered below its offer by more than the tolerance. */
@@ -205,7 +325,12 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
 
     /** Whether the step's answered rate can be read: it followed its offer or saturated. */
     boolean readable() {
-      return kind != Kind.NOT_READABLE;
+      return kind == Kind.FOLLOWS || kind == Kind.SATURATED;
+    }
+
+    /** Whether the ramp stops at the step: it saturated or collapsed. */
+    public boolean stops() {
+      return kind == Kind.SATURATED || kind == Kind.COLLAPSED;
     }
   }
 
@@ -269,8 +394,12 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
               + rule.windowS());
       if (i < steps.size() - 1) {
         checks.require(
-            !rule.read(steps.get(i)).saturated(),
-            "ramp.steps[" + i + "] saturated, so the ramp should have stopped there");
+            !rule.read(steps, i).stops(),
+            "ramp.steps["
+                + i
+                + "] "
+                + rule.read(steps, i).kind().name().toLowerCase(Locale.ROOT)
+                + ", so the ramp should have stopped there");
       }
     }
     checks.require(
@@ -287,7 +416,23 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
   /** The result in words: the ceiling and the step that gave it, or why there is none. */
   public String text() {
     if (ceilingPerS != null) {
-      Step s = steps.stream().filter(x -> rule.read(x).saturated()).findFirst().orElseThrow();
+      int stop = rule.stopIndex(steps, true);
+      Step s = steps.get(stop);
+      if (rule.read(steps, stop).kind() == Reading.Kind.COLLAPSED) {
+        return String.format(
+            Locale.ROOT,
+            "ceiling %.1f/s measured by the ramp (%d steps), the highest rate a step sustained: the"
+                + " step offered %.0f/s got %d OK-true answers in its window (%.1f/s), fewer than"
+                + " %s x that, so the relay stopped answering under it; the ramp stopped there"
+                + " instead of offering more, and offers far above the ceiling may collapse the"
+                + " relay too",
+            ceilingPerS,
+            steps.size(),
+            s.offeredPerS(),
+            s.okTrueFirstHalf() + s.okTrueSecondHalf(),
+            (s.okTrueFirstHalf() + s.okTrueSecondHalf()) / s.windowS(),
+            COLLAPSE_FRACTION);
+      }
       if (ceilingPerS > s.answeredPerS()) {
         return String.format(
             Locale.ROOT,
@@ -307,11 +452,22 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
           steps.size(),
           s.offeredPerS());
     }
+    int stop = rule.stopIndex(steps, true);
+    if (stop >= 0) {
+      return String.format(
+          Locale.ROOT,
+          "the ramp found no ceiling: the relay sustained none of its %d steps up to %.0f/s and"
+              + " stopped answering (%s), so its ceiling may lie below the first offer; the ramp"
+              + " stopped there instead of offering more",
+          steps.size(),
+          steps.get(stop).offeredPerS(),
+          rule.read(steps, stop).why());
+    }
     return String.format(
         Locale.ROOT,
         "the ramp found no ceiling: %d steps up to %.0f/s, none saturated (%s)",
         steps.size(),
         steps.isEmpty() ? 0 : steps.get(steps.size() - 1).offeredPerS(),
-        steps.isEmpty() ? "no step ran" : rule.read(steps.get(steps.size() - 1)).why());
+        steps.isEmpty() ? "no step ran" : rule.read(steps, steps.size() - 1).why());
   }
 }

@@ -27,7 +27,8 @@ import java.util.Objects;
  *     and stops itself
  * @param latencyRate the latency offer, events/s, well below the ceiling: the plan then measures a
  *     latency cell at it before each cell, for the latency slope ({@link LatencySlope}); null (the
- *     default) for no latency slope
+ *     default) for {@link #AUTO_LATENCY_FRACTION} x the ceiling where a ramp measured it, and no
+ *     latency slope otherwise
  * @param ceilingRamp the rule of the ramp that measures the relay's ceiling first where it predicts
  *     none and no rate is given ({@link RampMeasure#DEFAULT_RULE} unless set)
  */
@@ -167,7 +168,47 @@ public record DelaySweepOptions(
     DelaySweepPlan p =
         perPoint(
             rig, new AutoRates.Range(c, c), "the ceiling the ramp measured at zero added delay");
-    return plan(p.offeredPerS(), p.offerRule(), p.perPointOffer(), ramp);
+    String rule = p.offerRule();
+    if (latencyRate == null) {
+      Double latency = automaticLatencyRate(c, p.offeredPerS());
+      rule +=
+          latency == null
+              ? "; no latency slope: "
+                  + AUTO_LATENCY_FRACTION
+                  + " x the ramp's ceiling is not below the first offer"
+              : String.format(
+                  java.util.Locale.ROOT,
+                  "; latency cells at %s x the ramp's ceiling, %.0f/s (well below it; --latency-rate"
+                      + " overrides)",
+                  AUTO_LATENCY_FRACTION,
+                  latency);
+    }
+    return plan(p.offeredPerS(), rule, p.perPointOffer(), ramp);
+  }
+
+  /**
+   * The latency offer, as a fraction of the ramp's ceiling, where the ramp measured the ceiling and
+   * no latency rate was given. At a tenth of the ceiling an event meets a queue about a ninth of
+   * its own service time long (a single server's mean wait is rho / (1 - rho) service times), so
+   * the OK latency is the OK path and its round trips, not the queue's wait. It also leaves the
+   * latency cells ten times below the ceiling measured at no added delay, room for everything that
+   * lowers the ceiling during the sweep: the added delay on a link that bounds it (1 / C grows by k
+   * x d over the link's concurrency), a neighbour's load, a ramp that overshot. Above about a
+   * quarter, a link that bounds the ceiling would put the largest delays' latency cells near
+   * saturation, where the latency holds the queue's wait and the cell is not used. Below it, the
+   * latency cells hold fewer answers (at a ceiling of 200/s, 20/s over a 5 s window is 100, enough
+   * for a median).
+   */
+  static final double AUTO_LATENCY_FRACTION = 0.1;
+
+  /**
+   * The latency offer the plan declares from the ramp's {@code ceilingPerS}: {@link
+   * #AUTO_LATENCY_FRACTION} x it, rounded, at least 1/s; or null when that is not below {@code
+   * firstOfferPerS} (a ceiling of a few events/s, where no offer fits between).
+   */
+  static Double automaticLatencyRate(double ceilingPerS, double firstOfferPerS) {
+    double r = Math.max(1, Math.round(AUTO_LATENCY_FRACTION * ceilingPerS));
+    return r < firstOfferPerS ? r : null;
   }
 
   /**
@@ -179,9 +220,17 @@ public record DelaySweepOptions(
     return plan(offerPerS, rule, perPoint, null);
   }
 
-  /** As {@link #plan(double, String, DelaySweepPlan.PerPointOffer)}, with the ramp, or null. */
+  /**
+   * As {@link #plan(double, String, DelaySweepPlan.PerPointOffer)}, with the ramp, or null. Without
+   * a latency rate, a plan whose offers rest on a ramp declares its latency offer from the ramp's
+   * ceiling ({@link #automaticLatencyRate}); a given latency rate wins.
+   */
   DelaySweepPlan plan(
       double offerPerS, String rule, DelaySweepPlan.PerPointOffer perPoint, CeilingRamp ramp) {
+    Double latency =
+        latencyRate != null || ramp == null
+            ? latencyRate
+            : automaticLatencyRate(ramp.ceilingPerS(), offerPerS);
     return DelaySweepPlan.builder()
         .link(link)
         .delaysMs(delaysMs)
@@ -195,7 +244,7 @@ public record DelaySweepOptions(
         .lackOfFitAlpha(LACK_OF_FIT_ALPHA)
         .expectedRoundTrips(expectedRoundTrips)
         .margin(margin)
-        .latencyOfferedPerS(latencyRate)
+        .latencyOfferedPerS(latency)
         .ceilingRamp(ramp)
         .build();
   }

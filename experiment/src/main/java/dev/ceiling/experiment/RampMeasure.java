@@ -26,10 +26,12 @@ final class RampMeasure {
 
   /**
    * The rule a round uses unless told otherwise: from 50/s, doubling, up to 12,800/s (nine steps at
-   * most), saturated when fewer than 90% of the offer is answered OK true. Doubling keeps the ramp
-   * short and puts the saturating step at most twice the ceiling, where the generator still keeps
-   * its schedule; 10% is well above a window's counting noise at these offers (a 2 s window at 50/s
-   * offers 100 events) and well below what a ceiling a step crosses takes away.
+   * most), saturated when fewer than 90% of the offer is answered OK true, collapsed when a step
+   * answers fewer than half the rate a step below it sustained ({@link
+   * CeilingRamp#COLLAPSE_FRACTION}). Doubling keeps the ramp short and puts the saturating step at
+   * most twice the ceiling, where the generator still keeps its schedule; 10% is well above a
+   * window's counting noise at these offers (a 2 s window at 50/s offers 100 events) and well below
+   * what a ceiling a step crosses takes away.
    */
   static final CeilingRamp.Rule DEFAULT_RULE = new CeilingRamp.Rule(50, 2, 0.1, 12_800, 2);
 
@@ -79,7 +81,7 @@ final class RampMeasure {
               "ramp step %d at %.0f/s: %s",
               steps.size(),
               offer,
-              rule.read(step).why()));
+              rule.read(steps, steps.size() - 1).why()));
     }
     CeilingRamp ramp = CeilingRamp.of(rule, steps);
     progress.warning(ramp.text());

@@ -3,9 +3,14 @@ package dev.ceiling.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ceiling.core.json.Json;
+import dev.ceiling.core.testing.Property;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The plan of a delay sweep: a pure function of its inputs, fixed before any cell. */
 class DelaySweepPlanTest {
@@ -99,5 +104,70 @@ class DelaySweepPlanTest {
                 .expectRoundTrips(6.0)
                 .problems())
         .isEmpty();
+  }
+
+  @TempDir Path out;
+
+  private DelaySweepOptions.Builder sweep() throws Exception {
+    return DelaySweep.builder()
+        .profile(dev.ceiling.rig.RelayProfile.builtIn("reference-linked"))
+        .link("db")
+        .delaysMs(List.of(0.0, 2.0, 4.0))
+        .repeats(2)
+        .duration(java.time.Duration.ofSeconds(2))
+        .outDir(out);
+  }
+
+  /**
+   * Without --latency-rate, a plan whose offers rest on the ramp declares its latency offer from
+   * the ramp's ceiling, a tenth of it, in the plan (and its words) before the first cell; a resume
+   * that rebuilds the plan from the stored ramp declares the same. With --latency-rate the user's
+   * value wins. Partner: a plan whose offers rest on a given rate has no ramp and no latency slope
+   * unless asked.
+   */
+  @Test
+  void withoutALatencyRateThePlanDeclaresOneFromTheRampsCeiling() throws Exception {
+    CeilingRamp ramp =
+        CeilingRampTest.simulate(
+            RampMeasure.DEFAULT_RULE, 437, new SplittableRandom(Property.baseSeed()));
+    double c = ramp.ceilingPerS();
+    var rig = DelaySweepFromTheClientTest.metricsLess();
+    DelaySweepOptions auto = sweep().build();
+    DelaySweepPlan p = auto.plan(rig, ramp);
+    assertThat(p.latencyOfferedPerS())
+        .as("ceiling %.1f/s", c)
+        .isEqualTo((double) Math.round(0.1 * c))
+        .isLessThan(c / 5);
+    assertThat(p.offerRule())
+        .endsWith(
+            String.format(
+                java.util.Locale.ROOT,
+                "; latency cells at 0.1 x the ramp's ceiling, %.0f/s (well below it;"
+                    + " --latency-rate overrides)",
+                p.latencyOfferedPerS()));
+    // In the plan as written, so a reader sees it before the first cell's result.
+    assertThat(Json.mapper().valueToTree(p).get("latency_offered_per_s").asDouble())
+        .isEqualTo(p.latencyOfferedPerS());
+    // A resume rebuilds the plan from the stored offer, rule and ramp: the same latency offer.
+    assertThat(auto.plan(p.offeredPerS(), p.offerRule(), p.perPointOffer(), p.ceilingRamp()))
+        .isEqualTo(p);
+
+    DelaySweepPlan given = sweep().latencyRate(7.0).build().plan(rig, ramp);
+    assertThat(given.latencyOfferedPerS()).isEqualTo(7.0);
+    assertThat(given.offerRule()).doesNotContain("latency");
+    assertThat(given.offeredPerS()).isEqualTo(p.offeredPerS());
+
+    // The partner: a given rate, no ramp, no latency slope unless asked.
+    assertThat(sweep().rate(300.0).build().plan(rig).latencyOfferedPerS()).isNull();
+    assertThat(sweep().rate(300.0).latencyRate(7.0).build().plan(rig).latencyOfferedPerS())
+        .isEqualTo(7.0);
+  }
+
+  /** A ceiling so low that a tenth of it, at least 1/s, is not below the first offer: none. */
+  @Test
+  void aCeilingTooLowForALatencyOfferDeclaresNone() {
+    assertThat(DelaySweepOptions.automaticLatencyRate(400, 600)).isEqualTo(40.0);
+    assertThat(DelaySweepOptions.automaticLatencyRate(4, 6)).isEqualTo(1.0);
+    assertThat(DelaySweepOptions.automaticLatencyRate(0.5, 1)).isNull();
   }
 }

@@ -109,7 +109,8 @@ public final class DelaySweepCommand implements Callable<Integer> {
         "The latency slope: before each cell, a cell at this offer (well below the ceiling, and",
         "below --rate) measures the OK latency at the cell's delay; its slope against the delay",
         "really added counts the round trips on the link on the OK path of one event, and the",
-        "declared count is tested on it. Default: no latency slope."
+        "declared count is tested on it. Default: where a ramp measured the ceiling (the relay",
+        "predicts none and no --rate), 0.1 x that ceiling (in the plan); otherwise none."
       })
   Double latencyRate;
 
