@@ -177,6 +177,7 @@ final class CellAssembler {
         r.outstandingAtWindowStart(),
         r.outstandingAtWindowMid(),
         r.outstandingAtWindowEnd(),
+        r.silenceAtWindowEndS(),
         r.rejected(),
         r.rejectedByPrefix(),
         r.notices(),

@@ -1,5 +1,6 @@
 package dev.ceiling.generator;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.core.model.LatencySummary;
 import java.time.Instant;
@@ -206,6 +207,11 @@ public record GeneratorReport(
    *     false), at the window's start
    * @param outstandingAtWindowMid the same at the window's middle
    * @param outstandingAtWindowEnd the same at the window's end
+   * @param silenceAtWindowEndS seconds from the last answer (OK true or false) that arrived inside
+   *     the window, or from the window's start when none did, to the window's end: with events
+   *     outstanding at the end, how long the relay had stopped answering. Over several targets or
+   *     segments the shortest (the relay's last answer to any of them); null in a report written
+   *     before it was recorded
    * @param acceptedInWindowPerS accepted_in_window / requested duration: the throughput headline
    * @param acceptedInWindowOverOffered accepted_in_window / (offered x requested duration)
    * @param sendLag intended slot to on the wire
@@ -243,6 +249,7 @@ public record GeneratorReport(
       Long outstandingAtWindowStart,
       Long outstandingAtWindowMid,
       Long outstandingAtWindowEnd,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double silenceAtWindowEndS,
       double acceptedInWindowPerS,
       double acceptedInWindowOverOffered,
       LatencySummary sendLag,
@@ -311,6 +318,7 @@ public record GeneratorReport(
           outstandingAtWindowEnd);
       rejectedByPrefix = sorted("rejected_by_prefix", rejectedByPrefix);
       transportErrors = sorted("transport_errors", transportErrors);
+      checks.nonNegativeOrNull("silence_at_window_end_s", silenceAtWindowEndS);
       checks.nonNegativeFinite("accepted_in_window_per_s", acceptedInWindowPerS);
       checks.nonNegativeFinite("accepted_in_window_over_offered", acceptedInWindowOverOffered);
       Objects.requireNonNull(sendLag, "send_lag must not be null");
@@ -375,6 +383,7 @@ public record GeneratorReport(
           totalOrNull(parts, Result::outstandingAtWindowStart),
           totalOrNull(parts, Result::outstandingAtWindowMid),
           totalOrNull(parts, Result::outstandingAtWindowEnd),
+          shortestOrNull(parts),
           inWindow / durationS,
           inWindow / (offeredPerS * durationS),
           latencies.apply(parts.stream().map(Result::sendLag).toList()),
@@ -382,6 +391,21 @@ public record GeneratorReport(
           latencies.apply(parts.stream().map(Result::scheduled).toList()),
           reason != null,
           reason);
+    }
+
+    /**
+     * The parts' shortest silence at the window's end (every part shares the window, so this is the
+     * time since the relay's last answer to any of them), or null when any part did not record it.
+     */
+    private static Double shortestOrNull(List<Result> parts) {
+      Double min = null;
+      for (Result p : parts) {
+        if (p.silenceAtWindowEndS() == null) {
+          return null;
+        }
+        min = min == null ? p.silenceAtWindowEndS() : Math.min(min, p.silenceAtWindowEndS());
+      }
+      return min;
     }
 
     private static long total(List<Result> parts, ToLongFunction<Result> count) {

@@ -6,6 +6,7 @@ import dev.ceiling.core.model.LinkHealth;
 import dev.ceiling.core.model.MetricRole;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -40,6 +41,24 @@ public final class CellProblems {
 
   /** The absolute floor of that tolerance, events: a few in-flight events at small rates. */
   public static final long ACCEPTED_TOLERANCE_EVENTS = 10;
+
+  /**
+   * A relay is stalled when no answer arrived for at least this long, seconds, before the window
+   * closed while events were outstanding. The same 2 s as the delay proxy's stall bound for a
+   * link's request, and for the same reason: a relay that is slow but running answers its queue at
+   * its own pace, so the gap between two answers is about one of its service times (milliseconds
+   * for every relay this project has measured, 0.4 s at the slowest delay a sweep sets), and a
+   * loaded machine delays a runnable process by tens of milliseconds, not seconds. Two seconds with
+   * nothing answered and something owed is a stop, not a ceiling.
+   */
+  public static final double RELAY_STALL_BOUND_S = 2.0;
+
+  /**
+   * And at least this many of the offer's send intervals: at a low offer a healthy relay's answers
+   * are as far apart as the sends, so a silence shorter than a few intervals is only the offer's
+   * own pace.
+   */
+  public static final double RELAY_STALL_SEND_INTERVALS = 4.0;
 
   /**
    * Every problem with {@code c}, in a fixed order. Never throws for a valid cell.
@@ -108,6 +127,18 @@ public final class CellProblems {
     }
     for (LinkHealth link : c.environment().failedLinks()) {
       out.add(exclude(ProblemKind.LINK_FAILED, link.describe()));
+    }
+    if (c.environment().failedLinks().isEmpty() && stalled(c)) {
+      out.add(
+          exclude(
+              ProblemKind.RELAY_STALLED,
+              String.format(
+                  Locale.ROOT,
+                  "the relay answered nothing for the last %.1f s of the window with %d events"
+                      + " outstanding, and no link failed to blame: a stopped relay, not a slower"
+                      + " one",
+                  c.counts().silenceAtWindowEndS(),
+                  c.counts().outstandingAtWindowEnd())));
     }
     long transport = c.transportErrors().values().stream().mapToLong(Long::longValue).sum();
     if (transport > 0) {
@@ -210,6 +241,22 @@ public final class CellProblems {
     }
     MeasurementChecks.impossible(c, out);
     return List.copyOf(out);
+  }
+
+  /**
+   * Whether the relay had stopped answering when the window closed: events were outstanding then
+   * and the last answer inside the window (or the window's start) was at least {@link
+   * #RELAY_STALL_BOUND_S} and {@link #RELAY_STALL_SEND_INTERVALS} send intervals before its end.
+   * False when the cell did not record the silence or the outstanding count.
+   */
+  public static boolean stalled(Cell c) {
+    Double silence = c.counts().silenceAtWindowEndS();
+    Long outstanding = c.counts().outstandingAtWindowEnd();
+    if (silence == null || outstanding == null || outstanding == 0) {
+      return false;
+    }
+    double bound = Math.max(RELAY_STALL_BOUND_S, RELAY_STALL_SEND_INTERVALS / c.offeredPerS());
+    return silence >= bound;
   }
 
   /**

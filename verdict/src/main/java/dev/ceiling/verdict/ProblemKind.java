@@ -33,6 +33,13 @@ public enum ProblemKind {
    * an outage (fast failures, or waits on a dead service), not its path.
    */
   LINK_FAILED(false),
+  /**
+   * The relay stopped answering with events outstanding, and no link failed to blame: no answer
+   * arrived for {@link CellProblems#RELAY_STALL_BOUND_S} or longer before the window closed (see
+   * {@link CellProblems#stalled}). A stopped relay is not a slower one: its figures measure the
+   * stop, not a ceiling.
+   */
+  RELAY_STALLED(false),
   /** The generator saw transport errors (connect, write, close, ...). */
   TRANSPORT_ERRORS(false),
   /** Audit writes failed: a failing write is a fast write, so the worker looks quicker. */

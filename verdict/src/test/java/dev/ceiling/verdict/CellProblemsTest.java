@@ -92,6 +92,65 @@ class CellProblemsTest {
                             + " s), the first 0.5 s into the cell"));
   }
 
+  /**
+   * {@code c} with {@code outstanding} events owed and no answer for {@code silenceS} at its end.
+   */
+  private static Cell owing(Cell c, long outstanding, double silenceS) {
+    long half = c.acceptedInWindow() / 2;
+    return c.toBuilder()
+        .windowCounts(half, c.acceptedInWindow() - half, half, outstanding, 5, 5, outstanding)
+        .silenceAtWindowEndS(silenceS)
+        .build();
+  }
+
+  private static List<CellProblem> stalls(Cell c) {
+    return CellProblems.of(c, ID, CFG).stream()
+        .filter(p -> p.kind() == ProblemKind.RELAY_STALLED)
+        .toList();
+  }
+
+  @Test
+  void aRelaySilentForTwoSecondsWithEventsOwedIsExcludedAsStalledNamingHowLongAndHowMany() {
+    assertThat(stalls(owing(clean(ON), 1234, 3.04)))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.excludesEvidence()).isTrue();
+              assertThat(p.message())
+                  .isEqualTo(
+                      "the relay answered nothing for the last 3.0 s of the window with 1234"
+                          + " events outstanding, and no link failed to blame: a stopped relay,"
+                          + " not a slower one");
+            });
+    // At the bound itself: stalled (the bound is inclusive).
+    assertThat(stalls(owing(clean(OFF), 1, CellProblems.RELAY_STALL_BOUND_S))).hasSize(1);
+  }
+
+  @Test
+  void partnersASlowRelayACaughtUpRelayALowOfferAndABlamedLinkAreNotStalls() {
+    // A slow relay still answers: its last answer is a service time before the window's end.
+    assertThat(stalls(owing(clean(ON), 5000, 1.99))).isEmpty();
+    // Silent, but nothing owed: the relay had answered everything.
+    assertThat(stalls(owing(clean(ON), 0, 30.0))).isEmpty();
+    // At 1 event/s four send intervals are 4 s: 3 s of silence is the offer's own pace.
+    Cell slowOffer = owing(clean(ON).toBuilder().offeredPerS(1.0).build(), 2, 3.0);
+    assertThat(stalls(slowOffer)).isEmpty();
+    assertThat(stalls(owing(clean(ON).toBuilder().offeredPerS(1.0).build(), 2, 4.0))).hasSize(1);
+    // A link failed in the cell: the link is blamed (LINK_FAILED), not the relay.
+    Cell blamed =
+        owing(
+            clean(ON).toBuilder()
+                .links(List.of(new LinkHealth("db", "127.0.0.1:5432", 1, 3, 0, 0, 0.0, 0.5)))
+                .build(),
+            1234,
+            3.0);
+    assertThat(kinds(blamed)).contains(ProblemKind.LINK_FAILED);
+    assertThat(stalls(blamed)).isEmpty();
+    // Not recorded (a cell written before the silence was): no reading, no stall.
+    assertThat(stalls(owing(clean(ON), 1234, 3.0).toBuilder().silenceAtWindowEndS(null).build()))
+        .isEmpty();
+  }
+
   @Test
   void aLinkReadingThatContradictsItselfIsRefused() {
     assertThatThrownBy(() -> new LinkHealth("cache", "127.0.0.1:6379", 1, 1, 0, 0, 0.0, null))

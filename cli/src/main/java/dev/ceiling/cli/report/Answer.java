@@ -289,6 +289,13 @@ public record Answer(String sentence, List<String> nextSteps, String equivalence
                   + " was excluded because a link failed: "
                   + p.message()
                   + "; check that service and measure again.");
+        } else if (p.kind() == ProblemKind.RELAY_STALLED) {
+          steps.add(
+              "cell "
+                  + a.cell().label()
+                  + " was excluded because the relay stalled: "
+                  + p.message()
+                  + "; find what paused it (its log, the machine) and measure again.");
         }
       }
     }

@@ -96,6 +96,8 @@ public final class AddedFields {
           new Added("outstanding_at_window_start", WINDOW_COUNTS_SIBLINGS),
           new Added("outstanding_at_window_mid", WINDOW_COUNTS_SIBLINGS),
           new Added("outstanding_at_window_end", WINDOW_COUNTS_SIBLINGS),
+          // The same: how long the relay had not answered when the window closed.
+          new Added("silence_at_window_end_s", WINDOW_COUNTS_SIBLINGS),
           // A defaults round's report (IdentitiesRoundReport): null is "written before the round
           // read the profile's declared admission limits".
           new Added("admission", List.of("offered_per_s", "identities", "predicted_ceiling_per_s")),

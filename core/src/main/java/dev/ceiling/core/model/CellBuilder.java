@@ -34,6 +34,7 @@ public final class CellBuilder {
   private Long outstandingAtWindowStart;
   private Long outstandingAtWindowMid;
   private Long outstandingAtWindowEnd;
+  private Double silenceAtWindowEndS;
   private long rejected;
   private Map<String, Long> rejectedByPrefix = Map.of();
   private long notices;
@@ -90,6 +91,7 @@ public final class CellBuilder {
     this.outstandingAtWindowStart = counts.outstandingAtWindowStart();
     this.outstandingAtWindowMid = counts.outstandingAtWindowMid();
     this.outstandingAtWindowEnd = counts.outstandingAtWindowEnd();
+    this.silenceAtWindowEndS = counts.silenceAtWindowEndS();
     this.rejected = counts.rejected();
     this.rejectedByPrefix = counts.rejectedByPrefix();
     this.notices = counts.notices();
@@ -213,6 +215,15 @@ public final class CellBuilder {
     this.outstandingAtWindowStart = outstandingAtStart;
     this.outstandingAtWindowMid = outstandingAtMid;
     this.outstandingAtWindowEnd = outstandingAtEnd;
+    return this;
+  }
+
+  /**
+   * Seconds from the window's last answer (or its start) to its end (default: not recorded). See
+   * {@link CellCounts#silenceAtWindowEndS()}.
+   */
+  public CellBuilder silenceAtWindowEndS(Double silenceAtWindowEndS) {
+    this.silenceAtWindowEndS = silenceAtWindowEndS;
     return this;
   }
 
@@ -457,6 +468,7 @@ public final class CellBuilder {
         outstandingAtWindowStart,
         outstandingAtWindowMid,
         outstandingAtWindowEnd,
+        silenceAtWindowEndS,
         rejected,
         rejectedByPrefix,
         notices,

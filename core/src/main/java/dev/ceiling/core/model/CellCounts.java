@@ -34,6 +34,10 @@ import java.util.TreeMap;
  *     window's start
  * @param outstandingAtWindowMid the same at its middle
  * @param outstandingAtWindowEnd the same at its end
+ * @param silenceAtWindowEndS seconds from the last answer (OK true or false) inside the window, or
+ *     from its start when none came, to its end: with events outstanding at the end, how long the
+ *     relay had stopped answering. Null when not recorded (a cell written before it was), then left
+ *     out of the JSON
  * @param rejected events answered OK false
  * @param rejectedByPrefix rejections counted by NIP-01 prefix ("rate-limited", "invalid", ...)
  * @param notices NOTICE frames received (cannot be matched to an event)
@@ -59,6 +63,7 @@ public record CellCounts(
     @JsonInclude(JsonInclude.Include.NON_NULL) Long outstandingAtWindowStart,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long outstandingAtWindowMid,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long outstandingAtWindowEnd,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double silenceAtWindowEndS,
     long rejected,
     Map<String, Long> rejectedByPrefix,
     long notices,
@@ -85,6 +90,7 @@ public record CellCounts(
         .nonNegativeOrNull("outstanding_at_window_start", outstandingAtWindowStart)
         .nonNegativeOrNull("outstanding_at_window_mid", outstandingAtWindowMid)
         .nonNegativeOrNull("outstanding_at_window_end", outstandingAtWindowEnd)
+        .nonNegativeOrNull("silence_at_window_end_s", silenceAtWindowEndS)
         .require(
             allOrNone(
                 acceptedInWindowFirstHalf,

@@ -51,6 +51,13 @@ public final class TargetRun {
   private long answeredBeforeStart;
   private long answeredBeforeMid;
   private long answeredBeforeEnd;
+
+  /**
+   * When the last answer (OK true or false) to a slot of this target arrived inside the window, in
+   * System.nanoTime() terms; Long.MIN_VALUE when none has. Guarded by this.
+   */
+  private long lastAnswerInWindowNanos = Long.MIN_VALUE;
+
   private long ownAnsweredBeforeEnd;
   private boolean frozen;
   private long okFrames;
@@ -163,6 +170,9 @@ public final class TargetRun {
     }
     if (nowNanos < windowEndNanos) {
       answeredBeforeEnd++;
+      if (nowNanos >= windowStartNanos) {
+        lastAnswerInWindowNanos = nowNanos;
+      }
       if (j >= firstMeasured) {
         ownAnsweredBeforeEnd++;
       }
@@ -256,6 +266,7 @@ public final class TargetRun {
         sentBefore(windowStartNanos, 0) - answeredBeforeStart,
         sentBefore(windowMidNanos, 0) - answeredBeforeMid,
         sentBefore(windowEndNanos, 0) - answeredBeforeEnd,
+        silenceAtWindowEndS(),
         acceptedInWindow / durationS,
         acceptedInWindow / (offeredPerS * durationS),
         LatencySummary.of(sends.sendLagUs),
@@ -263,6 +274,17 @@ public final class TargetRun {
         LatencySummary.of(scheduledUs),
         generatorBoundReason != null,
         generatorBoundReason);
+  }
+
+  /**
+   * Seconds from the last answer inside the window (or from the window's start, when none came) to
+   * the window's end, or to now when the run stopped before the window ended (a signal). Never
+   * negative; 0 before the window started.
+   */
+  private double silenceAtWindowEndS() {
+    long end = Math.min(windowEndNanos, System.nanoTime());
+    long from = Math.max(lastAnswerInWindowNanos, windowStartNanos);
+    return Math.max(0, end - from) / 1e9;
   }
 
   /** Warm-up slots put on the wire: their answers may arrive inside the window. */
