@@ -95,9 +95,9 @@ public final class Explain {
     stop.set(true);
   }
 
-  /** The record of the rounds that ended, for a resume. */
-  record State(List<ExplainResult.RoundEnd> finished) {
-    State {
+  /** {@value #STATE_FILE}: the rounds that ended, for a resume. */
+  public record State(List<ExplainResult.RoundEnd> finished) {
+    public State {
       finished = List.copyOf(finished);
     }
   }
@@ -637,7 +637,7 @@ public final class Explain {
         int splitRates = rates != null ? rates.size() : splitMultiples.size();
         rounds.add(
             round(
-                "lock round (one community against two)",
+                "lock round",
                 ExplainPlan.Kind.SPLIT,
                 "split",
                 settings(rates, rates == null ? splitMultiples : null, null, null, null),

@@ -112,21 +112,7 @@ class ExplainCommandIT {
    */
   @Test
   void aRoundThatFailsIsSaidAndTheOthersAnswersStand() throws Exception {
-    String json;
-    try (InputStream in =
-        getClass().getResourceAsStream("/dev/ceiling/rig/profiles/reference.json")) {
-      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    String control = "/audit-exchange-delay\"";
-    String second =
-        ",\n    {\"community\": \"b\", \"url\": \"ws://127.0.0.1:${port}/\", \"host_header\":"
-            + " \"b.localhost:${port}\", \"tags\": [[\"t\", \"ceiling\"]], \"kind\": 1,"
-            + " \"content_bytes\": 64}";
-    assertThat(json).contains(control).contains(second);
-    Path profile =
-        Files.writeString(
-            dir.resolve("broken-control.json"),
-            json.replace(control, "/no-such-control\"").replace(second, ""));
+    Path profile = oneCommunity(dir, "/no-such-control");
     Path out = dir.resolve("partner");
     Cli.Outcome o = run(shortRun(profile.toString(), out));
     System.out.println("ExplainCommandIT partner:\n" + o);
@@ -145,13 +131,122 @@ class ExplainCommandIT {
         .contains("Delay sweep on link 'builtin': failed: ")
         .contains("no-such-control");
     assertThat(d.rounds().get(3).status()).isEqualTo(Dossier.Status.CANNOT_RUN);
-    assertThat(d.answers()).contains("Lock round (one community against two): cannot run: ");
+    assertThat(d.answers()).contains("Lock round: cannot run: ");
     String ab =
         Answer.of(Json.read(out.resolve("ab/report.json"), ExperimentReport.class)).sentence();
     assertThat(d.answers()).contains(ab);
     assertThat(d.rounds().get(0).status())
         .isIn(Dossier.Status.ESTABLISHED, Dossier.Status.NOT_ESTABLISHED);
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.INFRASTRUCTURE);
+  }
+
+  /**
+   * The built-in reference profile with one community (no lock round) and its delay control at
+   * {@code controlPath} (its own, "/audit-exchange-delay", or one the relay does not serve).
+   */
+  private static Path oneCommunity(Path dir, String controlPath) throws java.io.IOException {
+    String json;
+    try (InputStream in =
+        ExplainCommandIT.class.getResourceAsStream("/dev/ceiling/rig/profiles/reference.json")) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    String control = "/audit-exchange-delay\"";
+    String second =
+        ",\n    {\"community\": \"b\", \"url\": \"ws://127.0.0.1:${port}/\", \"host_header\":"
+            + " \"b.localhost:${port}\", \"tags\": [[\"t\", \"ceiling\"]], \"kind\": 1,"
+            + " \"content_bytes\": 64}";
+    assertThat(json).contains(control).contains(second);
+    return Files.writeString(
+        dir.resolve("one-community" + controlPath.replace('/', '-') + ".json"),
+        json.replace(control, controlPath + "\"").replace(second, ""));
+  }
+
+  /**
+   * A run stopped after its first round, then {@code --resume DIR}: the finished A/B is not
+   * measured again (its journals keep their cells), the delay sweep runs, the dossier carries both.
+   * Partner: a resume with another option than the run's is refused before a relay starts.
+   */
+  @Test
+  void aStoppedRunResumesWithoutMeasuringAFinishedRoundAgain() throws Exception {
+    Path profile = oneCommunity(dir, "/audit-exchange-delay");
+    Path out = dir.resolve("resumed");
+    String[] args = shortRun(profile.toString(), out);
+    java.util.concurrent.atomic.AtomicReference<Explain> running =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Explain.Builder b =
+        Explain.builder()
+            .profile(dev.ceiling.rig.RelayProfile.load(profile))
+            .relayOverrides(overrides(args))
+            .duration(java.time.Duration.ofSeconds(1))
+            .warmup(java.time.Duration.ofMillis(500))
+            .repeats(2)
+            .seed(7L)
+            .rates(List.of(150.0))
+            .delaysMs(List.of(2.0, 4.0))
+            .outDir(out)
+            .installShutdownHook(false)
+            .progress(
+                new dev.ceiling.experiment.ExplainProgress() {
+                  @Override
+                  public void roundEnded(
+                      dev.ceiling.experiment.ExplainResult.RoundEnd end, java.time.Duration took) {
+                    running.get().interrupt();
+                  }
+                });
+    Explain first = b.build();
+    running.set(first);
+    dev.ceiling.experiment.ExplainResult stopped = first.run();
+    assertThat(stopped.interrupted()).isTrue();
+    assertThat(stopped.rounds().get(0).ran())
+        .isEqualTo(dev.ceiling.experiment.ExplainResult.Ran.RAN);
+    assertThat(stopped.rounds().get(1).ran())
+        .isEqualTo(dev.ceiling.experiment.ExplainResult.Ran.NOT_FINISHED);
+    assertThat(out.resolve("delay-sweep-builtin")).doesNotExist();
+    long onCells = Files.readAllLines(out.resolve("ab/journal-on.jsonl")).size();
+    long offCells = Files.readAllLines(out.resolve("ab/journal-off.jsonl")).size();
+
+    // Partner: another --repeats than the run's is another plan, refused before a relay starts.
+    List<String> other = new ArrayList<>(List.of(args));
+    other.set(other.indexOf("--repeats") + 1, "3");
+    other.remove(other.size() - 1);
+    other.remove(other.size() - 1);
+    other.addAll(List.of("--resume", out.toString()));
+    Cli.Outcome refused = run(other.toArray(String[]::new));
+    assertThat(refused.code()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+    assertThat(refused.errLines()).as(refused.toString()).hasSize(1);
+    assertThat(refused.err()).contains(Explain.PLAN_FILE).contains("repeats=3");
+
+    List<String> resume = new ArrayList<>(List.of(args));
+    resume.remove(resume.size() - 1);
+    resume.remove(resume.size() - 1);
+    resume.addAll(List.of("--resume", out.toString()));
+    Cli.Outcome o = run(resume.toArray(String[]::new));
+    System.out.println("ExplainCommandIT resume:\n" + o);
+    assertThat(o.err())
+        .contains(", measured by the run resumed")
+        .contains("round 2 of 2: delay sweep");
+    assertThat(Files.readAllLines(out.resolve("ab/journal-on.jsonl"))).hasSize((int) onCells);
+    assertThat(Files.readAllLines(out.resolve("ab/journal-off.jsonl"))).hasSize((int) offCells);
+    DelaySweepReport sweep =
+        DelaySweepFile.read(out.resolve("delay-sweep-builtin/sensitivity.json"));
+    assertThat(sweep.complete()).as(o.toString()).isTrue();
+    Dossier d = Json.read(out.resolve(Dossier.FILE), Dossier.class);
+    String ab =
+        Answer.of(Json.read(out.resolve("ab/report.json"), ExperimentReport.class)).sentence();
+    assertThat(d.answers()).contains(ab).contains(sweep.answer());
+    assertThat(o.code()).as(o.toString()).isIn(ExitCode.ESTABLISHED, ExitCode.NOT_ESTABLISHED);
+  }
+
+  /** The --param NAME=VALUE pairs of {@code args}. */
+  private static java.util.Map<String, String> overrides(String[] args) {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    for (int i = 0; i < args.length - 1; i++) {
+      if (args[i].equals("--param")) {
+        String[] kv = args[i + 1].split("=", 2);
+        out.put(kv[0], kv[1]);
+      }
+    }
+    return out;
   }
 
   /** The shortest run: 1 s cells, two repeats, one rate, two delays, a 20-run calibration. */
