@@ -4,6 +4,7 @@ import dev.ceiling.cli.command.CombineCommand;
 import dev.ceiling.cli.command.CompareCommand;
 import dev.ceiling.cli.command.DelaySweepCommand;
 import dev.ceiling.cli.command.ExperimentCommand;
+import dev.ceiling.cli.command.ExplainCommand;
 import dev.ceiling.cli.command.GenerateCommand;
 import dev.ceiling.cli.command.MergeCommand;
 import dev.ceiling.cli.command.ModelCommand;
@@ -45,6 +46,7 @@ import picocli.CommandLine.Help.TextTable;
       CompareCommand.class,
       ModelCommand.class,
       DelaySweepCommand.class,
+      ExplainCommand.class,
       ReportCommand.class,
       CommandLine.HelpCommand.class
     })
