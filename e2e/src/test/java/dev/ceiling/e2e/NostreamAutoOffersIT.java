@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The delay sweep on nostream with no rate given: nostream predicts no ceiling, so the sweep first
  * measures one by the ramp, places its offers from it, and runs to a verdict (established or not,
  * never refused as a usage error). Its file holds the ramp in its plan, and the first offer is the
- * ramp's ceiling placed as a prediction would be (1.5 x, rounded). Short cells and a ramp of 1 s
- * windows keep it near a minute.
+ * ramp's ceiling placed as a prediction would be (1.5 x, rounded), with latency cells at a tenth of
+ * that ceiling (no latency rate is given). Short cells and a ramp of 2 s windows keep it near two
+ * minutes.
  *
  * <p>The partner: a ramp whose maximum (40/s) is below nostream's ceiling finds none, and the sweep
  * ends with a verdict code and one clear line ("the ramp found no ceiling ... pass --rate"), not a
@@ -80,6 +81,16 @@ class NostreamAutoOffersIT {
     assertThat(stored.plan().offeredPerS())
         .isEqualTo((double) Math.max(1, Math.round(1.5 * ramp.ceilingPerS())));
     assertThat(stored.plan().offerRule()).contains("the ceiling the ramp measured");
+    // No latency rate was given: the plan declares latency cells at a tenth of the ramp's ceiling,
+    // and every cell has its latency cell at that offer.
+    assertThat(stored.plan().latencyOfferedPerS())
+        .isEqualTo((double) Math.max(1, Math.round(0.1 * ramp.ceilingPerS())));
+    assertThat(stored.plan().offerRule()).contains("latency cells at 0.1 x the ramp's ceiling");
+    assertThat(stored.cells())
+        .allSatisfy(
+            c ->
+                assertThat(c.latency().cell().offeredPerS())
+                    .isEqualTo(stored.plan().latencyOfferedPerS()));
     assertThat(stored.cells()).hasSize(stored.plan().cells().size());
   }
 
