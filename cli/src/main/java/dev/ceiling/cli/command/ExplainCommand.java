@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "explain",
     mixinStandardHelpOptions = true,
-    header = "Run every round a profile allows and write one dossier, answers first.",
+    header = "Every round a profile allows, and one dossier of answers.",
     description = {
       "On one plan, written to explain-plan.json before the first cell: the A/B of the"
           + " profile's named path (ab/), the delay sweep on each declared link"
