@@ -16,7 +16,6 @@ import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.Explain;
 import dev.ceiling.experiment.ExplainPlan;
 import dev.ceiling.experiment.ExplainResult;
-import dev.ceiling.experiment.ShutdownHook;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import java.io.IOException;
@@ -117,19 +116,17 @@ public final class ExplainCommand implements Callable<Integer> {
     }
     // Each round's own hook stops it after the running cell on Ctrl-C; explain's own stops the
     // next round from starting; this one holds the exit until the dossier is written, then 130.
-    ShutdownHook holdExit = ExperimentCommand.holdExitUntilPrinted("ceiling-print-before-exit");
-    try {
-      ExplainResult r;
-      try {
-        r = explain(fixedRates, dir).run();
-      } catch (ExperimentException e) {
-        CommandLines.error(err, e.getMessage());
-        return ExitCode.USAGE;
-      }
-      return finish(r, err);
-    } finally {
-      holdExit.close();
-    }
+    return RoundLines.holdingExit(
+        () -> {
+          ExplainResult r;
+          try {
+            r = explain(fixedRates, dir).run();
+          } catch (ExperimentException e) {
+            CommandLines.error(err, e.getMessage());
+            return ExitCode.USAGE;
+          }
+          return finish(r, err);
+        });
   }
 
   /** The engine with this command's options. */
