@@ -18,6 +18,7 @@ import dev.ceiling.verdict.ProblemKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +35,18 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code cache} link) is stopped by the pid its setup recorded after the treatment arm's first cell
  * and started again, with the setup's own command, after its third. The cells that ran during the
  * outage are excluded for {@code LINK_FAILED} naming {@code cache}; the half-run holds every cell;
- * the partner, the same A/B without the outage, has no {@code LINK_FAILED} at all.
+ * the partner, the same A/B without the outage, has no {@code LINK_FAILED} at all. The second case
+ * stops PostgreSQL (its {@code db} link) the same way, with the setup's own {@code pg_ctl}, and the
+ * reasons (which the answer quotes) name that link; the third stops Redis after a cell and starts
+ * it again before the next (the callback runs between cells, and returns once Redis lists the
+ * relay's connection again): nothing is excluded for a link and no reason names one.
  *
  * <p>The truth that Redis was down is established outside Ceiling: the process is gone (its pid no
  * longer names a live redis-server) before the next cell starts, and a fresh one is up (its pid
- * file names a live redis-server) before the cell after. Needs the setup's work directory in {@code
- * CEILING_NOSTREAM_DIR} and its exit code in {@code CEILING_NOSTREAM_STATUS}, as {@link
- * NostreamWireCountIT}; skips loudly without them.
+ * file names a live redis-server) before the cell after; for PostgreSQL, {@code pg_ctl status}
+ * exits 3 (not running) after the stop, and its own server log records the shutdown and the
+ * restart. Needs the setup's work directory in {@code CEILING_NOSTREAM_DIR} and its exit code in
+ * {@code CEILING_NOSTREAM_STATUS}, as {@link NostreamWireCountIT}; skips loudly without them.
  */
 class NostreamLinkOutageIT {
   private static Map<String, String> env;
@@ -78,7 +84,7 @@ class NostreamLinkOutageIT {
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void redisStoppedDuringTheTreatmentArmExcludesItsCellsForTheCacheLink() throws Exception {
-    Outage outage = new Outage("rules");
+    Outage outage = new Outage("rules", Service.REDIS);
     ExperimentResult r = run(outage);
     assertThat(outage.stoppedPid).as("Redis was stopped during the treatment arm").isNotNull();
     assertThat(outage.restarted).as("and started again").isTrue();
@@ -113,6 +119,92 @@ class NostreamLinkOutageIT {
         .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
         .containsAll(
             linkFailed.stream().map(e -> e.cell().arm() + "#" + e.cell().sequence()).toList());
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void postgresStoppedDuringTheTreatmentArmExcludesItsCellsForTheDbLink() throws Exception {
+    Outage outage = new Outage("rules", Service.POSTGRES);
+    ExperimentResult r;
+    try {
+      r = run(outage);
+    } finally {
+      // Whatever failed, the shared PostgreSQL is left running for the tests after this one.
+      if (outage.stopping && !outage.restarted && pgCtl("status") != 0) {
+        startPostgres();
+      }
+    }
+    assertThat(outage.stoppedPid).as("PostgreSQL was stopped during the treatment arm").isNotNull();
+    assertThat(outage.downWhileStopped)
+        .as("pg_ctl status said it was not running (exit 3) before the next cell")
+        .isEqualTo(3);
+    assertThat(outage.restarted).as("and started again").isTrue();
+    // PostgreSQL's own log says it shut down and came back, once each, outside Ceiling.
+    String log = Files.readString(Path.of(env.get("NOSTREAM_PG_LOG")));
+    assertThat(log.substring(outage.logOffsetAtStop))
+        .contains("database system is shut down")
+        .contains("database system is ready to accept connections");
+
+    HalfRun treatment = half(r, "rules");
+    assertThat(treatment.complete()).as("the half-run holds every cell measured").isTrue();
+    assertThat(treatment.cells()).hasSize(4);
+    assertThat(half(r, "none").cells()).hasSize(4);
+    List<ExcludedCell> linkFailed = linkFailed(r);
+    assertThat(linkFailed)
+        .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
+        .contains("rules#" + outage.during.get(0), "rules#" + outage.during.get(1));
+    for (ExcludedCell e : linkFailed) {
+      assertThat(e.cell().arm()).as("only the arm with the outage").isEqualTo("rules");
+      CellProblem p =
+          e.reasons().stream().filter(x -> x.kind() == ProblemKind.LINK_FAILED).findFirst().get();
+      assertThat(p.message()).startsWith("link 'db': ").contains("into the cell");
+      assertThat(p.message()).doesNotContain("link 'cache'");
+    }
+    for (Cell c : treatment.cells()) {
+      if (outage.during.contains(c.sequence())) {
+        LinkHealth db = link(c, "db");
+        assertThat(db.failed()).as("cell %d's db link", c.sequence()).isTrue();
+        assertThat(db.refused() + db.dropped() + db.stalls()).isPositive();
+      }
+    }
+    // Not decided by them: each is excluded, so none is evidence.
+    assertThat(r.report().verdict().excluded())
+        .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
+        .containsAll(
+            linkFailed.stream().map(e -> e.cell().arm() + "#" + e.cell().sequence()).toList());
+    // What the report tells (the answer's next step quotes each LINK_FAILED reason): the db link.
+    assertThat(r.report().verdict().excluded())
+        .flatExtracting(ExcludedCell::reasons)
+        .extracting(CellProblem::message)
+        .anyMatch(m -> m.startsWith("link 'db': "))
+        .noneMatch(m -> m.startsWith("link 'cache': "));
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void redisStoppedAndStartedAgainBetweenCellsExcludesNothing() throws Exception {
+    Outage outage = new Outage("rules", Service.REDIS_BETWEEN_CELLS);
+    ExperimentResult r = run(outage);
+    assertThat(outage.stoppedPid).as("Redis was stopped between two cells").isNotNull();
+    assertThat(outage.restarted).as("and started again before the next").isTrue();
+    assertThat(outage.relayReconnected)
+        .as("Redis's CLIENT LIST showed a client again before the next cell")
+        .isTrue();
+    for (String arm : List.of("rules", "none")) {
+      HalfRun h = half(r, arm);
+      assertThat(h.complete()).isTrue();
+      for (Cell c : h.cells()) {
+        assertThat(c.environment().failedLinks())
+            .as("%s cell %d's links", arm, c.sequence())
+            .isEmpty();
+      }
+    }
+    assertThat(linkFailed(r)).isEmpty();
+    // No reason of any exclusion names a link, so the answer (which quotes them) names none.
+    assertThat(r.report().verdict().excluded())
+        .flatExtracting(ExcludedCell::reasons)
+        .extracting(CellProblem::message)
+        .noneMatch(m -> m.contains("link '"));
   }
 
   @Test
@@ -163,6 +255,12 @@ class NostreamLinkOutageIT {
         .run();
   }
 
+  private static List<ExcludedCell> linkFailed(ExperimentResult r) {
+    return r.report().verdict().excluded().stream()
+        .filter(e -> e.reasons().stream().anyMatch(p -> p.kind() == ProblemKind.LINK_FAILED))
+        .toList();
+  }
+
   private static HalfRun half(ExperimentResult r, String arm) {
     return r.report().treatment().arm().equals(arm) ? r.report().treatment() : r.report().control();
   }
@@ -174,18 +272,40 @@ class NostreamLinkOutageIT {
         .orElseThrow();
   }
 
+  /** What an outage stops. */
+  private enum Service {
+    /** Redis, from after the arm's first cell to after its third. */
+    REDIS,
+    /** PostgreSQL, the same cells. */
+    POSTGRES,
+    /** Redis, stopped after the arm's first cell and started again before its second. */
+    REDIS_BETWEEN_CELLS
+  }
+
   /**
-   * Stops Redis after the first cell of {@code arm} and starts it after the third (null: never).
+   * Stops {@code service} after the first cell of {@code arm} and starts it after the third, or
+   * before the second for {@link Service#REDIS_BETWEEN_CELLS} (a null arm: never). The callback
+   * runs on the runner's thread between cells, so no cell runs while it does.
    */
   private static final class Outage implements ExperimentProgress {
     private final String arm;
+    private final Service service;
     private volatile String current;
     volatile Long stoppedPid;
     volatile boolean restarted;
+    volatile Integer downWhileStopped;
+    volatile int logOffsetAtStop;
+    volatile boolean relayReconnected;
+    volatile boolean stopping;
     final List<Integer> during = new CopyOnWriteArrayList<>();
 
     Outage(String arm) {
+      this(arm, Service.REDIS);
+    }
+
+    Outage(String arm, Service service) {
       this.arm = arm;
+      this.service = service;
     }
 
     @Override
@@ -199,18 +319,147 @@ class NostreamLinkOutageIT {
         return;
       }
       try {
+        if (service == Service.REDIS_BETWEEN_CELLS) {
+          if (done == 1) {
+            stoppedPid = stopRedis();
+            startRedis();
+            restarted = true;
+            relayReconnected = redisHasAClient();
+          }
+          return;
+        }
         if (done == 1) {
-          stoppedPid = stopRedis();
+          if (service == Service.REDIS) {
+            stoppedPid = stopRedis();
+          } else {
+            logOffsetAtStop = Files.readString(Path.of(env.get("NOSTREAM_PG_LOG"))).length();
+            stopping = true;
+            stoppedPid = stopPostgres();
+            downWhileStopped = pgCtl("status");
+          }
         } else if (done == 2) {
           during.add(cell.sequence());
         } else if (done == 3) {
           during.add(cell.sequence());
-          startRedis();
+          if (service == Service.REDIS) {
+            startRedis();
+          } else {
+            startPostgres();
+          }
           restarted = true;
         }
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
+    }
+  }
+
+  /**
+   * Whether Redis lists a client besides the asking redis-cli within 20 s: the relay (through its
+   * proxy) reconnected, so the next cell starts on a working link.
+   */
+  private static boolean redisHasAClient() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      Process p =
+          new ProcessBuilder(
+                  "redis-cli",
+                  "-h",
+                  "127.0.0.1",
+                  "-p",
+                  env.get("NOSTREAM_REDIS_PORT"),
+                  "CLIENT",
+                  "LIST")
+              .redirectErrorStream(true)
+              .start();
+      String out =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (p.waitFor(10, TimeUnit.SECONDS)
+          && out.lines().filter(l -> l.startsWith("id=")).count() > 1) {
+        return true;
+      }
+      Thread.sleep(100);
+    }
+    return false;
+  }
+
+  /** The postmaster's pid, from the first line of its own pid file. */
+  private static long postmasterPid() throws Exception {
+    return Long.parseLong(
+        Files.readAllLines(Path.of(env.get("NOSTREAM_PG_DATA"), "postmaster.pid")).get(0).trim());
+  }
+
+  /** Stops the setup's PostgreSQL with its own pg_ctl (fast mode), and returns the pid it had. */
+  private static long stopPostgres() throws Exception {
+    long pid = postmasterPid();
+    assertThat(pgCtl("stop", "-m", "fast", "-w", "-t", "60")).isZero();
+    // pg_ctl returns once the pid file is gone; the process itself may take a moment to exit.
+    for (int i = 0;
+        i < 300 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        i++) {
+      Thread.sleep(100);
+    }
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    return pid;
+  }
+
+  /** Starts PostgreSQL again with the setup's own options (docs/profiles/nostream/setup). */
+  private static void startPostgres() throws Exception {
+    String data = env.get("NOSTREAM_PG_DATA");
+    String sock = Path.of(data).getParent().toString();
+    assertThat(
+            pgCtl(
+                "start",
+                "-l",
+                env.get("NOSTREAM_PG_LOG"),
+                "-w",
+                "-t",
+                "120",
+                "-o",
+                "-p "
+                    + env.get("NOSTREAM_PG_PORT")
+                    + " -k "
+                    + sock
+                    + " -c listen_addresses=127.0.0.1 -c log_statement="
+                    + env.get("NOSTREAM_PG_LOG_STATEMENT")
+                    + " -c log_line_prefix='%m [%p] %c '"))
+        .isZero();
+    assertThat(pgCtl("status")).isZero();
+  }
+
+  /**
+   * Runs {@code pg_ctl -D DATA ARGS} (as the postgres user when this JVM is root, as the setup
+   * does) and returns its exit code: for {@code status}, 0 running and 3 not running.
+   */
+  private static int pgCtl(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    if ("root".equals(System.getProperty("user.name"))) {
+      cmd.addAll(List.of("runuser", "-u", "postgres", "--"));
+    }
+    cmd.add(pgBin().resolve("pg_ctl").toString());
+    cmd.add("-D");
+    cmd.add(env.get("NOSTREAM_PG_DATA"));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+    assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();
+    return p.exitValue();
+  }
+
+  /** PostgreSQL's server binaries, found as the setup finds them (the newest under /usr/lib). */
+  private static Path pgBin() throws Exception {
+    String given = System.getenv("PG_BIN");
+    if (given != null) {
+      return Path.of(given);
+    }
+    try (var s = Files.list(Path.of("/usr/lib/postgresql"))) {
+      return s.map(v -> v.resolve("bin"))
+          .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
+          .max(
+              java.util.Comparator.comparingInt(
+                  b ->
+                      Integer.parseInt(
+                          b.getParent().getFileName().toString().replaceAll("\\D", "0"))))
+          .orElseThrow();
     }
   }
 

@@ -297,6 +297,15 @@ public final class GeneratorProcesses {
     return c;
   }
 
+  /**
+   * What a child's exit code says failed: 2 is bad configuration; everything else, a child that
+   * started after the instant this parent chose ({@link GeneratorChild#STARTED_LATE}) included, is
+   * infrastructure, since a lead the machine could not meet is not the user's input.
+   */
+  static GeneratorException.Kind kindOfExit(int code) {
+    return code == 2 ? GeneratorException.Kind.CONFIG : GeneratorException.Kind.INFRASTRUCTURE;
+  }
+
   /** One child process and what it left behind. */
   private static final class Child {
     final String label;
@@ -338,7 +347,7 @@ public final class GeneratorProcesses {
       int code = process.exitValue();
       if (code != 0) {
         throw new GeneratorException(
-            code == 2 ? GeneratorException.Kind.CONFIG : GeneratorException.Kind.INFRASTRUCTURE,
+            kindOfExit(code),
             "the generator process for segment " + label + " exited " + code + ": " + reason());
       }
     }

@@ -187,6 +187,37 @@ class DelaySweepFromTheClientTest {
         .isEqualTo(" (not used: not saturated from the client in 3)");
   }
 
+  @Test
+  void aCellWhoseRelayStalledIsNotReadAsASlowerRelay() {
+    // The relay said nothing for the last 3 s of the window at delay 0 with events owed: a stop.
+    DelaySweepReport r =
+        sweep(
+            c -> {
+              DelaySweepPlan.Cell p =
+                  PLAN.cells().stream()
+                      .filter(q -> q.sequence() == c.sequence())
+                      .findFirst()
+                      .orElseThrow();
+              return c.toBuilder()
+                  .silenceAtWindowEndS(p.addedDelayMs() == 0.0 ? 3.0 : 0.01)
+                  .build();
+            });
+    assertThat(r.cells().stream().filter(c -> !c.ceilingUsed()))
+        .hasSize(3)
+        .allMatch(
+            c ->
+                c.problems().stream()
+                    .anyMatch(
+                        x ->
+                            x.kind() == dev.ceiling.verdict.ProblemKind.RELAY_STALLED
+                                && x.excludesEvidence()));
+    assertThat(DelaySweepAnalysis.whyUnused(r.cells()))
+        .isEqualTo(" (not used: RELAY_STALLED in 3)");
+    // Partner: the same cells with the relay answering to the end are all used.
+    DelaySweepReport answering = sweep(c -> c.toBuilder().silenceAtWindowEndS(0.01).build());
+    assertThat(answering.cells()).allMatch(DelaySweepCell::ceilingUsed);
+  }
+
   private static Cell flat(Cell c) {
     return c.toBuilder()
         .acceptedInWindow(3000)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ceiling.core.model.Target;
+import dev.ceiling.experiment.internal.GeneratorChild;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.TargetLoad;
@@ -59,6 +60,24 @@ class GeneratorProcessesTest {
     GeneratorConfig cfg = config("ws://127.0.0.1:9/", 10_000, Duration.ofSeconds(10));
     assertThat(GeneratorProcesses.lead(cfg, 2)).isEqualTo(Duration.ofSeconds(45));
     assertThat(GeneratorProcesses.lead(cfg, 4)).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void aChildThatStartedLateIsAnInfrastructureFailureAndOnlyExit2IsConfiguration() {
+    // The engine refuses a passed start instant as STARTED_LATE (StartAtIT); the child exits with
+    // its own code for it, and the parent reads that code as infrastructure, not as exit 2.
+    int late = GeneratorChild.exitCode(GeneratorException.Kind.STARTED_LATE);
+    assertThat(late).isEqualTo(GeneratorChild.STARTED_LATE).isNotEqualTo(2);
+    assertThat(GeneratorProcesses.kindOfExit(late))
+        .isEqualTo(GeneratorException.Kind.INFRASTRUCTURE);
+    assertThat(
+            GeneratorProcesses.kindOfExit(
+                GeneratorChild.exitCode(GeneratorException.Kind.INFRASTRUCTURE)))
+        .isEqualTo(GeneratorException.Kind.INFRASTRUCTURE);
+    // Partner: a bad configuration is still exit 2, CONFIG.
+    int config = GeneratorChild.exitCode(GeneratorException.Kind.CONFIG);
+    assertThat(config).isEqualTo(2);
+    assertThat(GeneratorProcesses.kindOfExit(config)).isEqualTo(GeneratorException.Kind.CONFIG);
   }
 
   @Test

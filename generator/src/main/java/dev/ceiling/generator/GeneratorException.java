@@ -13,7 +13,15 @@ public final class GeneratorException extends Exception {
     /** Bad input: exit code 2. */
     CONFIG,
     /** Infrastructure (connect, sign, I/O): exit code 3. */
-    INFRASTRUCTURE
+    INFRASTRUCTURE,
+    /**
+     * The shared start instant had passed before this process could start. Kept apart from {@link
+     * #CONFIG} because whose fault it is depends on who chose the instant: an instant a user typed
+     * that is already past is bad input ({@code generate} exits 2), while one a parent chose for
+     * the generator processes it started is a lead the machine could not meet (a loaded machine
+     * started the JVM late), an infrastructure failure (exit 3).
+     */
+    STARTED_LATE
   }
 
   private final Kind kind;

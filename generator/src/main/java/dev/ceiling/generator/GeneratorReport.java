@@ -1,6 +1,5 @@
 package dev.ceiling.generator;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ceiling.core.model.Checks;
 import dev.ceiling.core.model.LatencySummary;
 import java.time.Instant;
@@ -249,7 +248,7 @@ public record GeneratorReport(
       Long outstandingAtWindowStart,
       Long outstandingAtWindowMid,
       Long outstandingAtWindowEnd,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Double silenceAtWindowEndS,
+      Double silenceAtWindowEndS,
       double acceptedInWindowPerS,
       double acceptedInWindowOverOffered,
       LatencySummary sendLag,

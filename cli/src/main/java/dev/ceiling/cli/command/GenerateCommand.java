@@ -262,7 +262,9 @@ public final class GenerateCommand implements Callable<Integer> {
     try {
       report = Generator.run(cfg, line -> err.println("generate: " + Redaction.redact(line)), stop);
     } catch (GeneratorException e) {
-      if (e.kind() == GeneratorException.Kind.CONFIG) {
+      // An instant the user gave that had already passed is bad input, as any other.
+      if (e.kind() == GeneratorException.Kind.CONFIG
+          || e.kind() == GeneratorException.Kind.STARTED_LATE) {
         throw CommandLines.usage(spec.commandLine(), e.getMessage());
       }
       CommandLines.error(err, e.getMessage());

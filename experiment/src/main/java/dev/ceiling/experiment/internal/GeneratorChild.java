@@ -18,10 +18,27 @@ import java.nio.file.Path;
  *
  * <p>Progress goes to stderr, one line each; the last line before a non-zero exit is the reason.
  * Exit codes: 0 report written, 2 bad configuration, 3 infrastructure failure (including "not ready
- * at the start instant"), 4 the parent went away (its end of our stdin closed).
+ * at the start instant"), 4 the parent went away (its end of our stdin closed), {@link
+ * #STARTED_LATE} the start instant the parent chose had passed when this process got to it.
  */
 public final class GeneratorChild {
   private GeneratorChild() {}
+
+  /**
+   * The exit code of a child that started after the start instant its parent chose: the machine did
+   * not give it the lead it was planned (an infrastructure failure for the parent, never a
+   * configuration error).
+   */
+  public static final int STARTED_LATE = 5;
+
+  /** The exit code for a generator failure of {@code kind}. */
+  public static int exitCode(GeneratorException.Kind kind) {
+    return switch (kind) {
+      case CONFIG -> 2;
+      case STARTED_LATE -> STARTED_LATE;
+      case INFRASTRUCTURE -> 3;
+    };
+  }
 
   public static void main(String[] args) {
     if (args.length != 2) {
@@ -43,7 +60,7 @@ public final class GeneratorChild {
       code = 0;
     } catch (GeneratorException e) {
       System.err.println("error: " + e.getMessage());
-      code = e.kind() == GeneratorException.Kind.CONFIG ? 2 : 3;
+      code = exitCode(e.kind());
     } catch (ReportFormatException | IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       code = 2;

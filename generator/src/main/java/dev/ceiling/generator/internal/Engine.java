@@ -48,7 +48,7 @@ public final class Engine {
     long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
     if (cfg.startAt() != null && !Instant.now().isBefore(cfg.startAt())) {
       throw new GeneratorException(
-          GeneratorException.Kind.CONFIG,
+          GeneratorException.Kind.STARTED_LATE,
           "start at "
               + cfg.startAt()
               + " has already passed (now "

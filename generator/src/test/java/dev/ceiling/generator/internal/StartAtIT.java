@@ -134,7 +134,7 @@ class StartAtIT {
         .satisfies(
             e ->
                 assertThat(((GeneratorException) e).kind())
-                    .isEqualTo(GeneratorException.Kind.CONFIG));
+                    .isEqualTo(GeneratorException.Kind.STARTED_LATE));
   }
 
   @Test
