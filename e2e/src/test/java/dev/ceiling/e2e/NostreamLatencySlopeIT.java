@@ -101,9 +101,14 @@ class NostreamLatencySlopeIT {
   /** The ±0.5 known answer: a quiet machine only (docs/PERFORMANCE.md). */
   @Test
   @Tag("quiet-machine")
-  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
   void onAQuietMachineEachSlopeIsItsCountWithinHalfARoundTrip() throws Exception {
-    LinkSweepsResult r = sweep(dir, 0.5);
+    // Five delays x 3 repeats of 2 s latency cells at 40/s (a tenth of the ceiling nostream's ramp
+    // reads on a quiet machine, as the delay sweep's automatic latency offer would be): the count
+    // case's 3 x 2 cells of 18 events each gave 90% intervals about 1.4 round trips wide on a quiet
+    // machine, too wide for a TOST at +-0.5 whatever the slope.
+    LinkSweepsResult r =
+        sweep(dir, 0.5, List.of(0.0, 1.0, 2.0, 3.0, 4.0), 3, 40.0, Duration.ofSeconds(2));
     for (String link : List.of("db", "cache")) {
       LatencySlope s = slope(r, link);
       assertThat(s.countCheck()).as(s.fitProblem()).isNotNull();
@@ -150,6 +155,21 @@ class NostreamLatencySlopeIT {
    * pool (up to 3 connections), one worker.
    */
   static LinkSweepsResult sweep(Path dir, double margin) throws Exception {
+    return sweep(dir, margin, List.of(0.0, 2.0, 4.0), 2, 12.0, Duration.ofMillis(1500));
+  }
+
+  /**
+   * The sweep of both links with its plan: the delays, the repeats, the latency offer and each
+   * cell's window.
+   */
+  static LinkSweepsResult sweep(
+      Path dir,
+      double margin,
+      List<Double> delaysMs,
+      int repeats,
+      double latencyPerS,
+      Duration window)
+      throws Exception {
     Path out = dir.resolve("sweep");
     Files.createDirectories(out);
     return DelaySweep.builder()
@@ -163,11 +183,11 @@ class NostreamLatencySlopeIT {
         .links(List.of("db", "cache"))
         .expectRoundTripsByLink(Map.of("db", 1.0, "cache", 2.0))
         .margin(margin)
-        .delaysMs(List.of(0.0, 2.0, 4.0))
-        .repeats(2)
-        .duration(Duration.ofMillis(1500))
+        .delaysMs(delaysMs)
+        .repeats(repeats)
+        .duration(window)
         .rate(40.0)
-        .latencyRate(12.0)
+        .latencyRate(latencyPerS)
         .seed(7)
         .sweepOptions(
             SweepOptions.defaults(out.resolve("journal.jsonl"))

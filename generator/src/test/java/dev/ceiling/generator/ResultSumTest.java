@@ -82,6 +82,7 @@ class ResultSumTest {
     f.put("scheduled", LatencySummary.of(us(4_000 * factor, 5)));
     f.put("generator_bound", boundReason != null);
     f.put("generator_bound_reason", boundReason);
+    f.put("silence_at_window_end_s", 0.5 * factor);
     return Results.of(f);
   }
 
@@ -113,6 +114,8 @@ class ResultSumTest {
       case "acceptedInWindowPerS" -> inWindow / DURATION_S;
       case "acceptedInWindowOverOffered" -> inWindow / (OFFERED_PER_S * DURATION_S);
       case "generatorBoundReason" -> "first: " + a;
+      // Every part shares the window: the relay's last answer to any of them ends the silence.
+      case "silenceAtWindowEndS" -> Math.min((Double) a, (Double) b);
       default -> byType(c, a, b);
     };
   }
