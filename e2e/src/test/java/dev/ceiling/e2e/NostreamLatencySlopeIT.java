@@ -108,7 +108,7 @@ class NostreamLatencySlopeIT {
     // case's 3 x 2 cells of 18 events each gave 90% intervals about 1.4 round trips wide on a quiet
     // machine, too wide for a TOST at +-0.5 whatever the slope.
     LinkSweepsResult r =
-        sweep(dir, 0.5, List.of(0.0, 1.0, 2.0, 3.0, 4.0), 3, 40.0, Duration.ofSeconds(2));
+        sweep(dir, 0.5, List.of(0.0, 1.0, 2.0, 3.0, 4.0), 3, 80.0, 40.0, Duration.ofSeconds(2));
     for (String link : List.of("db", "cache")) {
       LatencySlope s = slope(r, link);
       assertThat(s.countCheck()).as(s.fitProblem()).isNotNull();
@@ -155,18 +155,20 @@ class NostreamLatencySlopeIT {
    * pool (up to 3 connections), one worker.
    */
   static LinkSweepsResult sweep(Path dir, double margin) throws Exception {
-    return sweep(dir, margin, List.of(0.0, 2.0, 4.0), 2, 12.0, Duration.ofMillis(1500));
+    return sweep(dir, margin, List.of(0.0, 2.0, 4.0), 2, 40.0, 12.0, Duration.ofMillis(1500));
   }
 
   /**
-   * The sweep of both links with its plan: the delays, the repeats, the latency offer and each
-   * cell's window.
+   * The sweep of both links with its plan: the delays, the repeats, the ceiling cells' offer (below
+   * nostream's ceiling: no test here reads the ceiling slope), the latency offer and each cell's
+   * window.
    */
   static LinkSweepsResult sweep(
       Path dir,
       double margin,
       List<Double> delaysMs,
       int repeats,
+      double ratePerS,
       double latencyPerS,
       Duration window)
       throws Exception {
@@ -186,7 +188,7 @@ class NostreamLatencySlopeIT {
         .delaysMs(delaysMs)
         .repeats(repeats)
         .duration(window)
-        .rate(40.0)
+        .rate(ratePerS)
         .latencyRate(latencyPerS)
         .seed(7)
         .sweepOptions(
