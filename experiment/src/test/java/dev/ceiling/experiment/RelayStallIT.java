@@ -59,7 +59,7 @@ class RelayStallIT {
             x -> {
               assertThat(x.excludesEvidence()).isTrue();
               assertThat(x.message())
-                  .startsWith("the relay answered nothing for the last ")
+                  .startsWith("the relay answered nothing (no OK, no NOTICE) for the last ")
                   .contains(" events outstanding, and no link failed to blame");
             });
     assertThat(stopped.counts().silenceAtWindowEndS())

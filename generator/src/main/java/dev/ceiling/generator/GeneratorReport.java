@@ -206,11 +206,11 @@ public record GeneratorReport(
    *     false), at the window's start
    * @param outstandingAtWindowMid the same at the window's middle
    * @param outstandingAtWindowEnd the same at the window's end
-   * @param silenceAtWindowEndS seconds from the last answer (OK true or false) that arrived inside
-   *     the window, or from the window's start when none did, to the window's end: with events
-   *     outstanding at the end, how long the relay had stopped answering. Over several targets or
-   *     segments the shortest (the relay's last answer to any of them); null in a report written
-   *     before it was recorded
+   * @param silenceAtWindowEndS seconds from the last answer (an OK, true or false, or a NOTICE: the
+   *     relay is alive, whether or not it accepts) that arrived inside the window, or from the
+   *     window's start when none did, to the window's end: with events outstanding at the end, how
+   *     long the relay had stopped answering. Over several targets or segments the shortest (the
+   *     relay's last answer to any of them); null in a report written before it was recorded
    * @param acceptedInWindowPerS accepted_in_window / requested duration: the throughput headline
    * @param acceptedInWindowOverOffered accepted_in_window / (offered x requested duration)
    * @param sendLag intended slot to on the wire

@@ -134,7 +134,7 @@ public final class CellProblems {
               ProblemKind.RELAY_STALLED,
               String.format(
                   Locale.ROOT,
-                  "the relay answered nothing for the last %.1f s of the window with %d events"
+                  "the relay answered nothing (no OK, no NOTICE) for the last %.1f s of the window with %d events"
                       + " outstanding, and no link failed to blame: a stopped relay, not a slower"
                       + " one",
                   c.counts().silenceAtWindowEndS(),

@@ -118,7 +118,7 @@ class CellProblemsTest {
               assertThat(p.excludesEvidence()).isTrue();
               assertThat(p.message())
                   .isEqualTo(
-                      "the relay answered nothing for the last 3.0 s of the window with 1234"
+                      "the relay answered nothing (no OK, no NOTICE) for the last 3.0 s of the window with 1234"
                           + " events outstanding, and no link failed to blame: a stopped relay,"
                           + " not a slower one");
             });

@@ -53,8 +53,11 @@ public final class TargetRun {
   private long answeredBeforeEnd;
 
   /**
-   * When the last answer (OK true or false) to a slot of this target arrived inside the window, in
-   * System.nanoTime() terms; Long.MIN_VALUE when none has. Guarded by this.
+   * When the relay last answered inside the window, in System.nanoTime() terms: an OK (true or
+   * false) to a slot of this target, or a NOTICE; Long.MIN_VALUE when nothing has come. A NOTICE
+   * counts because the silence measures whether the relay is alive, not whether it accepts: a
+   * limiter that refuses every event with a NOTICE (the reference relay's at its stock limits) is
+   * answering, and must not read as a stalled relay. Guarded by this.
    */
   private long lastAnswerInWindowNanos = Long.MIN_VALUE;
 
@@ -187,12 +190,16 @@ public final class TargetRun {
   }
 
   synchronized void onNotice(String text) {
-    if (frozen || !counts(System.nanoTime())) {
+    long nowNanos = System.nanoTime();
+    if (frozen || !counts(nowNanos)) {
       return;
     }
     notices++;
     if (firstNotice == null) {
       firstNotice = text;
+    }
+    if (nowNanos < windowEndNanos) {
+      lastAnswerInWindowNanos = Math.max(lastAnswerInWindowNanos, nowNanos);
     }
   }
 
@@ -277,9 +284,9 @@ public final class TargetRun {
   }
 
   /**
-   * Seconds from the last answer inside the window (or from the window's start, when none came) to
-   * the window's end, or to now when the run stopped before the window ended (a signal). Never
-   * negative; 0 before the window started.
+   * Seconds from the last answer (an OK or a NOTICE) inside the window (or from the window's start,
+   * when none came) to the window's end, or to now when the run stopped before the window ended (a
+   * signal). Never negative; 0 before the window started.
    */
   private double silenceAtWindowEndS() {
     long end = Math.min(windowEndNanos, System.nanoTime());
