@@ -74,6 +74,28 @@ public final class Sensitivity {
     }
   }
 
+  /** The rows as the line's columns: x (ms), y (ms) and each row's weight. */
+  private static final class Columns {
+    final double[] x;
+    final double[] y;
+    final double[] w;
+
+    Columns(Row[] rows) {
+      x = new double[rows.length];
+      y = new double[rows.length];
+      w = new double[rows.length];
+      for (int i = 0; i < rows.length; i++) {
+        x[i] = rows[i].x();
+        y[i] = rows[i].y();
+        w[i] = rows[i].fitWeight();
+      }
+    }
+
+    WeightedLine fit() {
+      return WeightedLine.fit(x, y, w);
+    }
+  }
+
   /** The line through {@code rows}, its intervals, its lack-of-fit test and its words. */
   private static SensitivityFit line(
       Row[] rows, double level, double lackOfFitAlpha, boolean latency) {
@@ -83,20 +105,13 @@ public final class Sensitivity {
     Arrays.sort(sorted, Comparator.comparingDouble(Row::x).thenComparingInt(Row::repeat));
     check(sorted, level, lackOfFitAlpha);
     int n = sorted.length;
-    double[] x = new double[n];
-    double[] y = new double[n];
-    double[] w = new double[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = sorted[i].x();
-      y[i] = sorted[i].y();
-      w[i] = sorted[i].fitWeight();
-    }
-    WeightedLine line = WeightedLine.fit(x, y, w);
+    Columns cols = new Columns(sorted);
+    WeightedLine line = cols.fit();
     int df = n - 2;
     double s2 = line.sse() / df;
     Estimate k = Estimate.of(line.slope(), Math.sqrt(line.slopeVariance(s2)), df, level);
     Estimate c = Estimate.of(line.intercept(), Math.sqrt(line.interceptVariance(s2)), df, level);
-    LackOfFit lof = PureError.test(x, y, w, line, lackOfFitAlpha);
+    LackOfFit lof = PureError.test(cols.x, cols.y, cols.w, line, lackOfFitAlpha);
     boolean established = lof.status() == LackOfFit.Status.NOT_REJECTED && s2 > 0;
     int delays = lof.levels().size();
     return new SensitivityFit(
@@ -221,15 +236,7 @@ public final class Sensitivity {
     checks.orThrow();
 
     int n = sorted.length;
-    double[] x = new double[n];
-    double[] y = new double[n];
-    double[] w = new double[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = sorted[i].x();
-      y[i] = sorted[i].y();
-      w[i] = sorted[i].fitWeight();
-    }
-    WeightedLine line = WeightedLine.fit(x, y, w);
+    WeightedLine line = new Columns(sorted).fit();
     int df = n - 2;
     double s2 = line.sse() / df;
     double yHat = line.at(x0);
