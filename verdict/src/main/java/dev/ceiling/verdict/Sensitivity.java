@@ -103,7 +103,7 @@ public final class Sensitivity {
     // equal delays (the pure-error groups) and duplicates are adjacent.
     Row[] sorted = rows.clone();
     Arrays.sort(sorted, Comparator.comparingDouble(Row::x).thenComparingInt(Row::repeat));
-    check(sorted, level, lackOfFitAlpha);
+    check(sorted, level, lackOfFitAlpha).orThrow();
     int n = sorted.length;
     Columns cols = new Columns(sorted);
     WeightedLine line = cols.fit();
@@ -199,12 +199,7 @@ public final class Sensitivity {
     Row[] sorted = fitRows.clone();
     Arrays.sort(sorted, Comparator.comparingDouble(Row::x).thenComparingInt(Row::repeat));
     // The fit's own rules (points, delays, duplicates, weights), then the what-if's, all at once.
-    Checks checks = new Checks();
-    try {
-      check(sorted, level, 0.05);
-    } catch (IllegalArgumentException e) {
-      checks.add(e.getMessage());
-    }
+    Checks checks = check(sorted, level, 0.05);
     checks.nonNegativeFinite("at_delay_ms", x0);
     double minX = sorted.length == 0 ? 0 : sorted[0].x();
     double maxX = sorted.length == 0 ? 0 : sorted[sorted.length - 1].x();
@@ -458,8 +453,8 @@ public final class Sensitivity {
     };
   }
 
-  /** Every broken rule at once; {@code sorted} by delay, then repeat. */
-  private static void check(Row[] sorted, double level, double lackOfFitAlpha) {
+  /** Every broken rule, collected, not yet thrown; {@code sorted} by delay, then repeat. */
+  private static Checks check(Row[] sorted, double level, double lackOfFitAlpha) {
     Checks checks = new Checks();
     if (!(level > 0 && level < 1)) {
       checks.add("level must be in (0, 1), got " + level);
@@ -496,7 +491,7 @@ public final class Sensitivity {
               + " points at "
               + delays);
     }
-    checks.orThrow();
+    return checks;
   }
 
   private static String words(
