@@ -272,7 +272,9 @@ public final class IdentitiesRound {
                   .map(
                       m ->
                           new IdentitiesRoundReport.MeasuredIdentitiesCell(
-                              m.identity().measurement().identities(), m.cell()))
+                              m.identity().measurement().identities(),
+                              m.cell(),
+                              IdentitiesVerdict.exclusion(m, o.verdictConfig).orElse(null)))
                   .toList(),
               verdict);
       Json.write(file, r);

@@ -4,6 +4,7 @@ import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.MeasurementSettings;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.verdict.AdmissionPlan;
+import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.IdentitiesReport;
 import java.time.Instant;
 import java.util.List;
@@ -71,8 +72,10 @@ public record IdentitiesRoundReport(
    *
    * @param identities N
    * @param cell the cell, numbered by its place in the run
+   * @param excludedBy the problem for which the verdict left the cell out of its row, or null when
+   *     the row used it
    */
-  public record MeasuredIdentitiesCell(int identities, Cell cell) {}
+  public record MeasuredIdentitiesCell(int identities, Cell cell, CellProblem excludedBy) {}
 
   public IdentitiesRoundReport {
     identities = List.copyOf(identities);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
@@ -95,24 +96,26 @@ public final class IdentitiesVerdict {
         words(offeredPerS, sourceAddresses, rows, firstFree, budget, predictedCeilingPerS));
   }
 
+  /**
+   * The problem that keeps {@code m} out of its row, or empty when the row uses it: the first
+   * problem that excludes evidence, other than the limiter's own evidence, which this round reads.
+   */
+  public static Optional<CellProblem> exclusion(Measured m, VerdictConfig cfg) {
+    // The client's steady state counts OK-true answers only, so a cell whose limiter answers
+    // its refusals (OK false) fails it by construction; where the limiter refused, its
+    // refusals are the reading, and the limiter-window rule is what makes them steady-state.
+    boolean limiterRefused = refused(m.cell()) >= LIMITER_BINDS_FRACTION;
+    return CellProblems.of(m.cell(), m.identity(), cfg, m.clientEvidence()).stream()
+        .filter(
+            p ->
+                p.excludesEvidence()
+                    && !LIMITER_EVIDENCE.contains(p.kind())
+                    && !(limiterRefused && p.kind() == ProblemKind.CLIENT_NOT_STEADY))
+        .findFirst();
+  }
+
   private static IdentitiesRow row(int n, List<Measured> cells, VerdictConfig cfg) {
-    List<Measured> used = new ArrayList<>();
-    for (Measured m : cells) {
-      // The client's steady state counts OK-true answers only, so a cell whose limiter answers
-      // its refusals (OK false) fails it by construction; where the limiter refused, its
-      // refusals are the reading, and the limiter-window rule is what makes them steady-state.
-      boolean limiterRefused = refused(m.cell()) >= LIMITER_BINDS_FRACTION;
-      boolean excluded =
-          CellProblems.of(m.cell(), m.identity(), cfg, m.clientEvidence()).stream()
-              .anyMatch(
-                  p ->
-                      p.excludesEvidence()
-                          && !LIMITER_EVIDENCE.contains(p.kind())
-                          && !(limiterRefused && p.kind() == ProblemKind.CLIENT_NOT_STEADY));
-      if (!excluded) {
-        used.add(m);
-      }
-    }
+    List<Measured> used = cells.stream().filter(m -> exclusion(m, cfg).isEmpty()).toList();
     Double ratio = mean(used, m -> m.cell().acceptedOverOffered());
     Double perS = mean(used, m -> m.cell().acceptedInWindow() / m.cell().durationRequestedS());
     Double refused = mean(used, m -> refused(m.cell()));
@@ -153,7 +156,7 @@ public final class IdentitiesVerdict {
    * profile maps it, else the generator's NOTICEs and "rate-limited" OK false (NOTICE mode answers
    * no OK, so each NOTICE is one refused event).
    */
-  static double refused(Cell c) {
+  public static double refused(Cell c) {
     Double quota = c.delta(MetricRole.ADMISSION_REJECTIONS_QUOTA);
     double n =
         quota != null ? quota : c.notices() + c.rejectedByPrefix().getOrDefault("rate-limited", 0L);

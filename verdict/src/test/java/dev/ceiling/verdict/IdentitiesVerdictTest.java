@@ -144,6 +144,11 @@ class IdentitiesVerdictTest {
     assertThat(r.row(10).used()).isZero();
     assertThat(r.row(20).used()).isEqualTo(1);
     assertThat(r.firstFreeIdentities()).isEqualTo(40);
+    // The reason per cell, as the round's file records it: the excluding problem for the cell left
+    // out; none for its partner, whose NOTICEs and quota refusals are the limiter speaking.
+    assertThat(IdentitiesVerdict.exclusion(cells.get(0), CFG))
+        .hasValueSatisfying(p -> assertThat(p.kind()).isEqualTo(ProblemKind.GENERATOR_BOUND));
+    assertThat(IdentitiesVerdict.exclusion(cells.get(1), CFG)).isEmpty();
   }
 
   /** Without the relay's counter, NOTICEs are the limiter's evidence. */

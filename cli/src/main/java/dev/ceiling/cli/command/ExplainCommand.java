@@ -4,11 +4,13 @@ import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.Logging;
 import dev.ceiling.cli.internal.ConsoleProgress;
+import dev.ceiling.cli.report.DefaultsRoundHtml;
 import dev.ceiling.cli.report.DelaySweepHtml;
 import dev.ceiling.cli.report.Dossier;
 import dev.ceiling.cli.report.DossierHtml;
 import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.json.Json;
+import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.experiment.DelaySweepFile;
 import dev.ceiling.experiment.DelaySweepPlan;
 import dev.ceiling.experiment.Experiment;
@@ -16,6 +18,7 @@ import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.Explain;
 import dev.ceiling.experiment.ExplainPlan;
 import dev.ceiling.experiment.ExplainResult;
+import dev.ceiling.experiment.IdentitiesRoundReport;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import java.io.IOException;
@@ -160,6 +163,18 @@ public final class ExplainCommand implements Callable<Integer> {
         try {
           Files.writeString(html, DelaySweepHtml.render(DelaySweepFile.read(json)));
         } catch (IOException | ExperimentException | RuntimeException x) {
+          CommandLines.error(err, "cannot write " + html + " (" + x.getMessage() + ")");
+        }
+      }
+    }
+    for (ExplainResult.RoundEnd e : r.rounds()) {
+      if (e.kind() == ExplainPlan.Kind.DEFAULTS && e.file() != null) {
+        Path json = r.outDir().resolve(e.file());
+        Path html = json.resolveSibling(DefaultsRoundHtml.FILE);
+        try {
+          Files.writeString(
+              html, DefaultsRoundHtml.render(Json.read(json, IdentitiesRoundReport.class)));
+        } catch (IOException | ReportFormatException | RuntimeException x) {
           CommandLines.error(err, "cannot write " + html + " (" + x.getMessage() + ")");
         }
       }

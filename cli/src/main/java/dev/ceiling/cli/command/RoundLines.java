@@ -3,6 +3,8 @@ package dev.ceiling.cli.command;
 import dev.ceiling.cli.CommandLines;
 import dev.ceiling.cli.ExitCode;
 import dev.ceiling.cli.report.Answer;
+import dev.ceiling.cli.report.DefaultsRoundHtml;
+import dev.ceiling.cli.report.ReportFiles;
 import dev.ceiling.cli.report.Summary;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExperimentResult;
@@ -15,6 +17,7 @@ import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
 import dev.ceiling.verdict.SplitRate;
 import dev.ceiling.verdict.SplitReport;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -154,7 +157,18 @@ final class RoundLines {
         v.rows().forEach(row -> c.out().println(line(row)));
       }
     }
-    return finish(r, "the cells' journals (journals/) and the relay's state (rig/) beside it", c);
+    String beside = "the cells' journals (journals/) and the relay's state (rig/) beside it";
+    if (r.report() != null && r.file() != null) {
+      Path page = r.file().resolveSibling(DefaultsRoundHtml.FILE);
+      try {
+        ReportFiles.writeText(page, () -> DefaultsRoundHtml.render(r.report()));
+        beside = DefaultsRoundHtml.FILE + "  " + page.toAbsolutePath() + "\n  " + beside;
+      } catch (IOException e) {
+        // The round's own file holds every figure; a page that cannot be written loses none.
+        CommandLines.error(c.err(), e.getMessage());
+      }
+    }
+    return finish(r, beside, c);
   }
 
   /** " N = 10: 100.0/s accepted (0.222 of the offer), 78% refused, busy 0.35: LIMITER". */

@@ -34,6 +34,11 @@ final class Charts {
      */
     LOG_MS,
     /**
+     * Logarithmic counts, ticks labelled with the number at 1, 2 and 5 of each decade: a grid of
+     * signing keys from 1 to 1,000 puts its small N, where the limiter binds, beside its large N.
+     */
+    LOG,
+    /**
      * HdrHistogram's percentile-distribution axis: x = 1 / (1 - p), logarithmic, ticks labelled
      * "99.9%", so each further nine of the tail gets the same width as the one before.
      */
@@ -235,12 +240,14 @@ final class Charts {
       function ticks(kind){
         if(kind==='LOG_MS')return function(u,vals){return vals.map(function(v){
           return v==null?'':(isPow10(v)||leading(v)===2||leading(v)===5)?num(v)+' ms':'';});};
+        if(kind==='LOG')return function(u,vals){return vals.map(function(v){
+          return v==null?'':(isPow10(v)||leading(v)===2||leading(v)===5)?num(v):'';});};
         if(kind==='PERCENTILE')return function(u,vals){return vals.map(function(v){
           return v==null||!isPow10(v)?'':+(100*(1-1/v)).toPrecision(6)+'%';});};
         return function(u,vals){return vals.map(function(v){return v==null?'':num(v);});};
       }
       function scale(kind){
-        if(kind==='LOG_MS'||kind==='PERCENTILE')return {distr:3,log:10,time:false};
+        if(kind==='LOG_MS'||kind==='LOG'||kind==='PERCENTILE')return {distr:3,log:10,time:false};
         // Zero in view, and a sliver below it so that a marker at zero is not cut by the axis.
         if(kind==='LINEAR_FROM_ZERO')return {time:false,range:function(u,min,max){
           var r=uPlot.rangeNum(Math.min(0,min),Math.max(0,max),0.1,true);

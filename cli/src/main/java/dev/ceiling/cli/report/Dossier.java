@@ -180,7 +180,8 @@ public record Dossier(
         switch (e.kind()) {
           case AB -> e.dir() + "/report.html";
           case DELAY_SWEEP -> e.dir() + "/" + DelaySweepHtml.FILE;
-          case SPLIT, DEFAULTS -> null;
+          case DEFAULTS -> e.dir() + "/" + DefaultsRoundHtml.FILE;
+          case SPLIT -> null;
         };
     if (html != null && Files.exists(outDir.resolve(html))) {
       return html;

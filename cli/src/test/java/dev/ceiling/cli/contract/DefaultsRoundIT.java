@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.html.HtmlEscapers;
+import dev.ceiling.cli.report.DefaultsRoundHtml;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.testing.FreePorts;
@@ -126,6 +128,12 @@ class DefaultsRoundIT {
             v.firstFreeIdentities(), cold / budget, hot / budget, o)
         .isTrue();
     assertThat(o.out()).startsWith("At ").contains("the limiter stops binding from N = ");
+    // The page beside the file, named where the files are listed, with the crossover chart.
+    Path page = out.resolve(DefaultsRoundHtml.FILE);
+    assertThat(o.err()).contains(page.toAbsolutePath().toString());
+    assertThat(Files.readString(page))
+        .contains("<figure class=\"chart\">")
+        .contains(HtmlEscapers.htmlEscaper().escape(v.words()));
 
     // A file written before the round read the declared admission limits (no "admission") still
     // reads, with it null and everything else as written; partner: any other missing field is

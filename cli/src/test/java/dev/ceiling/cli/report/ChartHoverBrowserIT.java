@@ -13,6 +13,8 @@ import dev.ceiling.core.model.LatencySummary;
 import dev.ceiling.experiment.DelaySweepCell;
 import dev.ceiling.experiment.DelaySweepPoint;
 import dev.ceiling.experiment.DelaySweepReport;
+import dev.ceiling.experiment.IdentitiesRoundReport;
+import dev.ceiling.experiment.IdentitiesRoundReport.MeasuredIdentitiesCell;
 import dev.ceiling.verdict.ExperimentReport;
 import java.io.File;
 import java.net.InetAddress;
@@ -484,5 +486,67 @@ class ChartHoverBrowserIT {
     String tip = hover("Worker ms per event", xy.get(i)[0], xy.get(i)[1]);
     assertThat(tip).isNotNull().contains("cell: #" + unused.get(i).planned().sequence());
     assertThat(tip).contains("used by the fit: no: ");
+  }
+
+  /** The crossover chart's used cells (N, accepted/offered) and the one a hover can find alone. */
+  static MeasuredIdentitiesCell crossoverTarget(IdentitiesRoundReport r) {
+    List<MeasuredIdentitiesCell> used =
+        r.cells().stream().filter(c -> c.excludedBy() == null).toList();
+    Assumptions.assumeFalse(used.isEmpty(), "the fixture has no used cell");
+    return used.get(
+        loneliest(
+            used.stream()
+                .map(c -> new double[] {Math.log10(c.identities()), c.cell().acceptedOverOffered()})
+                .toList()));
+  }
+
+  static List<String> crossoverLines(MeasuredIdentitiesCell c) {
+    return List.of(
+        "cell: #" + c.cell().sequence(),
+        "N keys: " + c.identities(),
+        "accepted/offered: " + f(c.cell().acceptedOverOffered(), 4),
+        "used: yes");
+  }
+
+  @Test
+  void theDefaultsRoundsCrossoverShowsTheHoveredCellAndThePrediction() throws Exception {
+    IdentitiesRoundReport r = DefaultsRoundHtmlTest.fixture();
+    open(DefaultsRoundHtml.render(r));
+    MeasuredIdentitiesCell c = crossoverTarget(r);
+    assertTooltip(
+        DefaultsRoundHtml.CROSSOVER,
+        c.identities(),
+        c.cell().acceptedOverOffered(),
+        crossoverLines(c));
+    // The predicted crossover, fixed before any cell ran, at its foot (where its dashes begin).
+    double n = DefaultsRoundHtml.predictedKeys(r);
+    String tip = hover(DefaultsRoundHtml.CROSSOVER, n, 0);
+    assertThat(tip).isNotNull().contains("predicted crossover: N = " + HtmlTables.num(n));
+  }
+
+  @Test
+  void aCrossoverWhoseTooltipDescribesAnotherCellFails() throws Exception {
+    // Partner: the hovered cell's number swapped with another cell's in the page's data.
+    IdentitiesRoundReport r = DefaultsRoundHtmlTest.fixture();
+    MeasuredIdentitiesCell target = crossoverTarget(r);
+    MeasuredIdentitiesCell other =
+        r.cells().stream()
+            .filter(c -> c.cell().sequence() != target.cell().sequence())
+            .findFirst()
+            .orElseThrow();
+    String a = "\"value\":\"#" + target.cell().sequence() + "\"";
+    String b = "\"value\":\"#" + other.cell().sequence() + "\"";
+    String html = DefaultsRoundHtml.render(r);
+    assertThat(html).contains(a, b);
+    open(html.replace(a, "SWAP").replace(b, a).replace("SWAP", b));
+    assertThatThrownBy(
+            () ->
+                assertTooltip(
+                    DefaultsRoundHtml.CROSSOVER,
+                    target.identities(),
+                    target.cell().acceptedOverOffered(),
+                    crossoverLines(target)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("cell: #" + other.cell().sequence());
   }
 }

@@ -275,6 +275,11 @@ class HtmlReportBrowserIT {
     assertThat(sweep.overflows()).as(sweep.viewport()).isEmpty();
     assertThat(sweep.errors()).isEmpty();
     assertThat(sweep.charts()).hasSize(1);
+    // And the defaults round's, with its crossover chart and its per-cell reasons.
+    Seen defaults = open(DefaultsRoundHtml.render(DefaultsRoundHtmlTest.fixture()), PHONE_PX);
+    assertThat(defaults.overflows()).as(defaults.viewport()).isEmpty();
+    assertThat(defaults.errors()).isEmpty();
+    assertThat(defaults.charts()).hasSize(1);
   }
 
   @Test
