@@ -290,7 +290,7 @@ final class Arms {
       String arm, ExperimentIdentity first, ExperimentIdentity armIdentity) {
     ExperimentIdentity recorded = previous.recorded();
     if (recorded != null) {
-      List<String> differ = IdentityCheck.differences(recorded, armIdentity);
+      List<String> differ = Differences.differences(recorded, armIdentity);
       if (!differ.isEmpty()) {
         return Optional.of(
             "cannot resume arm '"
@@ -302,7 +302,7 @@ final class Arms {
       }
     }
     ExperimentIdentity base = recorded != null ? recorded : first;
-    List<String> differ = base == null ? List.of() : IdentityCheck.armsDiffer(base, armIdentity);
+    List<String> differ = base == null ? List.of() : Differences.armsDiffer(base, armIdentity);
     if (!differ.isEmpty()) {
       return Optional.of(
           "the control arm '"

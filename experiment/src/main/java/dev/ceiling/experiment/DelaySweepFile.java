@@ -1,20 +1,16 @@
 package dev.ceiling.experiment;
 
-import com.google.common.base.CaseFormat;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.core.model.ExperimentIdentity;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.verdict.VerdictConfig;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -334,30 +330,13 @@ public final class DelaySweepFile {
       String prefix,
       String storedLabel,
       String givenLabel) {
-    Objects.requireNonNull(stored, "stored");
-    Objects.requireNonNull(given, "given");
-    List<String> out = new ArrayList<>();
-    for (RecordComponent c : DelaySweepPlan.class.getRecordComponents()) {
-      Object a = component(c, stored);
-      Object b = component(c, given);
-      if (!c.getName().equals("cells") && !Objects.equals(a, b)) {
-        String field = CaseFormat.LOWER_CAMEL.to(CaseFormat.LOWER_UNDERSCORE, c.getName());
-        out.add(prefix + field + " " + storedLabel + " " + a + ", " + givenLabel + " " + b);
-      }
-    }
+    List<String> out =
+        Differences.components(stored, given, "cells", prefix, storedLabel, givenLabel);
     if (out.isEmpty() && !stored.cells().equals(given.cells())) {
       out.add(
           prefix + "cells: the stored order is not the one seed " + stored.seed() + " declares");
     }
     return out;
-  }
-
-  private static Object component(RecordComponent c, DelaySweepPlan plan) {
-    try {
-      return c.getAccessor().invoke(plan);
-    } catch (IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("cannot read the plan's " + c.getName(), e);
-    }
   }
 
   private static boolean same(double a, double b) {

@@ -421,12 +421,12 @@ public record DelaySweepOptions(
     }
 
     /**
-     * The problems of {@link #contrast} alone, each starting with the word "contrast" (a parameter
-     * the profile does not declare, or one that would not change the base arm), for a caller that
-     * names them by its own flag; empty before a profile is set. {@link #problems()} holds them
-     * too.
+     * The problems of {@link #contrast} alone (a parameter the profile does not declare, or one
+     * that would not change the base arm), for a caller that names the option by its own flag;
+     * empty before a profile is set. {@link #problems()} holds them too, as their {@link
+     * OptionProblem#message()}.
      */
-    public List<String> contrastProblems() {
+    public List<OptionProblem> contrastProblems() {
       return profile == null ? List.of() : contrastProblemsOf(this);
     }
 
@@ -568,7 +568,7 @@ public record DelaySweepOptions(
         out.add("margin must be a finite number > 0 round trips per event, got " + b.margin);
       }
       if (b.profile != null) {
-        out.addAll(contrastProblemsOf(b));
+        contrastProblemsOf(b).forEach(p -> out.add(p.message()));
       }
       if (b.attached != null) {
         out.addAll(attachedProblems(b));
@@ -624,26 +624,28 @@ public record DelaySweepOptions(
      * A contrast parameter must be one the profile declares, and must change what the base arm
      * runs: a contrast equal to the base measures nothing.
      */
-    private static List<String> contrastProblemsOf(Builder b) {
-      List<String> out = new ArrayList<>();
+    private static List<OptionProblem> contrastProblemsOf(Builder b) {
+      List<OptionProblem> out = new ArrayList<>();
       for (Map.Entry<String, String> e : new java.util.TreeMap<>(b.contrast).entrySet()) {
         String base =
             b.relayOverrides.getOrDefault(e.getKey(), b.profile.parameters().get(e.getKey()));
         if (!b.profile.parameters().containsKey(e.getKey())) {
           out.add(
-              "contrast "
-                  + e.getKey()
-                  + " is not a parameter of profile '"
-                  + b.profile.name()
-                  + "', which declares "
-                  + new java.util.TreeSet<>(b.profile.parameters().keySet()));
+              new OptionProblem(
+                  "contrast",
+                  e.getKey()
+                      + " is not a parameter of profile '"
+                      + b.profile.name()
+                      + "', which declares "
+                      + new java.util.TreeSet<>(b.profile.parameters().keySet())));
         } else if (e.getValue().equals(base)) {
           out.add(
-              "contrast "
-                  + e.getKey()
-                  + "="
-                  + e.getValue()
-                  + " is what the base arm runs already: the arms would not differ");
+              new OptionProblem(
+                  "contrast",
+                  e.getKey()
+                      + "="
+                      + e.getValue()
+                      + " is what the base arm runs already: the arms would not differ"));
         }
       }
       return out;

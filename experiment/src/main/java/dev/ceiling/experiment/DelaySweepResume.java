@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -46,17 +45,11 @@ final class DelaySweepResume {
     DelaySweepReport base = stored(dir.resolve(DelaySweep.REPORT_FILE));
     List<String> differ = differences(o, base);
     differ.addAll(contrastDifferences(o, base));
-    if (!differ.isEmpty()) {
-      throw new ExperimentException(
-          "cannot resume "
-              + dir
-              + ": these options declare another sweep than its "
-              + DelaySweep.REPORT_FILE
-              + ": "
-              + String.join("; ", differ)
-              + "; pass the options the sweep was started with",
-          null);
-    }
+    Differences.refuseResume(
+        dir,
+        "these options declare another sweep than its " + DelaySweep.REPORT_FILE,
+        differ,
+        "sweep");
     Path contrastFile = dir.resolve(DelaySweepOptions.CONTRAST_DIR).resolve(DelaySweep.REPORT_FILE);
     DelaySweepReport contrast = null;
     if (!o.contrast().isEmpty() && Files.exists(contrastFile)) {
@@ -185,7 +178,7 @@ final class DelaySweepResume {
         judged(o.profile(), stored.rig(), stored.plan(), stored.measurement());
     ExperimentIdentity now =
         judged(o.profile(), redactedNow, stored.plan(), o.sweepOptions().measurement());
-    return IdentityCheck.differences(recorded, now, DelaySweep.REPORT_FILE, "this relay");
+    return Differences.differences(recorded, now, DelaySweep.REPORT_FILE, "this relay");
   }
 
   /** The sweep as the A/B's rules see it: the plan's one rate and duration, a repeat per cell. */
@@ -265,9 +258,7 @@ final class DelaySweepResume {
   }
 
   private static void same(List<String> differ, String name, Object stored, Object now) {
-    if (!Objects.equals(stored, now)) {
-      differ.add(name + " " + DelaySweep.REPORT_FILE + " " + stored + ", now " + now);
-    }
+    Differences.same(differ, name, stored, now, DelaySweep.REPORT_FILE, "now");
   }
 
   /** Why the relay now up cannot continue {@code previous}, in words; null when it can. */

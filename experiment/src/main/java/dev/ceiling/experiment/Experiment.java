@@ -134,19 +134,16 @@ public final class Experiment {
   public static final String PREDICTED_CEILING_HOT_KEY = Predictions.WORKER_CEILING_HOT_KEY;
 
   /** Fluent configuration; {@link #run()} validates and runs. Not thread-safe. */
-  public static final class Builder extends MeasurementBuilder<Builder> {
+  public static final class Builder extends RoundBuilder<Builder> {
     private List<Double> rates = List.of(250.0, 500.0, 750.0, 1000.0);
     private List<Double> autoRateMultiples;
-    private Long seed;
     private Double equivalenceMargin;
-    private ExperimentProgress progress = ExperimentProgress.NONE;
-    private boolean installShutdownHook = true;
     private boolean resume;
     private Duration shutdownGrace = Duration.ofSeconds(60);
     private final Map<String, Function<ExperimentReport, String>> renderers = new LinkedHashMap<>();
 
     private Builder() {
-      super(Duration.ofSeconds(4), SweepOptions.defaults(Path.of("journal.jsonl")));
+      super(Duration.ofSeconds(4));
     }
 
     @Override
@@ -188,12 +185,6 @@ public final class Experiment {
       return this;
     }
 
-    /** Shuffle the cell order with this seed (default: ascending). */
-    public Builder shuffled(long orderSeed) {
-      this.seed = orderSeed;
-      return this;
-    }
-
     /**
      * Also asks whether the treatment's cost, control minus treatment in accepted/offered, lies
      * within +-{@code delta} at each rate (a TOST, Holm across rates). Declared here, before the
@@ -204,11 +195,6 @@ public final class Experiment {
      */
     public Builder equivalenceMargin(double delta) {
       this.equivalenceMargin = delta;
-      return this;
-    }
-
-    public Builder progress(ExperimentProgress p) {
-      this.progress = Objects.requireNonNull(p, "progress");
       return this;
     }
 
@@ -242,12 +228,6 @@ public final class Experiment {
       return this;
     }
 
-    /** Whether Ctrl-C is handled (default true; tests embedding Ceiling may turn it off). */
-    public Builder installShutdownHook(boolean install) {
-      this.installShutdownHook = install;
-      return this;
-    }
-
     /** Validates every option, reporting all problems at once, then runs. */
     public ExperimentResult run() throws ExperimentException {
       return build(RigControl.REAL, ArmSweep.Factory.real()).run();
@@ -258,15 +238,9 @@ public final class Experiment {
      * relays and sweeps (the rig module's and {@link SweepRunner}s, or a test's fakes).
      */
     Experiment build(RigControl rigs, ArmSweep.Factory sweeps) throws ExperimentException {
-      List<String> problems = new ArrayList<>();
-      if (profile == null) {
-        problems.add("profile is required");
-      }
+      List<String> problems = commonProblems();
       if (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite())) {
         problems.add("rates must be finite numbers > 0, got " + rates);
-      }
-      if (duration.isZero() || duration.isNegative()) {
-        problems.add("duration must be > 0, got " + duration);
       }
       if (repeats < 1) {
         problems.add("repeats must be >= 1, got " + repeats);
@@ -276,18 +250,9 @@ public final class Experiment {
             "equivalence margin must be in (0, 1) (a fraction of accepted/offered), got "
                 + equivalenceMargin);
       }
-      if (!problems.isEmpty()) {
-        throw new ExperimentException(String.join("; ", problems), null);
-      }
-      if (outDir == null) {
-        if (resume) {
-          throw new ExperimentException("resume needs the out_dir of the run to continue", null);
-        }
-        try {
-          outDir = newRunDirectory(Path.of("ceiling-reports"));
-        } catch (IOException e) {
-          throw new ExperimentException("cannot create an output directory: " + e, e);
-        }
+      orThrow(problems);
+      if (outDir == null && resume) {
+        throw new ExperimentException("resume needs the out_dir of the run to continue", null);
       }
       RunOptions o =
           new RunOptions(
@@ -301,7 +266,7 @@ public final class Experiment {
               relayOverrides,
               sweepOptions,
               verdictConfig,
-              outDir,
+              outDirOrNew(),
               progress,
               installShutdownHook,
               resume,

@@ -2,7 +2,6 @@ package dev.ceiling.experiment;
 
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
-import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.LimiterWindowRule;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -386,20 +385,14 @@ public final class Explain {
   }
 
   /** Fluent configuration; {@link #run()} validates, plans and runs. Not thread-safe. */
-  public static final class Builder {
-    private RelayProfile profile;
-    private Map<String, String> relayOverrides = Map.of();
-    private Duration duration = Duration.ofSeconds(4);
+  public static final class Builder extends MeasurementBuilder<Builder> {
     private Duration warmup = Duration.ofSeconds(2);
-    private int repeats = 3;
     private Long seed;
     private List<Double> rates;
     private List<Double> abMultiples = AB_AUTO_MULTIPLES;
     private List<Double> splitMultiples = SPLIT_AUTO_MULTIPLES;
     private List<Double> delaysMs = DelaySweepOptions.DEFAULT_DELAYS_MS;
     private List<Integer> identities = DEFAULT_IDENTITIES;
-    private SweepOptions sweepOptions = SweepOptions.defaults(Path.of("journal.jsonl"));
-    private Path outDir;
     private boolean resume;
     private boolean installShutdownHook = true;
     private ExplainProgress progress = ExplainProgress.NONE;
@@ -407,35 +400,23 @@ public final class Explain {
     private DelaySweepProgress sweepProgress = DelaySweepProgress.NONE;
     private UnaryOperator<Experiment.Builder> abExtra = UnaryOperator.identity();
 
-    private Builder() {}
-
-    /** The relay (required). */
-    public Builder profile(RelayProfile p) {
-      this.profile = Objects.requireNonNull(p, "profile");
-      return this;
+    /**
+     * The shared settings (relay, overrides, window, repeats, cell measurement, verdict settings,
+     * directory) go to every round; the window defaults to 4 s, the directory is required, and the
+     * warm-up is set apart from the cell measurement.
+     */
+    private Builder() {
+      super(Duration.ofSeconds(4), SweepOptions.defaults(Path.of("journal.jsonl")));
     }
 
-    /** Overrides of the profile's ports and parameters, for every round. */
-    public Builder relayOverrides(Map<String, String> o) {
-      this.relayOverrides = Map.copyOf(o);
-      return this;
-    }
-
-    /** Each cell's window in every round, > 0 (default 4 s). */
-    public Builder duration(Duration d) {
-      this.duration = Objects.requireNonNull(d, "duration");
+    @Override
+    Builder self() {
       return this;
     }
 
     /** Each cell's warm-up in every round, >= 0 (default 2 s). */
     public Builder warmup(Duration d) {
       this.warmup = Objects.requireNonNull(d, "warmup");
-      return this;
-    }
-
-    /** Cells per point of every round's grid, >= 2 (default 3). */
-    public Builder repeats(int n) {
-      this.repeats = n;
       return this;
     }
 
@@ -464,18 +445,6 @@ public final class Explain {
     /** The defaults round's grid of signing keys (default 10, 100, 500). */
     public Builder identities(List<Integer> n) {
       this.identities = List.copyOf(n);
-      return this;
-    }
-
-    /** Per-cell measurement for every round (generators, lag bound); the warm-up is set apart. */
-    public Builder sweepOptions(SweepOptions s) {
-      this.sweepOptions = Objects.requireNonNull(s, "sweepOptions");
-      return this;
-    }
-
-    /** The run's directory (required); each round's lies under it. */
-    public Builder outDir(Path dir) {
-      this.outDir = Objects.requireNonNull(dir, "outDir");
       return this;
     }
 
@@ -688,40 +657,31 @@ public final class Explain {
       return sweepOptions.withJournal(dir.resolve("journal.jsonl")).withWarmup(warmup);
     }
 
+    /** A one-relay round's builder with the shared settings, the listener and the order seed. */
+    private <T extends RoundBuilder<T>> T oneRelay(T b, SweepOptions cells, Path dir) {
+      sharedTo(b, cells, dir).progress(cellProgress).installShutdownHook(installShutdownHook);
+      if (seed != null) {
+        b.shuffled(seed);
+      }
+      return b;
+    }
+
     Experiment.Builder ab(Path dir, boolean resume) {
       Experiment.Builder b =
-          Experiment.builder()
-              .profile(profile)
-              .duration(duration)
-              .repeats(repeats)
-              .relayOverrides(relayOverrides)
-              .sweepOptions(sweepOptions.withWarmup(warmup))
-              .outDir(dir)
-              .resume(resume)
-              .progress(cellProgress)
-              .installShutdownHook(installShutdownHook);
+          oneRelay(Experiment.builder(), sweepOptions.withWarmup(warmup), dir).resume(resume);
       if (rates != null) {
         b.rates(rates);
       } else {
         b.ratesFromCalibration(array(abMultiples));
-      }
-      if (seed != null) {
-        b.shuffled(seed);
       }
       return abExtra.apply(b);
     }
 
     DelaySweepOptions.Builder delaySweep(String link, Path dir, boolean resume) {
       DelaySweepOptions.Builder b =
-          DelaySweep.builder()
-              .profile(profile)
+          sharedTo(DelaySweep.builder(), cells(dir), dir)
               .link(link)
               .delaysMs(delaysMs)
-              .repeats(repeats)
-              .duration(duration)
-              .relayOverrides(relayOverrides)
-              .sweepOptions(cells(dir))
-              .outDir(dir)
               .progress(sweepProgress)
               .resume(resume);
       if (seed != null) {
@@ -732,45 +692,16 @@ public final class Explain {
 
     IdentitiesRound.Builder defaults(Path dir) {
       IdentitiesRound.Builder b =
-          IdentitiesRound.builder()
-              .profile(profile)
-              .duration(duration)
-              .repeats(repeats)
-              .relayOverrides(relayOverrides)
-              .sweepOptions(cells(dir))
-              .outDir(dir)
-              .progress(cellProgress)
-              .installShutdownHook(installShutdownHook)
-              .identities(identities);
+          oneRelay(IdentitiesRound.builder(), cells(dir), dir).identities(identities);
       if (rates != null) {
         b.rate(rates.get(rates.size() - 1));
-      }
-      if (seed != null) {
-        b.shuffled(seed);
       }
       return b;
     }
 
     SplitRound.Builder split(Path dir) {
-      SplitRound.Builder b =
-          SplitRound.builder()
-              .profile(profile)
-              .duration(duration)
-              .repeats(repeats)
-              .relayOverrides(relayOverrides)
-              .sweepOptions(cells(dir))
-              .outDir(dir)
-              .progress(cellProgress)
-              .installShutdownHook(installShutdownHook);
-      if (rates != null) {
-        b.rates(rates);
-      } else {
-        b.ratesFromLockCalibration(array(splitMultiples));
-      }
-      if (seed != null) {
-        b.shuffled(seed);
-      }
-      return b;
+      SplitRound.Builder b = oneRelay(SplitRound.builder(), cells(dir), dir);
+      return rates != null ? b.rates(rates) : b.ratesFromLockCalibration(array(splitMultiples));
     }
   }
 }

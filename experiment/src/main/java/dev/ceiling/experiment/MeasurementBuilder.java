@@ -67,6 +67,20 @@ abstract class MeasurementBuilder<B extends MeasurementBuilder<B>> {
   }
 
   /**
+   * Gives {@code b} this builder's shared settings, with the cell measurement and the directory of
+   * its own: how a run made of rounds ({@link Explain}) configures each one.
+   */
+  <T extends MeasurementBuilder<T>> T sharedTo(T b, SweepOptions cells, Path dir) {
+    return b.profile(profile)
+        .relayOverrides(relayOverrides)
+        .duration(duration)
+        .repeats(repeats)
+        .verdictConfig(verdictConfig)
+        .sweepOptions(cells)
+        .outDir(dir);
+  }
+
+  /**
    * Where the reports, half-runs, journals and rig state go. An experiment without one makes a new
    * directory of its own ({@link Experiment#newRunDirectory}), and so does a split or defaults
    * round; a delay sweep requires one.

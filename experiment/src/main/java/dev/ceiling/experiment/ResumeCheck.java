@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What an experiment's output directory holds, checked before anything starts: the journals a
@@ -107,7 +106,7 @@ final class ResumeCheck {
     }
     if (out.size() == 2) {
       List<Journal.Contents> two = new ArrayList<>(out.values());
-      List<String> differ = IdentityCheck.differences(two.get(0).identity(), two.get(1).identity());
+      List<String> differ = Differences.differences(two.get(0).identity(), two.get(1).identity());
       if (!differ.isEmpty()) {
         problems.add("the journals in " + dir + " belong to different experiments: " + differ);
       }
@@ -144,21 +143,11 @@ final class ResumeCheck {
     same(differ, "order_seed", recorded.orderSeed(), seed);
     // The margin was declared before the first cell; a resume may not choose another one.
     same(differ, "equivalence_margin", recorded.equivalenceMargin(), equivalenceMargin);
-    if (!differ.isEmpty()) {
-      throw new ExperimentException(
-          "cannot resume "
-              + dir
-              + ": these options differ from its journals: "
-              + String.join("; ", differ)
-              + "; pass the options the run was started with",
-          null);
-    }
+    Differences.refuseResume(dir, "these options differ from its journals", differ, "run");
   }
 
   private static void same(List<String> differ, String name, Object journal, Object now) {
-    if (!Objects.equals(journal, now)) {
-      differ.add(name + " journal " + journal + ", now " + now);
-    }
+    Differences.same(differ, name, journal, now, "journal", "now");
   }
 
   /**

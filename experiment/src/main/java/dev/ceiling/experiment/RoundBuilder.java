@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the one-relay rounds' builders ({@link SplitRound#builder()}, {@link
- * IdentitiesRound#builder()}) add to every measurement's settings: the order seed, the progress
- * listener, Ctrl-C handling, the output directory when none is given, and the checks they share (a
- * profile, a window).
+ * What the one-relay rounds' builders ({@link Experiment#builder()}, {@link SplitRound#builder()},
+ * {@link IdentitiesRound#builder()}) add to every measurement's settings: the order seed, the
+ * progress listener, Ctrl-C handling, the output directory when none is given, and the checks they
+ * share (a profile, a window).
  *
  * @param <B> the concrete builder, returned by every setter
  */

@@ -178,7 +178,7 @@ public final class SweepRunner implements ArmSweep {
       return Journal.create(options.journal(), identity, arm);
     }
     Journal.Contents previous = Journal.read(options.journal());
-    List<String> mismatch = IdentityCheck.differences(previous.identity(), identity);
+    List<String> mismatch = Differences.differences(previous.identity(), identity);
     if (!previous.arm().equals(arm)) {
       mismatch.add("arm: journal '" + previous.arm() + "', this sweep '" + arm + "'");
     }

@@ -176,10 +176,10 @@ class JournalTest {
             null,
             "digest",
             java.util.Map.of());
-    assertThat(IdentityCheck.differences(a, b))
+    assertThat(Differences.differences(a, b))
         .hasSize(2)
         .anySatisfy(s -> assertThat(s).startsWith("ratesPerS:"))
         .anySatisfy(s -> assertThat(s).startsWith("durationS:"));
-    assertThat(IdentityCheck.differences(a, identity(2))).isEmpty();
+    assertThat(Differences.differences(a, identity(2))).isEmpty();
   }
 }

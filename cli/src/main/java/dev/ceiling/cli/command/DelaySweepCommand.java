@@ -287,7 +287,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
         .link(link)
         .contrastProblems()
         .stream()
-        .map(q -> "--" + q)
+        .map(q -> "--" + q.option() + " " + q.text())
         .toList();
   }
 

@@ -174,23 +174,11 @@ public final class ExperimentCommand implements Callable<Integer> {
   /** The A/B experiment with this command's options. */
   private Experiment.Builder experiment(Checked c) {
     Experiment.Builder b =
-        Experiment.builder()
-            .profile(c.profile())
-            .duration(duration.value())
-            .repeats(repeats.n)
-            .relayOverrides(overrides())
-            .sweepOptions(sweepOptions())
-            .verdictConfig(c.verdict())
+        round(Experiment.builder(), c)
             .resume(resume.dir != null)
-            .alsoRender("report.html", HtmlReport::render)
-            .progress(progress());
-    // Without --out or --resume the experiment names a new directory of the run's own
-    // (Experiment.newRunDirectory under ceiling-reports), as it does for every API user.
-    if (resume.or(out) != null) {
-      b.outDir(resume.or(out));
-    }
-    if (seed.seed != null) {
-      b.shuffled(seed.seed);
+            .alsoRender("report.html", HtmlReport::render);
+    if (resume.dir != null) {
+      b.outDir(resume.dir);
     }
     if (equivalence.margin != null) {
       b.equivalenceMargin(equivalence.margin);
@@ -226,7 +214,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             .withIdentities(identities.value()));
   }
 
-  /** A one-relay round's settings from this command's options, as the A/B takes them. */
+  /** A one-relay round's settings (the A/B's too) from this command's options. */
   private <B extends RoundBuilder<B>> B round(B b, Checked c) {
     b.profile(c.profile())
         .duration(duration.value())

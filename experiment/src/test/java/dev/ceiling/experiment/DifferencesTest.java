@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * The experiment compares the control arm's identity with the treatment's before sweeping the
  * control: every differing field is listed, by name, with both values.
  */
-class IdentityCheckTest {
+class DifferencesTest {
   static ExperimentIdentity id(String binary, Map<String, String> params, double graceS) {
     return new ExperimentIdentity(
         "p",
@@ -38,7 +38,7 @@ class IdentityCheckTest {
   void everyFieldInWhichTheControlDiffersIsListed() {
     ExperimentIdentity treatment = id("sha256:a", Map.of("exchange_delay_ms", "0.5"), 2);
     ExperimentIdentity control = id("sha256:b", Map.of("exchange_delay_ms", "0"), 5);
-    assertThat(IdentityCheck.armsDiffer(treatment, control))
+    assertThat(Differences.armsDiffer(treatment, control))
         .containsExactly(
             "relayBinaryDigest: treatment sha256:a, control sha256:b",
             "relayParameters: treatment {exchange_delay_ms=0.5}, control {exchange_delay_ms=0}",
@@ -47,7 +47,7 @@ class IdentityCheckTest {
                 + " graceS=5.0, sendLagBoundMs=10.0, identities=null, sourceAddresses=null]");
     // Mutant partner: the same relay in both arms passes.
     assertThat(
-            IdentityCheck.armsDiffer(
+            Differences.armsDiffer(
                 treatment, id("sha256:a", Map.of("exchange_delay_ms", "0.5"), 2)))
         .isEmpty();
   }
@@ -72,12 +72,12 @@ class IdentityCheckTest {
     ExperimentIdentity eight = id("sha256:a", Map.of(), 2).withMeasurement(o.measurement());
     ExperimentIdentity hundred =
         id("sha256:a", Map.of(), 2).withMeasurement(o.withIdentities(100).measurement());
-    assertThat(IdentityCheck.differences(eight, hundred))
+    assertThat(Differences.differences(eight, hundred))
         .singleElement()
         .asString()
         .startsWith("measurement: journal")
         .contains("identities=8, sourceAddresses=null]", "identities=100, sourceAddresses=null]");
     // Partner: the same identities are no difference.
-    assertThat(IdentityCheck.differences(eight, eight)).isEmpty();
+    assertThat(Differences.differences(eight, eight)).isEmpty();
   }
 }
