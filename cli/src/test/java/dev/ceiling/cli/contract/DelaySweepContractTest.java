@@ -267,6 +267,9 @@ class DelaySweepContractTest {
     assertUsageError(
         resume(stored, "--rate", "90"), "plan.offered_per_s sensitivity.json 80.0, now 90.0");
     assertUsageError(resume(stored, "--identities", "4"), "measurement sensitivity.json");
+    // Another what-if is another plan: its holdout cells would be cells the plan never had.
+    assertUsageError(
+        resume(stored, "--at", "db=1.5ms"), "plan.holdout_delay_ms sensitivity.json null, now 1.5");
     Cli.Outcome two = resume(stored, "--seed", "4", "--margin", "0.7");
     assertUsageError(two, "plan.seed");
     assertThat(two.err()).contains("plan.margin sensitivity.json 0.5, now 0.7");
