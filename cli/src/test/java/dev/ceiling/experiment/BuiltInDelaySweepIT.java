@@ -39,7 +39,10 @@ class BuiltInDelaySweepIT {
    * By the count, which no load can move: in every cell the relay made exactly 6 delayed exchanges
    * per entry written, and in the contrast arm, a relay started with 4, exactly 4 (the partner: a
    * count that did not follow the relay's exchanges would read 6 there). Unsaturated 1 s cells:
-   * nothing here is timed.
+   * nothing here is timed. The plan also holds a what-if's holdout at 1.5 ms ({@code --at
+   * builtin=1.5ms}): its 2 cells are in the plan written before the first cell, shuffled with the
+   * grid's, measured at 1.5 ms (the relay's own count says so: 6, and 4 in the contrast arm, at
+   * that delay), and left out of the points.
    */
   @Test
   void everyCellCountsTheRelaysOwnExchangesPerEntry() throws Exception {
@@ -51,6 +54,7 @@ class BuiltInDelaySweepIT {
             .duration(Duration.ofSeconds(1))
             .rate(30.0)
             .contrast(Map.of("audit_exchanges", "4"))
+            .holdoutAt(Map.of("builtin", 1.5))
             .sweepOptions(quick(out, Duration.ofMillis(500)))
             .run();
     String figures = DelaySweepIT.figures(r) + "\n" + perCell(r.report());
@@ -58,12 +62,31 @@ class BuiltInDelaySweepIT {
     assertThat(r.report()).as(figures).isNotNull();
     assertThat(r.report().complete()).as(figures).isTrue();
     assertEveryCellMakes(r.report(), 6, figures);
+    assertHoldout(r.report(), figures);
     assertThat(r.contrast()).as(figures).isNotNull();
     DelaySweepReport four = r.contrast().contrast();
     String fourFigures = perCell(four);
     System.out.println("BuiltInDelaySweepIT count, 4 exchanges: " + fourFigures);
     assertThat(four).as("the contrast arm; %s", figures).isNotNull();
     assertEveryCellMakes(four, 4, fourFigures);
+    assertHoldout(four, fourFigures);
+  }
+
+  /**
+   * The holdout at 1.5 ms: 2 cells in the plan (the file shows its delay), measured at that delay,
+   * never a point of the line; the what-if is in the report, and its answer in the answer line.
+   */
+  private static void assertHoldout(DelaySweepReport r, String figures) {
+    assertThat(r.plan().holdoutDelayMs()).as(figures).isEqualTo(1.5);
+    assertThat(r.plan().cells().stream().filter(r.plan()::isHoldout)).as(figures).hasSize(2);
+    assertThat(r.cells().stream().filter(c -> r.plan().isHoldout(c.planned())))
+        .as(figures)
+        .hasSize(2)
+        .allMatch(c -> c.planned().addedDelayMs() == 1.5);
+    assertThat(r.points()).extracting(DelaySweepPoint::addedDelayMs).containsExactly(1.0, 2.0);
+    assertThat(r.whatIf()).as(figures).isNotNull();
+    assertThat(r.whatIf().holdoutCellsMeasured()).as(figures).isEqualTo(2);
+    assertThat(r.answer()).as(figures).contains("what-if at 1.5 ms to 'builtin'");
   }
 
   /**
@@ -77,6 +100,7 @@ class BuiltInDelaySweepIT {
   void theTimingFitReadsTheRelaysExchangesPerEntry() throws Exception {
     DelaySweepResult six = timed("six", "6", 6.0);
     DelaySweepResult four = timed("four", "4", 4.0);
+    whatIfs(six, four);
     String figures = DelaySweepIT.figures(six) + "\n" + DelaySweepIT.figures(four);
     System.out.println("BuiltInDelaySweepIT timing: " + figures);
     for (DelaySweepResult r : List.of(six, four)) {
@@ -124,10 +148,50 @@ class BuiltInDelaySweepIT {
     }
   }
 
+  /**
+   * The what-if, on a quiet machine: each relay's holdout at 2.5 ms, inside its own swept delays,
+   * lies on its own line and reads INSIDE. The partner is a holdout placed where the line does not
+   * hold: the relay with 4 exchanges' holdout cells judged against the line of the relay with 6
+   * (its ceiling at 2.5 ms is about 1.4 times what 6 round trips allow) read OUTSIDE.
+   */
+  private static void whatIfs(DelaySweepResult six, DelaySweepResult four) {
+    String figures = six.report().answer() + "\n" + four.report().answer();
+    for (DelaySweepResult r : List.of(six, four)) {
+      assertThat(r.report().whatIf()).as(figures).isNotNull();
+      assertThat(r.report().whatIf().ceiling()).as(figures).isNotNull();
+      assertThat(r.report().whatIf().ceiling().placement())
+          .as(figures)
+          .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.INSIDE);
+      assertThat(r.report().answer()).as(figures).contains(": inside");
+    }
+    DelaySweepReport s = six.report();
+    List<dev.ceiling.verdict.DelayPoint> line =
+        s.cells().stream()
+            .filter(c -> c.ceilingUsed() && !s.plan().isHoldout(c.planned()))
+            .map(
+                c ->
+                    new dev.ceiling.verdict.DelayPoint(
+                        DelaySweepPoint.fitX(s.points(), c.planned().addedDelayMs()),
+                        c.planned().repeat(),
+                        c.ceilingPerS()))
+            .toList();
+    DelaySweepReport f = four.report();
+    double x = f.whatIf().realizedDelayMs();
+    List<dev.ceiling.verdict.DelayPoint> held =
+        f.cells().stream()
+            .filter(c -> c.ceilingUsed() && f.plan().isHoldout(c.planned()))
+            .map(c -> new dev.ceiling.verdict.DelayPoint(x, c.planned().repeat(), c.ceilingPerS()))
+            .toList();
+    assertThat(dev.ceiling.verdict.Sensitivity.whatIf(line, x, held, s.plan().level()).placement())
+        .as(figures)
+        .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.OUTSIDE);
+  }
+
   private DelaySweepResult timed(String name, String exchanges, double expected) throws Exception {
     Path out = dir.resolve(name);
     return sweep(out, exchanges)
         .expectRoundTrips(expected)
+        .holdoutAt(Map.of("builtin", 2.5))
         .delaysMs(List.of(1.0, 2.0, 3.0, 4.0))
         .repeats(3)
         .duration(Duration.ofSeconds(2))
@@ -137,7 +201,8 @@ class BuiltInDelaySweepIT {
   }
 
   private static void assertEveryCellMakes(DelaySweepReport r, int exchanges, String figures) {
-    assertThat(r.cells()).as(figures).hasSize(4);
+    // 2 delays and the holdout's, 2 repeats each.
+    assertThat(r.cells()).as(figures).hasSize(6);
     for (DelaySweepCell c : r.cells()) {
       assertThat(c.auditEvents()).as("entries in cell %s; %s", c.planned(), figures).isNotNull();
       assertThat(c.auditEvents())

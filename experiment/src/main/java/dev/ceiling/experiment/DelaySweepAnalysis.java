@@ -99,7 +99,13 @@ final class DelaySweepAnalysis {
             ? null
             : Sensitivity.againstCount(
                 fit, plan.expectedRoundTrips(), plan.margin(), 1 - plan.level());
-    List<DelaySweepCell> used = cells.stream().filter(DelaySweepCell::ceilingUsed).toList();
+    // The holdout is the what-if's: left out of the lines and of the wire count, which are the
+    // grid's.
+    List<DelaySweepCell> used =
+        cells.stream()
+            .filter(DelaySweepCell::ceilingUsed)
+            .filter(c -> !plan.isHoldout(c.planned()))
+            .toList();
     Double wire = turnsPerEvent(used);
     Double wirePerOkTrue = wire == null ? turnsPerOkTrue(used) : null;
     boolean fromClient =
@@ -111,12 +117,21 @@ final class DelaySweepAnalysis {
                 && fit != null
                 && fit.established()
                 && (count == null || count.reading() == Tost.Reading.CONSISTENT);
+    DelaySweepWhatIf whatIf =
+        DelaySweepWhatIf.of(
+            plan,
+            cells,
+            fitted.points(),
+            plan.latencyOfferedPerS() == null ? null : LatencySlope.line(plan, cells, null));
     String answer =
         latency != null
             ? latency.answer(plan.link()) + partial(progress)
             : fromClient
                 ? answerFromClient(plan, fit, fitProblem, count, wirePerOkTrue, progress)
                 : answer(plan, fit, fitProblem, count, wire, progress);
+    if (whatIf != null) {
+      answer += "; " + whatIf.answer();
+    }
     return new DelaySweepReport(
         DelaySweepReport.SCHEMA,
         profile,
@@ -139,7 +154,8 @@ final class DelaySweepAnalysis {
         answer,
         fromClient ? CeilingSource.CLIENT : null,
         wirePerOkTrue,
-        latency);
+        latency,
+        whatIf);
   }
 
   private static String partial(Progress progress) {
@@ -162,13 +178,17 @@ final class DelaySweepAnalysis {
     return out;
   }
 
-  /** The fit, or why there is none. */
-  private record Fitted(SensitivityFit fit, String problem) {}
+  /** The fit and the points it is fitted to, or why there is none. */
+  private record Fitted(SensitivityFit fit, String problem, List<DelayPoint> points) {}
 
-  /** The line over every used cell, each at its point's realized delay. */
+  /**
+   * The line over every used cell but the holdout's, each at its point's realized delay: the
+   * holdout checks the line, so the line never sees it.
+   */
   private static Fitted fit(
       DelaySweepPlan plan, List<DelaySweepCell> cells, List<DelaySweepPoint> points) {
     List<DelayPoint> delayPoints = new ArrayList<>();
+    cells = cells.stream().filter(c -> !plan.isHoldout(c.planned())).toList();
     for (DelaySweepCell c : cells) {
       if (c.ceilingUsed()) {
         delayPoints.add(
@@ -179,7 +199,8 @@ final class DelaySweepAnalysis {
       }
     }
     try {
-      return new Fitted(Sensitivity.fit(delayPoints, plan.level(), plan.lackOfFitAlpha()), null);
+      return new Fitted(
+          Sensitivity.fit(delayPoints, plan.level(), plan.lackOfFitAlpha()), null, delayPoints);
     } catch (IllegalArgumentException e) {
       String problem =
           "no line to fit from "
@@ -190,7 +211,7 @@ final class DelaySweepAnalysis {
               + whyUnused(cells)
               + ": "
               + e.getMessage();
-      return new Fitted(null, problem);
+      return new Fitted(null, problem, delayPoints);
     }
   }
 

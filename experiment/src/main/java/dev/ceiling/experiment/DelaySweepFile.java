@@ -226,11 +226,13 @@ public final class DelaySweepFile {
     List<String> out = new ArrayList<>();
     DelaySweepPlan plan = r.plan();
     List<DelaySweepPlan.Cell> order =
-        DelaySweepPlan.shuffledCells(plan.delaysMs(), plan.repeats(), plan.seed());
+        DelaySweepPlan.shuffledCells(
+            plan.delaysMs(), plan.holdoutDelayMs(), plan.repeats(), plan.seed());
     if (!order.equals(plan.cells())) {
       out.add(
           "$.plan.cells: not the order that delays_ms "
               + plan.delaysMs()
+              + (plan.holdoutDelayMs() == null ? "" : ", holdout_delay_ms " + plan.holdoutDelayMs())
               + ", repeats "
               + plan.repeats()
               + " and seed "
@@ -260,8 +262,16 @@ public final class DelaySweepFile {
   private static void cellProblems(int i, DelaySweepCell c, DelaySweepPlan plan, List<String> out) {
     String at = "$.cells[" + i + "]";
     double d = c.planned().addedDelayMs();
-    if (!plan.delaysMs().contains(d)) {
-      out.add(at + " was measured at " + d + " ms, which is not on the grid " + plan.delaysMs());
+    if (!plan.delaysMs().contains(d) && !plan.isHoldout(c.planned())) {
+      out.add(
+          at
+              + " was measured at "
+              + d
+              + " ms, which is not on the grid "
+              + plan.delaysMs()
+              + (plan.holdoutDelayMs() == null
+                  ? ""
+                  : " nor the holdout's " + plan.holdoutDelayMs() + " ms"));
     }
     if (i < plan.cells().size() && !c.planned().equals(plan.cells().get(i))) {
       out.add(

@@ -31,6 +31,9 @@ import java.util.Objects;
  *     latency slope otherwise
  * @param ceilingRamp the rule of the ramp that measures the relay's ceiling first where it predicts
  *     none and no rate is given ({@link RampMeasure#DEFAULT_RULE} unless set)
+ * @param holdoutByLink the what-if's delay per swept link, ms ({@code --at LINK=MS}): that link's
+ *     plan holds a holdout there ({@link DelaySweepPlan#holdoutDelayMs}); links without one are
+ *     absent (empty: no what-if)
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -51,7 +54,8 @@ public record DelaySweepOptions(
     boolean resume,
     RigHandle attached,
     Double latencyRate,
-    CeilingRamp.Rule ceilingRamp) {
+    CeilingRamp.Rule ceilingRamp,
+    Map<String, Double> holdoutByLink) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -68,6 +72,7 @@ public record DelaySweepOptions(
     delaysMs = List.copyOf(delaysMs);
     relayOverrides = Map.copyOf(relayOverrides);
     contrast = Map.copyOf(contrast);
+    holdoutByLink = holdoutByLink == null ? Map.of() : Map.copyOf(holdoutByLink);
   }
 
   /** The directory, under {@link #outDir()}, of the contrast arm's own report and journals. */
@@ -115,7 +120,8 @@ public record DelaySweepOptions(
         resume,
         running,
         latencyRate,
-        ceilingRamp);
+        ceilingRamp,
+        holdoutByLink);
   }
 
   /**
@@ -246,6 +252,7 @@ public record DelaySweepOptions(
         .margin(margin)
         .latencyOfferedPerS(latency)
         .ceilingRamp(ramp)
+        .holdoutDelayMs(holdoutByLink.get(link))
         .build();
   }
 
@@ -277,6 +284,7 @@ public record DelaySweepOptions(
     List<String> links;
     Map<String, Double> expectedByLink = Map.of();
     CeilingRamp.Rule ceilingRamp = RampMeasure.DEFAULT_RULE;
+    Map<String, Double> holdoutByLink = Map.of();
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -334,6 +342,19 @@ public record DelaySweepOptions(
      */
     public Builder latencyRate(Double perS) {
       this.latencyRate = perS;
+      return this;
+    }
+
+    /**
+     * A what-if per link ({@code --at LINK=MS}): the round-trip delay the link has in production,
+     * ms. The link's plan then holds {@link #repeats} holdout cells at that delay, shuffled with
+     * the grid's and left out of the lines, and the report says what the lines predict there and
+     * whether the holdout fell inside ({@link DelaySweepWhatIf}). Each link must be swept, each
+     * delay off the grid and in [0, {@link DelaySweepPlan#MAX_DELAY_MS}] ms. Empty (the default)
+     * for none.
+     */
+    public Builder holdoutAt(Map<String, Double> msByLink) {
+      this.holdoutByLink = Objects.requireNonNull(msByLink, "msByLink");
       return this;
     }
 
@@ -469,7 +490,8 @@ public record DelaySweepOptions(
           resume,
           attached,
           latencyRate,
-          ceilingRamp);
+          ceilingRamp,
+          holdoutByLink);
     }
 
     /** Validates and runs. */
@@ -570,8 +592,28 @@ public record DelaySweepOptions(
       if (b.profile != null) {
         contrastProblemsOf(b).forEach(p -> out.add(p.message()));
       }
+      out.addAll(holdoutProblemsOf(b));
       if (b.attached != null) {
         out.addAll(attachedProblems(b));
+      }
+      return out;
+    }
+
+    /**
+     * Each what-if names a link this sweep sweeps and a delay a holdout can be measured at: off the
+     * grid (cells on it would be the line's own), within the proxy's limit.
+     */
+    private static List<String> holdoutProblemsOf(Builder b) {
+      List<String> out = new ArrayList<>();
+      List<String> swept = b.links != null ? b.links : b.link == null ? List.of() : List.of(b.link);
+      for (Map.Entry<String, Double> e : new java.util.TreeMap<>(b.holdoutByLink).entrySet()) {
+        if (!swept.contains(e.getKey())) {
+          out.add(
+              "what-if link '" + e.getKey() + "' is not swept (the sweep sweeps " + swept + ")");
+        }
+        DelaySweepPlan.problemsOfHoldout(b.delaysMs, e.getValue()).stream()
+            .map(q -> "what-if on link '" + e.getKey() + "': " + q)
+            .forEach(out::add);
       }
       return out;
     }

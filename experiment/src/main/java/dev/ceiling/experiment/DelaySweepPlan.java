@@ -39,6 +39,11 @@ import java.util.Objects;
  *     offer rests on (its rule, steps and ceiling), run before the first cell; null (left out of
  *     the JSON) where the relay predicted its ceiling or a rate was given, as in every file written
  *     before this field
+ * @param holdoutDelayMs the what-if's delay ({@code --at LINK=MS}), ms: {@code repeats} cells at
+ *     it, shuffled with the grid's, measured like any cell and left out of every line (the
+ *     holdout), so the lines' prediction there is checked by a measurement they never saw; off the
+ *     grid, finite, in [0, {@link #MAX_DELAY_MS}]. Null (left out of the JSON) for no what-if, as
+ *     in every file written before this field
  */
 public record DelaySweepPlan(
     String link,
@@ -55,7 +60,8 @@ public record DelaySweepPlan(
     double margin,
     List<Cell> cells,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyOfferedPerS,
-    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp ceilingRamp) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp ceilingRamp,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double holdoutDelayMs) {
 
   /**
    * A plan's fields by name; {@code latencyOfferedPerS} and {@code ceilingRamp} default to null
@@ -83,6 +89,7 @@ public record DelaySweepPlan(
     b.cells = cells;
     b.latencyOfferedPerS = latencyOfferedPerS;
     b.ceilingRamp = ceilingRamp;
+    b.holdoutDelayMs = holdoutDelayMs;
     return b;
   }
 
@@ -108,6 +115,7 @@ public record DelaySweepPlan(
     private List<Cell> cells;
     private Double latencyOfferedPerS;
     private CeilingRamp ceilingRamp;
+    private Double holdoutDelayMs;
 
     private Builder() {}
 
@@ -187,6 +195,12 @@ public record DelaySweepPlan(
       return this;
     }
 
+    /** The holdout's delay, ms, or null (the default) for no what-if. */
+    public Builder holdoutDelayMs(Double ms) {
+      this.holdoutDelayMs = ms;
+      return this;
+    }
+
     /**
      * The plan.
      *
@@ -206,9 +220,10 @@ public record DelaySweepPlan(
           lackOfFitAlpha,
           expectedRoundTrips,
           margin,
-          cells != null ? cells : shuffledCells(delaysMs, repeats, seed),
+          cells != null ? cells : shuffledCells(delaysMs, holdoutDelayMs, repeats, seed),
           latencyOfferedPerS,
-          ceilingRamp);
+          ceilingRamp,
+          holdoutDelayMs);
     }
   }
 
@@ -273,6 +288,9 @@ public record DelaySweepPlan(
               + " (the latency slope is read well below the ceiling), got "
               + latencyOfferedPerS);
     }
+    if (holdoutDelayMs != null) {
+      problemsOfHoldout(delaysMs, holdoutDelayMs).forEach(checks::add);
+    }
     checks.require(
         ceilingRamp == null || ceilingRamp.ceilingPerS() != null,
         "ceiling_ramp found no ceiling, so no offer can rest on it");
@@ -289,12 +307,31 @@ public record DelaySweepPlan(
    * random as a whole; a sweep stopped early resumes rather than being read by repeat.
    */
   public static List<Cell> shuffledCells(List<Double> delaysMs, int repeats, long seed) {
+    return shuffledCells(delaysMs, null, repeats, seed);
+  }
+
+  /**
+   * The cells of a plan with a holdout at {@code holdoutDelayMs} (null: none): the holdout's delay
+   * is one more level among the grid's, in delay order, shuffled with them by the same rule, so the
+   * holdout is spread over the run's time like every point of the line. Without a holdout, exactly
+   * {@link #shuffledCells(List, int, long)}'s order, as before. Empty for a grid or holdout with
+   * problems.
+   */
+  public static List<Cell> shuffledCells(
+      List<Double> delaysMs, Double holdoutDelayMs, int repeats, long seed) {
     List<Cell> order = new ArrayList<>();
-    if (delaysMs == null || !problemsOfGrid(delaysMs).isEmpty()) {
+    if (delaysMs == null
+        || !problemsOfGrid(delaysMs).isEmpty()
+        || (holdoutDelayMs != null && !problemsOfHoldout(delaysMs, holdoutDelayMs).isEmpty())) {
       return order;
     }
+    List<Double> levels = new ArrayList<>(delaysMs);
+    if (holdoutDelayMs != null) {
+      levels.add(holdoutDelayMs);
+      levels.sort(Double::compare);
+    }
     for (CellOrder.Slot<Double> s :
-        CellOrder.of(delaysMs, repeats, CellOrder.Shuffle.WHOLE_PLAN, seed)) {
+        CellOrder.of(levels, repeats, CellOrder.Shuffle.WHOLE_PLAN, seed)) {
       order.add(new Cell(order.size(), s.level(), s.repeat()));
     }
     return order;
@@ -319,6 +356,34 @@ public record DelaySweepPlan(
       }
     }
     return out;
+  }
+
+  /**
+   * What is wrong with a holdout's delay against its grid: not finite, negative, above the proxy's
+   * limit, or one of the grid's delays (cells there would be the line's own repeats, and a cell's
+   * delay would no longer say whether it is a point of the line or the holdout).
+   */
+  public static List<String> problemsOfHoldout(List<Double> delaysMs, Double holdoutDelayMs) {
+    List<String> out = new ArrayList<>();
+    if (holdoutDelayMs == null
+        || !Double.isFinite(holdoutDelayMs)
+        || holdoutDelayMs < 0
+        || holdoutDelayMs > MAX_DELAY_MS) {
+      out.add("holdout delay must be in [0, " + (int) MAX_DELAY_MS + "] ms, got " + holdoutDelayMs);
+    } else if (delaysMs != null && delaysMs.contains(holdoutDelayMs)) {
+      out.add(
+          "holdout delay "
+              + holdoutDelayMs
+              + " ms is on the swept grid "
+              + delaysMs
+              + ": a what-if is checked off the grid, by cells the line never saw");
+    }
+    return out;
+  }
+
+  /** True when {@code c} is a holdout cell: measured at the what-if's delay, left out of lines. */
+  public boolean isHoldout(Cell c) {
+    return holdoutDelayMs != null && c.addedDelayMs() == holdoutDelayMs;
   }
 
   /** The largest delay a grid may name, ms (the delay proxy's own limit). */

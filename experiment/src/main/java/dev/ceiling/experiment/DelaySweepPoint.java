@@ -1,5 +1,6 @@
 package dev.ceiling.experiment;
 
+import dev.ceiling.rig.proxy.LinkCounters;
 import java.util.List;
 
 /**
@@ -40,5 +41,16 @@ public record DelaySweepPoint(
         .mapToDouble(DelaySweepPoint::realizedDelayMs)
         .findFirst()
         .orElse(plannedMs);
+  }
+
+  /**
+   * The round-trip delay a link really added over {@code links} (the cells' counters) at a planned
+   * {@code plannedMs}: planned plus the mean release lateness once each way, ms, as every point's x
+   * is placed.
+   */
+  static double realizedMs(double plannedMs, List<LinkCounters> links) {
+    long chunks = links.stream().mapToLong(LinkCounters::releasedChunks).sum();
+    long late = links.stream().mapToLong(LinkCounters::releaseLatenessNanos).sum();
+    return plannedMs + (chunks == 0 ? 0 : 2 * late / 1e6 / chunks);
   }
 }

@@ -46,6 +46,10 @@ import java.util.Objects;
  * @param latencySlope the latency slope and the ceiling's slope read against 0, when the plan
  *     declares a latency offer; null (left out of the JSON) otherwise. With it, the declared count
  *     is tested on the latency slope and {@code established} follows that slope
+ * @param whatIf the checked what-if at the plan's holdout delay ({@code --at}), when it has one;
+ *     null (left out of the JSON) otherwise. An answer beside the sweep's, not part of {@code
+ *     established}: a holdout OUTSIDE the prediction says the line does not reach that far, not
+ *     that the count on the grid is wrong
  */
 public record DelaySweepReport(
     String schema,
@@ -69,7 +73,8 @@ public record DelaySweepReport(
     String answer,
     @JsonInclude(JsonInclude.Include.NON_NULL) CeilingSource ceilingFrom,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double wireTurnsPerOkTrue,
-    @JsonInclude(JsonInclude.Include.NON_NULL) LatencySlope latencySlope) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) LatencySlope latencySlope,
+    @JsonInclude(JsonInclude.Include.NON_NULL) DelaySweepWhatIf whatIf) {
 
   /** A report without a latency slope (its plan declares no latency offer). */
   public DelaySweepReport(
@@ -116,6 +121,7 @@ public record DelaySweepReport(
         answer,
         ceilingFrom,
         wireTurnsPerOkTrue,
+        null,
         null);
   }
 
@@ -163,6 +169,7 @@ public record DelaySweepReport(
         wireTurnsPerEvent,
         established,
         answer,
+        null,
         null,
         null,
         null);

@@ -392,6 +392,7 @@ public final class Explain {
     private List<Double> abMultiples = AB_AUTO_MULTIPLES;
     private List<Double> splitMultiples = SPLIT_AUTO_MULTIPLES;
     private List<Double> delaysMs = DelaySweepOptions.DEFAULT_DELAYS_MS;
+    private Map<String, Double> holdoutByLink = Map.of();
     private List<Integer> identities = DEFAULT_IDENTITIES;
     private boolean resume;
     private boolean installShutdownHook = true;
@@ -439,6 +440,15 @@ public final class Explain {
     /** The delays every delay sweep adds, ms, ascending (default 0, 0.5, 1, 2, 3, 4). */
     public Builder delaysMs(List<Double> ms) {
       this.delaysMs = List.copyOf(ms);
+      return this;
+    }
+
+    /**
+     * A checked what-if per link ({@code --at LINK=MS}): each named link's delay sweep holds a
+     * holdout at that delay (see {@link DelaySweepOptions.Builder#holdoutAt}). Empty by default.
+     */
+    public Builder holdoutAt(Map<String, Double> msByLink) {
+      this.holdoutByLink = Map.copyOf(msByLink);
       return this;
     }
 
@@ -506,6 +516,20 @@ public final class Explain {
         problems.add("rates must be finite numbers > 0, got " + rates);
       }
       problems.addAll(DelaySweepPlan.problemsOfGrid(delaysMs));
+      for (Map.Entry<String, Double> e : new TreeMap<>(holdoutByLink).entrySet()) {
+        if (profile != null && !profile.linkNames().contains(e.getKey())) {
+          problems.add(
+              "what-if link '"
+                  + e.getKey()
+                  + "' is not a link of profile '"
+                  + profile.name()
+                  + "', which declares "
+                  + profile.linkNames());
+        }
+        DelaySweepPlan.problemsOfHoldout(delaysMs, e.getValue()).stream()
+            .map(q -> "what-if on link '" + e.getKey() + "': " + q)
+            .forEach(problems::add);
+      }
       if (identities.isEmpty()
           || identities.stream()
               .anyMatch(n -> n == null || n < 1 || n > SweepOptions.MAX_IDENTITIES)) {
@@ -558,7 +582,7 @@ public final class Explain {
                 ExplainPlan.Kind.DELAY_SWEEP,
                 "delay-sweep-" + link.replaceAll("[^A-Za-z0-9_.-]", "_"),
                 settings(null, null, link, delaysMs, null),
-                delaysMs.size() * repeats,
+                (delaysMs.size() + (holdoutByLink.containsKey(link) ? 1 : 0)) * repeats,
                 cellS,
                 1));
       }
@@ -634,7 +658,16 @@ public final class Explain {
     private ExplainPlan.Settings settings(
         List<Double> r, List<Double> multiples, String link, List<Double> delays, List<Integer> n) {
       return new ExplainPlan.Settings(
-          seconds(duration), seconds(warmup), repeats, seed, r, multiples, link, delays, n);
+          seconds(duration),
+          seconds(warmup),
+          repeats,
+          seed,
+          r,
+          multiples,
+          link,
+          delays,
+          n,
+          link == null ? null : holdoutByLink.get(link));
     }
 
     private Map<String, String> shownOverrides() {
@@ -683,6 +716,10 @@ public final class Explain {
               .link(link)
               .delaysMs(delaysMs)
               .progress(sweepProgress)
+              .holdoutAt(
+                  holdoutByLink.containsKey(link)
+                      ? Map.of(link, holdoutByLink.get(link))
+                      : Map.of())
               .resume(resume);
       if (seed != null) {
         b.seed(seed);

@@ -99,7 +99,10 @@ public record ExplainPlan(
       List<Double> rateMultiples,
       String link,
       List<Double> delaysMs,
-      List<Integer> identities) {
+      List<Integer> identities,
+      @com.fasterxml.jackson.annotation.JsonInclude(
+              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+          Double holdoutDelayMs) {
     public Settings {
       ratesPerS = ratesPerS == null ? null : List.copyOf(ratesPerS);
       rateMultiples = rateMultiples == null ? null : List.copyOf(rateMultiples);

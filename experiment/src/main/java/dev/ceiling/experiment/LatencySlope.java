@@ -91,42 +91,12 @@ public record LatencySlope(
       List<DelaySweepCell> cells,
       SensitivityFit ceilingFit,
       String ceilingProblem) {
+    // The holdout's latency cells are the what-if's, never the line's (DelaySweepWhatIf).
+    cells = cells.stream().filter(c -> !plan.isHoldout(c.planned())).toList();
     List<LatencyCell> all =
         cells.stream().map(DelaySweepCell::latency).filter(Objects::nonNull).toList();
     List<Point> points = new ArrayList<>();
-    List<LatencyPoint> line = new ArrayList<>();
-    for (double d : plan.delaysMs()) {
-      List<DelaySweepCell> at =
-          cells.stream()
-              .filter(c -> c.latency() != null && c.planned().addedDelayMs() == d)
-              .toList();
-      List<DelaySweepCell> used = at.stream().filter(c -> c.latency().used()).toList();
-      long chunks = used.stream().mapToLong(c -> c.latency().link().releasedChunks()).sum();
-      long late = used.stream().mapToLong(c -> c.latency().link().releaseLatenessNanos()).sum();
-      // Once each way, as for the ceiling's x (DelaySweepPoint.realizedDelayMs).
-      Double x = used.isEmpty() ? null : d + (chunks == 0 ? 0 : 2 * late / 1e6 / chunks);
-      for (DelaySweepCell c : used) {
-        line.add(new LatencyPoint(x, c.planned().repeat(), c.latency().okLatencyMedianMs()));
-      }
-      points.add(
-          new Point(
-              d,
-              at.size(),
-              used.size(),
-              used.isEmpty()
-                  ? null
-                  : used.stream()
-                      .mapToDouble(c -> c.latency().okLatencyMedianMs())
-                      .average()
-                      .orElseThrow(),
-              used.isEmpty()
-                  ? null
-                  : used.stream()
-                      .mapToDouble(c -> c.latency().okLatencyMeanMs())
-                      .average()
-                      .orElseThrow(),
-              x));
-    }
+    List<LatencyPoint> line = line(plan, cells, points);
     SensitivityFit fit = null;
     String problem = null;
     try {
@@ -167,6 +137,51 @@ public record LatencySlope(
         fit != null
             && fit.established()
             && (count == null || count.reading() == Tost.Reading.CONSISTENT));
+  }
+
+  /**
+   * The latency line's points over {@code cells}' used latency cells at the plan's grid delays,
+   * each at the delay really added; {@code points} (when not null) gets one {@link Point} per
+   * delay.
+   */
+  static List<LatencyPoint> line(
+      DelaySweepPlan plan, List<DelaySweepCell> cells, List<Point> points) {
+    List<LatencyPoint> line = new ArrayList<>();
+    for (double d : plan.delaysMs()) {
+      List<DelaySweepCell> at =
+          cells.stream()
+              .filter(c -> c.latency() != null && c.planned().addedDelayMs() == d)
+              .toList();
+      List<DelaySweepCell> used = at.stream().filter(c -> c.latency().used()).toList();
+      long chunks = used.stream().mapToLong(c -> c.latency().link().releasedChunks()).sum();
+      long late = used.stream().mapToLong(c -> c.latency().link().releaseLatenessNanos()).sum();
+      // Once each way, as for the ceiling's x (DelaySweepPoint.realizedDelayMs).
+      Double x = used.isEmpty() ? null : d + (chunks == 0 ? 0 : 2 * late / 1e6 / chunks);
+      for (DelaySweepCell c : used) {
+        line.add(new LatencyPoint(x, c.planned().repeat(), c.latency().okLatencyMedianMs()));
+      }
+      if (points != null) {
+        points.add(
+            new Point(
+                d,
+                at.size(),
+                used.size(),
+                used.isEmpty()
+                    ? null
+                    : used.stream()
+                        .mapToDouble(c -> c.latency().okLatencyMedianMs())
+                        .average()
+                        .orElseThrow(),
+                used.isEmpty()
+                    ? null
+                    : used.stream()
+                        .mapToDouble(c -> c.latency().okLatencyMeanMs())
+                        .average()
+                        .orElseThrow(),
+                x));
+      }
+    }
+    return line;
   }
 
   private enum Counter {

@@ -33,6 +33,9 @@ final class PointOffers {
     List<DelayPoint> used =
         before.stream()
             .filter(DelaySweepCell::ceilingUsed)
+            // The holdout is left out of every line, this one's too: its cells are offered by the
+            // rule like any cell, but never move an offer.
+            .filter(c -> !plan.isHoldout(c.planned()))
             .filter(c -> c.cell().auditCompletedPerS() != null && c.cell().auditCompletedPerS() > 0)
             .map(
                 c ->

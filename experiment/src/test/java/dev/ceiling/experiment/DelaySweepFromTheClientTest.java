@@ -81,7 +81,12 @@ class DelaySweepFromTheClientTest {
   }
 
   static ExperimentIdentity identity() {
-    ExperimentIdentity i = HalfRuns.identity(List.of(OFFER), PLAN.cells().size(), WINDOW_S);
+    return identity(PLAN.cells().size());
+  }
+
+  /** The sweep's identity for a plan of {@code cells} cells (a plan with a holdout has more). */
+  static ExperimentIdentity identity(int cells) {
+    ExperimentIdentity i = HalfRuns.identity(List.of(OFFER), cells, WINDOW_S);
     return new ExperimentIdentity(
         i.profile(),
         i.treatmentArm(),

@@ -142,6 +142,8 @@ public final class DelaySweepCommand implements Callable<Integer> {
               + " contrast/.")
   Map<String, String> contrast = new TreeMap<>();
 
+  @Mixin WhatIfOption whatIf = new WhatIfOption();
+
   @Mixin MeasuringOptions.Out out = new MeasuringOptions.Out();
 
   @Mixin MeasuringOptions.Resume resume = new MeasuringOptions.Resume();
@@ -257,6 +259,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
         .progress(new DelaySweepLines(err, quiet.quiet))
         .rate(rate)
         .latencyRate(latencyRate)
+        .holdoutAt(whatIf.byLink())
         .resume(resume.dir != null);
   }
 
@@ -317,6 +320,9 @@ public final class DelaySweepCommand implements Callable<Integer> {
           "--contrast sweeps one link: give --link with it (the profile declares " + links + ")");
     }
     DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+    if (!links.isEmpty()) {
+      whatIf.check(checks, link == null ? links : List.of(link), links, delaysMs);
+    }
     resume.check(checks, out, "sweep");
     if (resume.dir != null && link == null && links.size() > 1) {
       checks.add(

@@ -47,10 +47,13 @@ final class DelaySweepLines implements DelaySweepProgress {
     err.println(
         String.format(
             Locale.ROOT,
-            "plan: link '%s', delays %s ms x %d repeats, %.1f events/s offered%s (%s), seed %d%s;"
+            "plan: link '%s', delays %s ms%s x %d repeats, %.1f events/s offered%s (%s), seed %d%s;"
                 + " %d cells, about %d min %d s",
             plan.link(),
             plan.delaysMs(),
+            plan.holdoutDelayMs() == null
+                ? ""
+                : " and a holdout at " + plan.holdoutDelayMs() + " ms (left out of the lines)",
             plan.repeats(),
             plan.offeredPerS(),
             plan.perPointOffer() == null ? "" : " at first, then per point",

@@ -95,6 +95,8 @@ public final class ExplainCommand implements Callable<Integer> {
       description = "The defaults round's grid of signing keys (default: ${DEFAULT-VALUE}).")
   List<Integer> identities;
 
+  @Mixin WhatIfOption whatIf = new WhatIfOption();
+
   @Mixin MeasuringOptions.Out out = new MeasuringOptions.Out();
 
   @Mixin MeasuringOptions.Resume resume = new MeasuringOptions.Resume();
@@ -143,6 +145,7 @@ public final class ExplainCommand implements Callable<Integer> {
         .seed(seed.seed)
         .rates(fixedRates)
         .delaysMs(delaysMs)
+        .holdoutAt(whatIf.byLink())
         .identities(identities)
         .sweepOptions(SweepOptions.defaults(Path.of("journal.jsonl")))
         .outDir(dir)
@@ -250,6 +253,8 @@ public final class ExplainCommand implements Callable<Integer> {
     RelayProfile p = profile.resolve(checks);
     if (p != null) {
       profile.checkParams(checks, p);
+      // explain sweeps every declared link in turn, so any of them may carry a what-if.
+      whatIf.check(checks, p.linkNames(), p.linkNames(), delaysMs);
     }
     checks.orFail(spec.commandLine());
     return fixedRates;

@@ -11,8 +11,10 @@ import dev.ceiling.experiment.DelaySweepPlan;
 import dev.ceiling.experiment.DelaySweepPoint;
 import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.DelaySweepSession;
+import dev.ceiling.experiment.DelaySweepWhatIf;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.SensitivityFit;
+import dev.ceiling.verdict.WhatIf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -50,6 +52,12 @@ public final class DelaySweepHtml {
     h.append("<p>What a pass cannot say: ").append(esc(CANNOT_SAY)).append("</p>\n");
     h.append("<h2>1 / C against the added delay</h2>\n").append(chart(r));
     h.append("<h2>Points</h2>\n").append(pointTable(r.points()));
+    if (r.whatIf() != null) {
+      h.append("<h2>What-if at ")
+          .append(esc(f(r.whatIf().atDelayMs(), 3)))
+          .append(" ms (checked by a holdout)</h2>\n")
+          .append(whatIfTable(r.whatIf()));
+    }
     h.append("<h2>Cells</h2>\n").append(cellTable(r.cells()));
     if (r.sessions() != null && r.sessions().size() > 1) {
       h.append("<h2>Sessions</h2>\n").append(sessionTable(r.sessions()));
@@ -70,12 +78,20 @@ public final class DelaySweepHtml {
   private static String chart(DelaySweepReport r) {
     List<Charts.Point> cells = new ArrayList<>();
     List<Charts.Point> unused = new ArrayList<>();
+    List<Charts.Point> holdout = new ArrayList<>();
     for (DelaySweepCell c : r.cells()) {
       Double rate = c.cell().auditCompletedPerS();
       if (rate == null || rate <= 0) {
         continue;
       }
       double ms = 1000 / rate;
+      if (r.plan().isHoldout(c.planned())) {
+        // The what-if's holdout: measured, never a point of the line; where the check was made.
+        Double at = r.whatIf() == null ? null : r.whatIf().realizedDelayMs();
+        double x = at == null ? c.planned().addedDelayMs() : at;
+        holdout.add(new Charts.Point(x, ms, cellTip(c, x, ms)));
+        continue;
+      }
       double x = DelaySweepPoint.fitX(r.points(), c.planned().addedDelayMs());
       (c.ceilingUsed() ? cells : unused).add(new Charts.Point(x, ms, cellTip(c, x, ms)));
     }
@@ -86,6 +102,14 @@ public final class DelaySweepHtml {
       series.add(
           new Charts.Series(
               "cells not used (" + unused.size() + ")", Charts.Draw.POINTS, 7, unused));
+    }
+    if (!holdout.isEmpty()) {
+      series.add(
+          new Charts.Series(
+              "holdout, left out of the line (" + holdout.size() + ")",
+              Charts.Draw.POINTS,
+              3,
+              holdout));
     }
     SensitivityFit fit = r.fit();
     if (fit != null && !cells.isEmpty()) {
@@ -178,6 +202,56 @@ public final class DelaySweepHtml {
                   new Charts.Tip("from", what))));
     }
     return new Charts.Series(name, draw, colour, ends);
+  }
+
+  /**
+   * The what-if: each line's prediction at the holdout's delay with its interval, the holdout's
+   * measurement and where it fell; and what a faster link gives, within the swept delays.
+   */
+  private static String whatIfTable(DelaySweepWhatIf w) {
+    StringBuilder t =
+        new StringBuilder(
+            "<table>\n<tr><th>line</th><th>at, ms</th><th>predicted</th><th>interval</th>"
+                + "<th>holdout repeats</th><th>measured</th><th>reads</th></tr>\n");
+    whatIfRow(t, "ceiling, events/s", w.ceiling(), w.ceilingProblem());
+    if (w.latency() != null || w.latencyProblem() != null) {
+      whatIfRow(t, "OK latency, ms", w.latency(), w.latencyProblem());
+    }
+    if (w.fasterLink() != null) {
+      whatIfRow(t, "ceiling with a faster link, events/s", w.fasterLink(), null);
+    }
+    t.append("</table>\n<p>").append(esc(w.answer())).append("</p>\n");
+    return t.toString();
+  }
+
+  private static void whatIfRow(StringBuilder t, String name, WhatIf w, String problem) {
+    t.append("<tr><td>").append(esc(name)).append("</td>");
+    if (w == null) {
+      t.append("<td colspan=\"6\">").append(esc(problem)).append("</td></tr>\n");
+      return;
+    }
+    t.append("<td>")
+        .append(f(w.atDelayMs(), 3))
+        .append("</td><td>")
+        .append(f(w.predicted(), 1))
+        .append("</td><td>[")
+        .append(f(w.lower(), 1))
+        .append(", ")
+        .append(w.upper() == null ? "unbounded" : f(w.upper(), 1))
+        .append("] (")
+        .append(f(100 * w.level(), 0))
+        .append("%)</td><td>")
+        .append(w.holdoutRepeats())
+        .append("</td><td>")
+        .append(w.measured() == null ? "" : f(w.measured(), 1))
+        .append("</td><td class=\"")
+        .append(
+            switch (w.placement()) {
+              case INSIDE -> "pass\">inside";
+              case OUTSIDE -> "fail\">outside";
+              case NOT_CHECKED -> "\">not checked";
+            })
+        .append("</td></tr>\n");
   }
 
   private static String pointTable(List<DelaySweepPoint> points) {

@@ -46,6 +46,57 @@ class DelaySweepContractTest {
             "a=2,b=3");
   }
 
+  /**
+   * {@code --at LINK=DELAY}: a delay picocli cannot read, a negative one, an unknown or unswept
+   * link, a delay on the grid or beyond the proxy's limit: exit 2, one line naming {@code --at}
+   * (several problems in that one line, all at once). Partner: good what-ifs get past every check
+   * (and stop at a bad --param, still before anything starts).
+   */
+  @Test
+  void badWhatIfsAreRefusedNamingTheOption() throws Exception {
+    String profile = ShortSweep.twoLinks(dir).toString();
+    assertUsageError(run("sensitivity", "--at", "db=fast"), "--at");
+    assertUsageError(run("sensitivity", "--at", "db=fast"), "'fast' is not a delay like 1.5ms");
+    assertUsageError(run("sensitivity", "--at", "db=-1ms"), "must be a finite delay >= 0");
+    assertUsageError(run("sensitivity", "--at", "db"), "--at");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--at", "redis=1.5ms"),
+        "--at: link 'redis' is not a link of the profile: [db, cache]");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--link", "db", "--at", "cache=1.5ms"),
+        "--at: link 'cache' is not swept");
+    assertUsageError(
+        run("sensitivity", "--profile", profile, "--link", "db", "--at", "db=2ms"),
+        "--at db: holdout delay 2.0 ms is on the swept grid");
+    Cli.Outcome both =
+        run(
+            "sensitivity",
+            "--profile",
+            profile,
+            "--at",
+            "db=20000ms",
+            "--at",
+            "cache=1",
+            "--delays",
+            "0,1,2");
+    assertUsageError(both, "--at db: holdout delay must be in [0, 10000] ms, got 20000.0");
+    assertUsageError(both, "--at cache: holdout delay 1.0 ms is on the swept grid");
+    assertUsageError(
+        run("explain", "--profile", profile, "--at", "redis=1.5ms"),
+        "--at: link 'redis' is not a link of the profile");
+    for (List<String> good :
+        List.of(
+            List.of("sensitivity", "--at", "db=1.5ms", "--at", "cache=1500us"),
+            List.of("sensitivity", "--link", "db", "--at", "db=0.0015s"),
+            List.of("explain", "--at", "cache=7"))) {
+      List<String> args = new java.util.ArrayList<>(good);
+      args.addAll(List.of("--profile", profile, "--param", "nope=1"));
+      Cli.Outcome o = run(args.toArray(String[]::new));
+      assertUsageError(o, "--param");
+      assertThat(o.err()).as(good.toString()).doesNotContain("--at");
+    }
+  }
+
   @Test
   void countsPerLinkMustNameSweptLinks() throws Exception {
     String profile = ShortSweep.twoLinks(dir).toString();
@@ -216,6 +267,9 @@ class DelaySweepContractTest {
     assertUsageError(
         resume(stored, "--rate", "90"), "plan.offered_per_s sensitivity.json 80.0, now 90.0");
     assertUsageError(resume(stored, "--identities", "4"), "measurement sensitivity.json");
+    // Another what-if is another plan: its holdout cells would be cells the plan never had.
+    assertUsageError(
+        resume(stored, "--at", "db=1.5ms"), "plan.holdout_delay_ms sensitivity.json null, now 1.5");
     Cli.Outcome two = resume(stored, "--seed", "4", "--margin", "0.7");
     assertUsageError(two, "plan.seed");
     assertThat(two.err()).contains("plan.margin sensitivity.json 0.5, now 0.7");

@@ -86,6 +86,11 @@ public final class AddedFields {
           // A delay sweep's plan: null is "the first offer rests on the relay's prediction or a
           // given rate"; left out of the JSON when null.
           new Added("ceiling_ramp", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          // A delay sweep's plan and report, and an explain plan's round settings: null is "no
+          // what-if (--at)"; left out of the JSON when null.
+          new Added("holdout_delay_ms", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          new Added("what_if", List.of("plan", "fit_problem", "wire_turns_per_event")),
+          new Added("holdout_delay_ms", List.of("warmup_s", "rate_multiples", "delays_ms")),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".
           // A cell leaves them out of its JSON when null, so older golden files stay as they were.
