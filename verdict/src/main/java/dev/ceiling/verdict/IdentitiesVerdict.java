@@ -98,10 +98,13 @@ public final class IdentitiesVerdict {
   private static IdentitiesRow row(int n, List<Measured> cells, VerdictConfig cfg) {
     List<Measured> used = new ArrayList<>();
     for (Measured m : cells) {
-      // The client's steady state counts OK-true answers only, so a cell whose limiter answers
-      // its refusals (OK false) fails it by construction; where the limiter refused, its
-      // refusals are the reading, and the limiter-window rule is what makes them steady-state.
-      boolean limiterRefused = refused(m.cell()) >= LIMITER_BINDS_FRACTION;
+      // The client's steady check counts OK-false answers per half of the window, so a cell
+      // whose limiter refuses with OK false is judged like any other, half by half: a limiter
+      // that starts refusing halfway through the window is not steady. Only a cell written
+      // before those halves were recorded fails the check by construction when its limiter
+      // refused, and keeps the exemption it had.
+      boolean limiterRefused =
+          !m.cell().counts().hasRejectedHalves() && refused(m.cell()) >= LIMITER_BINDS_FRACTION;
       boolean excluded =
           CellProblems.of(m.cell(), m.identity(), cfg, m.clientEvidence()).stream()
               .anyMatch(
