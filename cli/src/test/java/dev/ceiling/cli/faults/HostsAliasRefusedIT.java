@@ -87,7 +87,7 @@ class HostsAliasRefusedIT {
     assertThat(c.await(Duration.ofMinutes(3))).as(c.toString()).isEqualTo(ExitCode.INFRASTRUCTURE);
     assertThat(c.err())
         .as(c.toString())
-        .contains("$.health_url must point at loopback (")
+        .contains("health_url must point at loopback (")
         .contains(NAME)
         .doesNotContain("Exception");
     assertThat(out.resolve(file)).doesNotExist();
@@ -114,7 +114,7 @@ class HostsAliasRefusedIT {
                 "--rates",
                 "30",
                 "--repeats",
-                "1",
+                "2",
                 "--duration",
                 "1"));
     experiment.addAll(params);
