@@ -40,8 +40,10 @@ class ExperimentLocalhostIT {
                 "\"url\": \"ws://127.0.0.1:${port}/\", \"host_header\": \"a.localhost:${port}\"",
                 "\"url\": \"ws://a.localhost:${port}/\"");
     assertThat(local)
-        .contains("http://localhost:", "http://localhost.:", "ws://a.localhost:")
-        .doesNotContain("http://127.0.0.1");
+        .contains(
+            "\"health_url\": \"http://localhost:",
+            "\"metrics_url\": \"http://localhost.:",
+            "ws://a.localhost:");
     Path profile = Files.writeString(dir.resolve("local.json"), local, StandardCharsets.UTF_8);
     int port = FreePorts.one();
     Path out = dir.resolve("out");
