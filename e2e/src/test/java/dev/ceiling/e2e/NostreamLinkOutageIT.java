@@ -12,9 +12,11 @@ import dev.ceiling.experiment.ExperimentProgress;
 import dev.ceiling.experiment.ExperimentResult;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
+import dev.ceiling.verdict.ArmStats;
 import dev.ceiling.verdict.CellProblem;
 import dev.ceiling.verdict.ExcludedCell;
 import dev.ceiling.verdict.ProblemKind;
+import dev.ceiling.verdict.RateRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,11 +37,15 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code cache} link) is stopped by the pid its setup recorded after the treatment arm's first cell
  * and started again, with the setup's own command, after its third. The cells that ran during the
  * outage are excluded for {@code LINK_FAILED} naming {@code cache}; the half-run holds every cell;
- * the partner, the same A/B without the outage, has no {@code LINK_FAILED} at all. The second case
- * stops PostgreSQL (its {@code db} link) the same way, with the setup's own {@code pg_ctl}, and the
- * reasons (which the answer quotes) name that link; the third stops Redis after a cell and starts
- * it again before the next (the callback runs between cells, and returns once Redis lists the
- * relay's connection again): nothing is excluded for a link and no reason names one.
+ * the verdict is not decided by them (each arm's n and mean at every rate are recomputed here from
+ * the cells it kept); the drain after an outage cell names the cell it excludes. The partner, the
+ * same A/B without the outage, has no {@code LINK_FAILED} at all and is judged as before: these
+ * offers never separate the arms (the rules never refuse at them), so every run here, outage or
+ * not, is not established, for the separation test's reasons only. The second case stops PostgreSQL
+ * (its {@code db} link) the same way, with the setup's own {@code pg_ctl}, and the reasons (which
+ * the answer quotes) name that link; the third stops Redis after a cell and starts it again before
+ * the next (the callback runs between cells, and returns once Redis lists the relay's connection
+ * again): nothing is excluded for a link and no reason names one.
  *
  * <p>The truth that Redis was down is established outside Ceiling: the process is gone (its pid no
  * longer names a live redis-server) before the next cell starts, and a fresh one is up (its pid
@@ -92,10 +98,9 @@ class NostreamLinkOutageIT {
     HalfRun treatment = half(r, "rules");
     assertThat(treatment.complete()).as("the half-run holds every cell measured").isTrue();
     assertThat(treatment.cells()).hasSize(4);
-    List<ExcludedCell> linkFailed =
-        r.report().verdict().excluded().stream()
-            .filter(e -> e.reasons().stream().anyMatch(p -> p.kind() == ProblemKind.LINK_FAILED))
-            .toList();
+    assertThat(half(r, "none").complete()).isTrue();
+    assertThat(half(r, "none").cells()).hasSize(4);
+    List<ExcludedCell> linkFailed = linkFailed(r);
     // The second and third treatment cells ran with Redis gone from start to end.
     assertThat(linkFailed)
         .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
@@ -114,11 +119,12 @@ class NostreamLinkOutageIT {
         assertThat(cache.refused() + cache.dropped() + cache.stalls()).isPositive();
       }
     }
-    // Not decided by them: the verdict excluded each of them, so none is evidence.
-    assertThat(r.report().verdict().excluded())
-        .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
-        .containsAll(
-            linkFailed.stream().map(e -> e.cell().arm() + "#" + e.cell().sequence()).toList());
+    assertNotDecidedByExcludedCells(r);
+    assertDrainWarningsNameTheCellTheyExclude(r, outage.warnings);
+    assertThat(outage.warnings)
+        .as("the drain after an outage cell names the cell it excludes")
+        .anyMatch(w -> w.contains("still had no OK") && w.contains("(DRAIN_TIMEOUT)"));
+    assertJudgedNotForged(r);
   }
 
   @Test
@@ -167,11 +173,12 @@ class NostreamLinkOutageIT {
         assertThat(db.refused() + db.dropped() + db.stalls()).isPositive();
       }
     }
-    // Not decided by them: each is excluded, so none is evidence.
-    assertThat(r.report().verdict().excluded())
-        .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
-        .containsAll(
-            linkFailed.stream().map(e -> e.cell().arm() + "#" + e.cell().sequence()).toList());
+    assertNotDecidedByExcludedCells(r);
+    assertDrainWarningsNameTheCellTheyExclude(r, outage.warnings);
+    assertThat(outage.warnings)
+        .as("the drain after an outage cell names the cell it excludes")
+        .anyMatch(w -> w.contains("still had no OK") && w.contains("(DRAIN_TIMEOUT)"));
+    assertJudgedNotForged(r);
     // What the report tells (the answer's next step quotes each LINK_FAILED reason): the db link.
     assertThat(r.report().verdict().excluded())
         .flatExtracting(ExcludedCell::reasons)
@@ -200,6 +207,8 @@ class NostreamLinkOutageIT {
       }
     }
     assertThat(linkFailed(r)).isEmpty();
+    assertNotDecidedByExcludedCells(r);
+    assertJudgedNotForged(r);
     // No reason of any exclusion names a link, so the answer (which quotes them) names none.
     assertThat(r.report().verdict().excluded())
         .flatExtracting(ExcludedCell::reasons)
@@ -226,9 +235,59 @@ class NostreamLinkOutageIT {
         .flatExtracting(ExcludedCell::reasons)
         .extracting(CellProblem::kind)
         .doesNotContain(ProblemKind.LINK_FAILED);
+    assertNotDecidedByExcludedCells(r);
+    // As before: the rules arm never refuses at these offers, so the A/B reads what it reads on
+    // nostream without an outage, not established, for want of a separation (or, beside busy
+    // loops, of steady cells), and never for a link, a fatal cell or a half-run cut short.
+    assertJudgedNotForged(r);
+  }
+
+  /**
+   * The run is judged on the contract's own terms: not established (these offers never separate the
+   * arms, so a pass could only be forged), and every failure is the separation test's
+   * (NOT_SEPARATED, or NO_COMPARABLE_RATE when too few cells were evidence), never an incomplete
+   * half-run, a skipped arm or a fatal cell.
+   */
+  private static void assertJudgedNotForged(ExperimentResult r) {
+    assertThat(r.outcome()).isEqualTo(dev.ceiling.experiment.Outcome.NOT_ESTABLISHED);
+    assertThat(r.report().verdict().failures())
+        .isNotEmpty()
+        .extracting(dev.ceiling.verdict.Failure::kind)
+        .allMatch(
+            k ->
+                k == dev.ceiling.verdict.FailureKind.NOT_SEPARATED
+                    || k == dev.ceiling.verdict.FailureKind.NO_COMPARABLE_RATE);
   }
 
   private ExperimentResult run(Outage outage) throws Exception {
+    ExperimentResult r = runOnly(outage);
+    // Kept in the surefire output, so a failure beside busy loops can be read afterwards.
+    if (r.report() != null) {
+      var v = r.report().verdict();
+      System.out.println(
+          "outcome "
+              + r.outcome()
+              + " label "
+              + v.label()
+              + " comparable "
+              + v.comparableRates()
+              + " failures "
+              + v.failures()
+              + " rates "
+              + v.rates()
+              + " excluded "
+              + v.excluded().stream()
+                  .map(e -> e.cell().arm() + "#" + e.cell().sequence() + " " + e.reasons())
+                  .toList()
+              + " warnings "
+              + outage.warnings);
+    } else {
+      System.out.println("outcome " + r.outcome() + " problems " + r.problems());
+    }
+    return r;
+  }
+
+  private ExperimentResult runOnly(Outage outage) throws Exception {
     RelayProfile profile =
         RelayProfile.load(NostreamWireCountIT.PROFILE_DIR.resolve("profile.json"));
     return Experiment.builder()
@@ -253,6 +312,70 @@ class NostreamLinkOutageIT {
         .outDir(dir)
         .installShutdownHook(false)
         .run();
+  }
+
+  /**
+   * The verdict is not decided by the cells it excluded: at every rate each arm's statistic (its n
+   * and its mean accepted/offered) is recomputed here from the half-run's cells less the excluded
+   * ones, so an excluded cell (one whose link failed) that entered the separation test would change
+   * one or the other.
+   */
+  private static void assertNotDecidedByExcludedCells(ExperimentResult r) {
+    for (RateRow row : r.report().verdict().rates()) {
+      for (boolean treatment : new boolean[] {true, false}) {
+        HalfRun h = treatment ? r.report().treatment() : r.report().control();
+        java.util.Set<Integer> excluded =
+            r.report().verdict().excluded().stream()
+                .filter(e -> e.cell().arm().equals(h.arm()))
+                .map(e -> e.cell().sequence())
+                .collect(java.util.stream.Collectors.toSet());
+        double[] used =
+            h.cells().stream()
+                .filter(c -> c.offeredPerS() == row.offeredPerS() && !c.twoCommunity())
+                .filter(c -> !excluded.contains(c.sequence()))
+                .mapToDouble(Cell::acceptedOverOffered)
+                .toArray();
+        ArmStats stats = treatment ? row.treatment() : row.control();
+        assertThat(stats.n()).as("%s at %s/s", h.arm(), row.offeredPerS()).isEqualTo(used.length);
+        if (used.length > 0) {
+          assertThat(stats.mean())
+              .as("%s at %s/s", h.arm(), row.offeredPerS())
+              .isCloseTo(
+                  java.util.Arrays.stream(used).average().orElseThrow(),
+                  org.assertj.core.data.Offset.offset(1e-9));
+        }
+      }
+    }
+  }
+
+  /**
+   * A drain that gave up with events owed names the cell it excludes, and that cell is excluded for
+   * DRAIN_TIMEOUT in the same arm; or it says that nothing is excluded, the arm having no further
+   * cell (what runs next runs on a fresh relay).
+   */
+  private static void assertDrainWarningsNameTheCellTheyExclude(
+      ExperimentResult r, List<String> warnings) {
+    java.util.regex.Pattern names =
+        java.util.regex.Pattern.compile(
+            "cell (\\d+) starts on that backlog and is excluded \\(DRAIN_TIMEOUT\\)");
+    for (String w : warnings) {
+      if (!w.contains("still had no OK")) {
+        continue;
+      }
+      java.util.regex.Matcher m = names.matcher(w);
+      if (m.find()) {
+        int next = Integer.parseInt(m.group(1));
+        assertThat(r.report().verdict().excluded())
+            .as(w)
+            .anyMatch(
+                e ->
+                    e.cell().sequence() == next
+                        && e.reasons().stream()
+                            .anyMatch(p -> p.kind() == ProblemKind.DRAIN_TIMEOUT));
+      } else {
+        assertThat(w).contains("has no further cell, so nothing is excluded for it");
+      }
+    }
   }
 
   private static List<ExcludedCell> linkFailed(ExperimentResult r) {
@@ -298,6 +421,7 @@ class NostreamLinkOutageIT {
     volatile boolean relayReconnected;
     volatile boolean stopping;
     final List<Integer> during = new CopyOnWriteArrayList<>();
+    final List<String> warnings = new CopyOnWriteArrayList<>();
 
     Outage(String arm) {
       this(arm, Service.REDIS);
@@ -311,6 +435,11 @@ class NostreamLinkOutageIT {
     @Override
     public void rigUp(String arm, RigDescriptor rig) {
       current = arm;
+    }
+
+    @Override
+    public void warning(String message) {
+      warnings.add(message);
     }
 
     @Override

@@ -178,6 +178,8 @@ final class CellAssembler {
         r.outstandingAtWindowMid(),
         r.outstandingAtWindowEnd(),
         r.silenceAtWindowEndS(),
+        r.rejectedInWindowFirstHalf(),
+        r.rejectedInWindowSecondHalf(),
         r.rejected(),
         r.rejectedByPrefix(),
         r.notices(),

@@ -99,7 +99,8 @@ final class Rounds {
       progress.rigUp(handle.descriptor().arm(), handle.descriptor());
       return body.apply(handle);
     } catch (RigException e) {
-      return failed.apply("the relay did not start: " + e);
+      // The message, not the exception: a user reads one line naming the field, never a class.
+      return failed.apply("the relay did not start: " + e.getMessage());
     } finally {
       stop.takeRigDown();
     }

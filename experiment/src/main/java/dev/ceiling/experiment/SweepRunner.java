@@ -269,19 +269,11 @@ public final class SweepRunner implements ArmSweep {
     lastGraceS = report.graceWaitedS();
     if (report.aggregate().unacknowledged() > 0) {
       progress.warning(
-          String.format(
-              java.util.Locale.ROOT,
-              "cell %d: %d events still had no OK after waiting %.0f s: the relay dropped them or"
-                  + " is still working; %s",
+          unansweredWarning(
               planned.sequence(),
               report.aggregate().unacknowledged(),
               report.graceWaitedS(),
-              next == null
-                  ? "this arm's sweep has no further cell, so nothing is excluded for it (a"
-                      + " next arm or round starts on a fresh relay)"
-                  : "cell "
-                      + next.sequence()
-                      + " starts on that backlog and is excluded (DRAIN_TIMEOUT)"));
+              next == null ? null : next.sequence()));
     }
     Double loadAfter = LoadPerCpu.now();
     return CellAssembler.assemble(
@@ -297,6 +289,26 @@ public final class SweepRunner implements ArmSweep {
         .drainTimeout(drainTimeout)
         .links(health)
         .build();
+  }
+
+  /**
+   * The warning after a client-side cell whose drain ran out with {@code unanswered} events owed:
+   * it names the cell it excludes ({@code next}, the next cell of this arm's sweep, which starts on
+   * that backlog), or, when {@code next} is null, says that nothing is excluded, as what runs next
+   * runs on a fresh relay.
+   */
+  static String unansweredWarning(int sequence, long unanswered, double waitedS, Integer next) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "cell %d: %d events still had no OK after waiting %.0f s: the relay dropped them or"
+            + " is still working; %s",
+        sequence,
+        unanswered,
+        waitedS,
+        next == null
+            ? "this arm's sweep has no further cell, so nothing is excluded for it (a next arm or"
+                + " round starts on a fresh relay)"
+            : "cell " + next + " starts on that backlog and is excluded (DRAIN_TIMEOUT)");
   }
 
   private Cell measure(

@@ -59,6 +59,7 @@ class CellAssemblerTest {
          "accepted_in_window_own_slots": 320, "window_slots_outstanding_at_end": 11,
          "outstanding_at_window_start": 33, "outstanding_at_window_mid": 36,
          "outstanding_at_window_end": 41, "silence_at_window_end_s": 0.75,
+         "rejected_in_window_first_half": 13, "rejected_in_window_second_half": 17,
          "accepted_in_window_per_s": 86.25,
          "accepted_in_window_over_offered": 0.8625, "send_lag": %s, "service": %s,
          "scheduled": %s, "generator_bound": true, "generator_bound_reason": "send lag p99 12 ms"}
@@ -153,6 +154,8 @@ class CellAssemblerTest {
     f.put("outstandingAtWindowMid", 36L);
     f.put("outstandingAtWindowEnd", 41L);
     f.put("silenceAtWindowEndS", 0.75);
+    f.put("rejectedInWindowFirstHalf", 13L);
+    f.put("rejectedInWindowSecondHalf", 17L);
     f.put("rejected", 30L);
     f.put("rejectedByPrefix", Map.of("rate-limited", 30L));
     f.put("notices", 4L);

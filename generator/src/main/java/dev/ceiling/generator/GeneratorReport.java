@@ -211,6 +211,11 @@ public record GeneratorReport(
    *     window's start when none did, to the window's end: with events outstanding at the end, how
    *     long the relay had stopped answering. Over several targets or segments the shortest (the
    *     relay's last answer to any of them); null in a report written before it was recorded
+   * @param rejectedInWindowFirstHalf OK-false answers that arrived in the window's first half (by
+   *     arrival, as the OK-true halves): every answer moves the outstanding count, so the client's
+   *     steady check of a refusing relay needs them per half; present together with the next, or
+   *     both null in a report written before they were recorded
+   * @param rejectedInWindowSecondHalf those that arrived in its second half
    * @param acceptedInWindowPerS accepted_in_window / requested duration: the throughput headline
    * @param acceptedInWindowOverOffered accepted_in_window / (offered x requested duration)
    * @param sendLag intended slot to on the wire
@@ -249,6 +254,8 @@ public record GeneratorReport(
       Long outstandingAtWindowMid,
       Long outstandingAtWindowEnd,
       Double silenceAtWindowEndS,
+      Long rejectedInWindowFirstHalf,
+      Long rejectedInWindowSecondHalf,
       double acceptedInWindowPerS,
       double acceptedInWindowOverOffered,
       LatencySummary sendLag,
@@ -318,6 +325,16 @@ public record GeneratorReport(
       rejectedByPrefix = sorted("rejected_by_prefix", rejectedByPrefix);
       transportErrors = sorted("transport_errors", transportErrors);
       checks.nonNegativeOrNull("silence_at_window_end_s", silenceAtWindowEndS);
+      checks.nonNegativeOrNull("rejected_in_window_first_half", rejectedInWindowFirstHalf);
+      checks.nonNegativeOrNull("rejected_in_window_second_half", rejectedInWindowSecondHalf);
+      if ((rejectedInWindowFirstHalf == null) != (rejectedInWindowSecondHalf == null)) {
+        checks.add(
+            "rejected_in_window_first_half and rejected_in_window_second_half must both be present"
+                + " or both be absent, got "
+                + rejectedInWindowFirstHalf
+                + " and "
+                + rejectedInWindowSecondHalf);
+      }
       checks.nonNegativeFinite("accepted_in_window_per_s", acceptedInWindowPerS);
       checks.nonNegativeFinite("accepted_in_window_over_offered", acceptedInWindowOverOffered);
       Objects.requireNonNull(sendLag, "send_lag must not be null");
@@ -383,6 +400,8 @@ public record GeneratorReport(
           totalOrNull(parts, Result::outstandingAtWindowMid),
           totalOrNull(parts, Result::outstandingAtWindowEnd),
           shortestOrNull(parts),
+          totalOrNull(parts, Result::rejectedInWindowFirstHalf),
+          totalOrNull(parts, Result::rejectedInWindowSecondHalf),
           inWindow / durationS,
           inWindow / (offeredPerS * durationS),
           latencies.apply(parts.stream().map(Result::sendLag).toList()),

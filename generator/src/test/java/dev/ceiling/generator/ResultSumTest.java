@@ -50,7 +50,9 @@ class ResultSumTest {
           Map.entry("window_slots_outstanding_at_end", 9L),
           Map.entry("outstanding_at_window_start", 12L),
           Map.entry("outstanding_at_window_mid", 14L),
-          Map.entry("outstanding_at_window_end", 13L));
+          Map.entry("outstanding_at_window_end", 13L),
+          Map.entry("rejected_in_window_first_half", 7L),
+          Map.entry("rejected_in_window_second_half", 5L));
 
   /**
    * The first part kept its schedule too poorly (the sum is bound, and says which part was) and has

@@ -9,25 +9,30 @@ import java.util.Objects;
 /**
  * The steady state and the ceiling read from the client alone, for a relay with no queue gauge or
  * worker metric (and beside them as a cross-check): the generator's OK-true answers in each half of
- * the window and its outstanding count (slots sent minus slots answered) at the window's start,
- * middle and end. Pure.
+ * the window, its OK-false answers in each half (where the cell recorded them), and its outstanding
+ * count (slots sent minus slots answered, OK true or false) at the window's start, middle and end.
+ * Pure.
  *
  * <p>A cell is steady from the client when all of these hold, each within {@link #toleranceEvents}
  * events:
  *
  * <ol>
  *   <li>the halves agree: the OK-true answers of the first and of the second half differ by no more
- *       than the tolerance;
+ *       than the tolerance, and so do the OK-false answers (a limiter that starts refusing halfway
+ *       through the window is not in its steady state);
  *   <li>the outstanding count never fell: in neither half did it shrink by more than the tolerance
  *       (a shrinking count is the relay answering an earlier backlog faster than the offer, which
  *       is exactly the warm-up's backlog landing in the window);
  *   <li>it grew at one rate: its growth in the two halves differs by no more than the tolerance
  *       (flat in both when not saturated, the same growth in both when saturated);
  *   <li>it grew at offered minus answered: in each half its growth is the half's offered events
- *       minus the half's OK-true answers.
+ *       minus the half's OK-true and OK-false answers.
  * </ol>
  *
- * The cell is saturated when the count grew over the whole window by more than the tolerance.
+ * A cell written before the OK-false halves were recorded reads them as none: its check is the
+ * OK-true one it always had, which a relay refusing with OK false fails by construction.
+ *
+ * <p>The cell is saturated when the count grew over the whole window by more than the tolerance.
  */
 public final class ClientSteady {
   private ClientSteady() {}
@@ -94,6 +99,8 @@ public final class ClientSteady {
     double tol = toleranceEvents(c, cfg);
     long a1 = k.acceptedInWindowFirstHalf();
     long a2 = k.acceptedInWindowSecondHalf();
+    long r1 = k.hasRejectedHalves() ? k.rejectedInWindowFirstHalf() : 0;
+    long r2 = k.hasRejectedHalves() ? k.rejectedInWindowSecondHalf() : 0;
     long start = k.outstandingAtWindowStart();
     long mid = k.outstandingAtWindowMid();
     long end = k.outstandingAtWindowEnd();
@@ -108,6 +115,15 @@ public final class ClientSteady {
               + a1
               + " OK-true answers in the first half, "
               + a2
+              + " in the second"
+              + within);
+    }
+    if (Math.abs(r1 - r2) > tol) {
+      failures.add(
+          "the window's halves disagree: "
+              + r1
+              + " OK-false answers in the first half, "
+              + r2
               + " in the second"
               + within);
     }
@@ -133,7 +149,8 @@ public final class ClientSteady {
     for (int h = 0; h < 2; h++) {
       long g = h == 0 ? g1 : g2;
       long a = h == 0 ? a1 : a2;
-      double expected = half - a;
+      long r = h == 0 ? r1 : r2;
+      double expected = half - a - r;
       if (Math.abs(g - expected) > tol) {
         failures.add(
             "the outstanding count grew by "

@@ -101,10 +101,13 @@ public final class IdentitiesVerdict {
    * problem that excludes evidence, other than the limiter's own evidence, which this round reads.
    */
   public static Optional<CellProblem> exclusion(Measured m, VerdictConfig cfg) {
-    // The client's steady state counts OK-true answers only, so a cell whose limiter answers
-    // its refusals (OK false) fails it by construction; where the limiter refused, its
-    // refusals are the reading, and the limiter-window rule is what makes them steady-state.
-    boolean limiterRefused = refused(m.cell()) >= LIMITER_BINDS_FRACTION;
+    // The client's steady check counts OK-false answers per half of the window, so a cell whose
+    // limiter refuses with OK false is judged like any other, half by half: a limiter that starts
+    // refusing halfway through the window is not steady. Only a cell written before those halves
+    // were recorded fails the check by construction when its limiter refused, and keeps the
+    // exemption it had.
+    boolean limiterRefused =
+        !m.cell().counts().hasRejectedHalves() && refused(m.cell()) >= LIMITER_BINDS_FRACTION;
     return CellProblems.of(m.cell(), m.identity(), cfg, m.clientEvidence()).stream()
         .filter(
             p ->

@@ -161,4 +161,57 @@ class ClientSteadyTest {
     Cell c = craftedBacklog().toBuilder().arm(ON).build();
     assertThat(CellProblems.excludes(CellProblems.of(c, ID, CFG, true))).isTrue();
   }
+
+  /**
+   * A relay that answers 100 events a half OK true and refuses the other 400 with OK false: every
+   * answer moves the outstanding count, so it stays flat, and with the OK-false answers counted per
+   * half the cell is steady (offered minus answered is 500 - 100 - 400 = 0 in each half).
+   */
+  private static Cell refusingEvenly() {
+    return base(200, 200, 200)
+        .rejected(800)
+        .unacknowledged(0)
+        .windowCounts(100, 100, 198, 2, 2, 2, 2)
+        .rejectedInWindowHalves(400, 400)
+        .build();
+  }
+
+  @Test
+  void aRelayThatRefusesWithOkFalseEvenlyIsSteadyWithItsRefusalsCountedPerHalf() {
+    ClientSteady.Reading r = ClientSteady.read(refusingEvenly(), CFG);
+    assertThat(r.failures()).isEmpty();
+    assertThat(r.saturated()).isFalse();
+  }
+
+  @Test
+  void partnerTheSameCellWithoutItsOkFalseHalvesFailsAsEveryRefusalWouldBeUnanswered() {
+    // A cell written before the OK-false halves were recorded: its check counts OK true only.
+    Cell old = refusingEvenly().toBuilder().noRejectedInWindowHalves().build();
+    assertThat(old.counts().hasRejectedHalves()).isFalse();
+    assertThat(failures(old))
+        .containsExactly(
+            "the outstanding count grew by 0 in the first half where offered minus answered is 400"
+                + " (tolerance 50 events)",
+            "the outstanding count grew by 0 in the second half where offered minus answered is"
+                + " 400 (tolerance 50 events)");
+  }
+
+  @Test
+  void partnerALimiterThatStartsRefusingHalfwayIsNotSteady() {
+    // The same 800 refusals and 200 OK-true answers, but the limiter's budget lasted the first
+    // half: 180 accepted and 320 refused, then 20 and 480. The outstanding count is flat in both.
+    Cell c =
+        base(200, 200, 200)
+            .rejected(800)
+            .unacknowledged(0)
+            .windowCounts(180, 20, 198, 2, 2, 2, 2)
+            .rejectedInWindowHalves(320, 480)
+            .build();
+    assertThat(failures(c))
+        .containsExactly(
+            "the window's halves disagree: 180 OK-true answers in the first half, 20 in the second"
+                + " (tolerance 50 events)",
+            "the window's halves disagree: 320 OK-false answers in the first half, 480 in the"
+                + " second (tolerance 50 events)");
+  }
 }

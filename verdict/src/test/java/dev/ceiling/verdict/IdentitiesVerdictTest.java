@@ -218,4 +218,68 @@ class IdentitiesVerdictTest {
             CFG);
     assertThat(partner.row(10).reading()).isEqualTo(IdentitiesRow.Reading.NOT_MEASURED);
   }
+
+  /**
+   * A cell that recorded its OK-false answers per half is judged by the client's steady check like
+   * any other, with no exemption for the limiter: refusing evenly (1125 OK false in each half of a
+   * 2250-event window, the outstanding count flat) it is steady and the row reads LIMITER.
+   */
+  private static Cell refusing(
+      long acceptedFirst, long rejectedFirst, long acceptedSecond, long rejectedSecond) {
+    IdentitiesVerdict.Measured m = cell(10, 0, 0, 0.35);
+    Map<String, Double> noQuota = new HashMap<>(m.cell().relay().counterDeltas());
+    noQuota.remove(MetricRole.ADMISSION_REJECTIONS_QUOTA.key());
+    long rejected = rejectedFirst + rejectedSecond;
+    long accepted = acceptedFirst + acceptedSecond;
+    return m.cell().toBuilder()
+        .counterDeltas(noQuota)
+        .notices(0)
+        .accepted(accepted)
+        .acceptedInWindow(accepted)
+        .rejected(rejected)
+        .unacknowledged(0)
+        .rejectedByPrefix(Map.of("rate-limited", rejected))
+        .outstandingDelta(null)
+        .windowCounts(acceptedFirst, acceptedSecond, accepted, 2, 2, 2, 2)
+        .rejectedInWindowHalves(rejectedFirst, rejectedSecond)
+        .build();
+  }
+
+  private static IdentitiesReport judgeOne(Cell c) {
+    ExperimentIdentity id = cell(10, 0, 0, 0.35).identity();
+    return IdentitiesVerdict.judge(
+        List.of(10),
+        RATE,
+        null,
+        List.of(new IdentitiesVerdict.Measured(c, id, true)),
+        Map.of(),
+        null,
+        CFG);
+  }
+
+  @Test
+  void aLimiterRefusingEvenlyInBothHalvesIsSteadyAndReadsLimiter() {
+    Cell even = refusing(0, 1125, 0, 1125);
+    ExperimentIdentity id = cell(10, 0, 0, 0.35).identity();
+    assertThat(CellProblems.of(even, id, CFG, true))
+        .extracting(CellProblem::kind)
+        .doesNotContain(ProblemKind.CLIENT_NOT_STEADY);
+    IdentitiesReport r = judgeOne(even);
+    assertThat(r.row(10).reading()).isEqualTo(IdentitiesRow.Reading.LIMITER);
+    assertThat(r.row(10).limiterRefusedFraction()).isEqualTo(1.0);
+  }
+
+  @Test
+  void partnerALimiterThatStartsRefusingHalfwayIsNotSteadyAndItsCellIsNotUsed() {
+    // The first half accepted whole (the limiter's budget still unspent), the second refused:
+    // half of the offer refused over the cell, which a whole-cell exemption would read LIMITER.
+    Cell halfway = refusing(1125, 0, 0, 1125);
+    ExperimentIdentity id = cell(10, 0, 0, 0.35).identity();
+    assertThat(CellProblems.of(halfway, id, CFG, true))
+        .filteredOn(CellProblem::excludesEvidence)
+        .extracting(CellProblem::kind)
+        .containsExactlyInAnyOrder(ProblemKind.RELAY_REJECTIONS, ProblemKind.CLIENT_NOT_STEADY);
+    assertThat(IdentitiesVerdict.refused(halfway)).isEqualTo(0.5);
+    assertThat(judgeOne(halfway).row(10).reading()).isEqualTo(IdentitiesRow.Reading.NOT_MEASURED);
+  }
 }

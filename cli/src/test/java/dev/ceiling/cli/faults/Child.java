@@ -30,9 +30,15 @@ final class Child {
   }
 
   static Child start(Path dir, String name, List<String> args) throws IOException {
+    return start(dir, name, List.of(), args);
+  }
+
+  /** As {@link #start(Path, String, List)}, with {@code jvmOptions} given to the child's JVM. */
+  static Child start(Path dir, String name, List<String> jvmOptions, List<String> args)
+      throws IOException {
     List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT"));
     String relayJar = System.getProperty("ceiling.reference-relay.jar");
-    List<String> jvm = new ArrayList<>();
+    List<String> jvm = new ArrayList<>(jvmOptions);
     if (relayJar != null) {
       jvm.add("-Dceiling.reference-relay.jar=" + relayJar);
     }

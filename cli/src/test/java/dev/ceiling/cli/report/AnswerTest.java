@@ -169,8 +169,19 @@ class AnswerTest {
                         "was excluded because a link failed: link 'cache': 7 connections refused"
                             + " by 127.0.0.1:6379, 2 connections dropped by it, the first 1.5 s"
                             + " into the cell; check that service and measure again."));
-    // Partner: the same run with the link healthy names no link.
-    assertThat(Answer.of(report(FALLS, FLAT)).nextSteps()).noneMatch(s -> s.contains("link"));
+    // The console's summary and report.html say it too, where the user reads the answer.
+    String step =
+        a.nextSteps().stream().filter(s -> s.contains("link failed")).findFirst().orElseThrow();
+    assertThat(Summary.text(r)).contains("next: " + step);
+    assertThat(HtmlReport.render(r))
+        .contains("<h2>What this run could not see</h2>")
+        .contains(HtmlReport.esc("C" + step.substring(1)))
+        .contains(HtmlReport.esc("link 'cache': 7 connections refused by 127.0.0.1:6379"));
+    // Partner: the same run with the link healthy names no link, in words, console or page.
+    ExperimentReport healthy = report(FALLS, FLAT);
+    assertThat(Answer.of(healthy).nextSteps()).noneMatch(s -> s.contains("link"));
+    assertThat(Summary.text(healthy)).doesNotContain("a link failed");
+    assertThat(HtmlReport.render(healthy)).doesNotContain("a link failed");
   }
 
   @Test

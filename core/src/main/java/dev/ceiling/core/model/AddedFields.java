@@ -34,6 +34,10 @@ public final class AddedFields {
 
   static final List<Added> ADDED =
       List.of(
+          // A cell's counts (CellCounts) and a generator's result: OK-false answers per half of
+          // the window; null is "not recorded", and a cell leaves them out of its JSON then.
+          new Added("rejected_in_window_first_half", WINDOW_COUNTS_SIBLINGS),
+          new Added("rejected_in_window_second_half", WINDOW_COUNTS_SIBLINGS),
           // A cell's environment (CellEnvironment).
           new Added("wake_floor_p99_ms", List.of("started_at", "drain_wait_s", "headroom")),
           new Added("drain_timeout", List.of("started_at", "drain_wait_s", "headroom")),

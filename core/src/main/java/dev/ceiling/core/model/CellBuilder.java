@@ -35,6 +35,8 @@ public final class CellBuilder {
   private Long outstandingAtWindowMid;
   private Long outstandingAtWindowEnd;
   private Double silenceAtWindowEndS;
+  private Long rejectedInWindowFirstHalf;
+  private Long rejectedInWindowSecondHalf;
   private long rejected;
   private Map<String, Long> rejectedByPrefix = Map.of();
   private long notices;
@@ -92,6 +94,8 @@ public final class CellBuilder {
     this.outstandingAtWindowMid = counts.outstandingAtWindowMid();
     this.outstandingAtWindowEnd = counts.outstandingAtWindowEnd();
     this.silenceAtWindowEndS = counts.silenceAtWindowEndS();
+    this.rejectedInWindowFirstHalf = counts.rejectedInWindowFirstHalf();
+    this.rejectedInWindowSecondHalf = counts.rejectedInWindowSecondHalf();
     this.rejected = counts.rejected();
     this.rejectedByPrefix = counts.rejectedByPrefix();
     this.notices = counts.notices();
@@ -224,6 +228,23 @@ public final class CellBuilder {
    */
   public CellBuilder silenceAtWindowEndS(Double silenceAtWindowEndS) {
     this.silenceAtWindowEndS = silenceAtWindowEndS;
+    return this;
+  }
+
+  /**
+   * OK-false answers that arrived in each half of the window (default: not recorded). See {@link
+   * CellCounts#rejectedInWindowFirstHalf()}.
+   */
+  public CellBuilder rejectedInWindowHalves(long firstHalf, long secondHalf) {
+    this.rejectedInWindowFirstHalf = firstHalf;
+    this.rejectedInWindowSecondHalf = secondHalf;
+    return this;
+  }
+
+  /** Leaves the OK-false halves unrecorded, as in a cell written before them. */
+  public CellBuilder noRejectedInWindowHalves() {
+    this.rejectedInWindowFirstHalf = null;
+    this.rejectedInWindowSecondHalf = null;
     return this;
   }
 
@@ -469,6 +490,8 @@ public final class CellBuilder {
         outstandingAtWindowMid,
         outstandingAtWindowEnd,
         silenceAtWindowEndS,
+        rejectedInWindowFirstHalf,
+        rejectedInWindowSecondHalf,
         rejected,
         rejectedByPrefix,
         notices,

@@ -38,6 +38,12 @@ import java.util.TreeMap;
  *     from its start when none came, to its end: with events outstanding at the end, how long the
  *     relay had stopped answering. Null when not recorded (a cell written before it was), then left
  *     out of the JSON
+ * @param rejectedInWindowFirstHalf OK-false answers that arrived in the window's first half (by
+ *     arrival, whichever slot they answer, as the OK-true halves): with them the client's steady
+ *     check reads a refusing relay per half, as every answer moves the outstanding count. This and
+ *     the next are present together, or null in a cell written before they were recorded (then left
+ *     out of the JSON)
+ * @param rejectedInWindowSecondHalf those that arrived in its second half
  * @param rejected events answered OK false
  * @param rejectedByPrefix rejections counted by NIP-01 prefix ("rate-limited", "invalid", ...)
  * @param notices NOTICE frames received (cannot be matched to an event)
@@ -64,6 +70,8 @@ public record CellCounts(
     @JsonInclude(JsonInclude.Include.NON_NULL) Long outstandingAtWindowMid,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long outstandingAtWindowEnd,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double silenceAtWindowEndS,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long rejectedInWindowFirstHalf,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long rejectedInWindowSecondHalf,
     long rejected,
     Map<String, Long> rejectedByPrefix,
     long notices,
@@ -91,6 +99,15 @@ public record CellCounts(
         .nonNegativeOrNull("outstanding_at_window_mid", outstandingAtWindowMid)
         .nonNegativeOrNull("outstanding_at_window_end", outstandingAtWindowEnd)
         .nonNegativeOrNull("silence_at_window_end_s", silenceAtWindowEndS)
+        .nonNegativeOrNull("rejected_in_window_first_half", rejectedInWindowFirstHalf)
+        .nonNegativeOrNull("rejected_in_window_second_half", rejectedInWindowSecondHalf)
+        .require(
+            (rejectedInWindowFirstHalf == null) == (rejectedInWindowSecondHalf == null),
+            "rejected_in_window_first_half and rejected_in_window_second_half must both be present"
+                + " or both be absent, got "
+                + rejectedInWindowFirstHalf
+                + " and "
+                + rejectedInWindowSecondHalf)
         .require(
             allOrNone(
                 acceptedInWindowFirstHalf,
@@ -131,6 +148,11 @@ public record CellCounts(
   /** True when the window's halves and outstanding counts were recorded (all present). */
   public boolean hasWindowCounts() {
     return acceptedInWindowFirstHalf != null;
+  }
+
+  /** True when the OK-false answers of each half of the window were recorded (both present). */
+  public boolean hasRejectedHalves() {
+    return rejectedInWindowFirstHalf != null;
   }
 
   /**

@@ -79,7 +79,9 @@ class BadReportTest {
             + " accepted_in_window_own_slots, accepted_in_window_second_half,"
             + " accepted_over_offered, accepted_per_s, attempted, first_notice, notices,"
             + " outstanding_at_window_end, outstanding_at_window_mid, outstanding_at_window_start,"
-            + " rejected, rejected_by_prefix, silence_at_window_end_s, transport_errors, unacknowledged,"
+            + " rejected, rejected_by_prefix, rejected_in_window_first_half,"
+            + " rejected_in_window_second_half, silence_at_window_end_s, transport_errors,"
+            + " unacknowledged,"
             + " unknown_ok_ids, warmup_slots_sent, window_slots_outstanding_at_end]");
   }
 

@@ -46,6 +46,9 @@ public final class TargetRun {
   long acceptedInWindow;
   private long acceptedInWindowFirstHalf;
   private long acceptedInWindowOwnSlots;
+  // OK-false answers that arrived in the window, and in its first half (by arrival, any slot).
+  private long rejectedInWindow;
+  private long rejectedInWindowFirstHalf;
   // Answers to slots this run sent (any slot, OK true or false) that arrived before each instant:
   // with the slots sent before it, they give the outstanding count there.
   private long answeredBeforeStart;
@@ -144,6 +147,11 @@ public final class TargetRun {
         }
         if (j >= firstMeasured) {
           acceptedInWindowOwnSlots++;
+        }
+      } else if (!ok && nowNanos >= windowStartNanos && nowNanos < windowEndNanos) {
+        rejectedInWindow++;
+        if (nowNanos < windowMidNanos) {
+          rejectedInWindowFirstHalf++;
         }
       }
       if (j < firstMeasured) {
@@ -274,6 +282,8 @@ public final class TargetRun {
         sentBefore(windowMidNanos, 0) - answeredBeforeMid,
         sentBefore(windowEndNanos, 0) - answeredBeforeEnd,
         silenceAtWindowEndS(),
+        rejectedInWindowFirstHalf,
+        rejectedInWindow - rejectedInWindowFirstHalf,
         acceptedInWindow / durationS,
         acceptedInWindow / (offeredPerS * durationS),
         LatencySummary.of(sends.sendLagUs),

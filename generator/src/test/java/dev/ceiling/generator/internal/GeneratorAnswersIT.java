@@ -86,6 +86,57 @@ class GeneratorAnswersIT {
     }
   }
 
+  // ---------------------------------------------------------------- OK false per half
+
+  /**
+   * Answers every odd arrival OK false and every even one OK true, in order on one connection: in
+   * any stretch of time the two kinds of answer differ by at most one, whatever the machine's load
+   * does to when they arrive.
+   */
+  static final TestRelay.Behavior ALTERNATES =
+      new TestRelay.Behavior() {
+        @Override
+        public void onEvent(Session s, JsonNode event, int n, TestRelay relay) {
+          String id = event.get("id").asText();
+          TestRelay.ok(s, id, n % 2 == 0, n % 2 == 0 ? "" : "rate-limited: slow down");
+        }
+      };
+
+  @Test
+  void okFalseAnswersAreCountedByTheHalfOfTheWindowTheyArriveIn() throws Exception {
+    GeneratorReport.Result a;
+    try (TestRelay relay = new TestRelay(ALTERNATES)) {
+      a =
+          run(
+                  cfg(relay, 100, 1, Duration.ofSeconds(2), Duration.ofSeconds(20)),
+                  RunStrategies.PRODUCTION)
+              .aggregate();
+    }
+    long r1 = a.rejectedInWindowFirstHalf();
+    long r2 = a.rejectedInWindowSecondHalf();
+    assertThat(Math.abs(r1 - a.acceptedInWindowFirstHalf()))
+        .as("first half")
+        .isLessThanOrEqualTo(1);
+    assertThat(Math.abs(r2 - a.acceptedInWindowSecondHalf()))
+        .as("second half")
+        .isLessThanOrEqualTo(1);
+    assertThat(r1 + r2).isPositive().isLessThanOrEqualTo(a.rejected());
+
+    // Partner: a relay that accepts everything has no OK false in either half (a count that took
+    // every answer, or copied the OK-true halves, fails here).
+    GeneratorReport.Result all;
+    try (TestRelay relay = new TestRelay(new TestRelay.Behavior() {})) {
+      all =
+          run(
+                  cfg(relay, 100, 1, Duration.ofSeconds(2), Duration.ofSeconds(20)),
+                  RunStrategies.PRODUCTION)
+              .aggregate();
+    }
+    assertThat(all.acceptedInWindow()).isPositive();
+    assertThat(all.rejectedInWindowFirstHalf()).isZero();
+    assertThat(all.rejectedInWindowSecondHalf()).isZero();
+  }
+
   // ---------------------------------------------------------------- OK matching by id
 
   /**
