@@ -227,9 +227,12 @@ class CeilingRampTest {
           double c = 60 + rnd.nextDouble() * 5940;
           CeilingRamp ramp = CeilingRamp.of(RULE, simulateCollapsing(true, c, rnd, false));
           assertThat(ramp.ceilingPerS()).as("ceiling of a relay at %.1f/s", c).isNotNull();
+          // The simulated relay answers up to 2% above its ceiling, rounded to whole events: one
+          // event more over the window is the rounding, not the ramp (seed -8338024214715711594
+          // read 1.0200386 at C = 60-odd/s, a 2 s window).
           assertThat(ramp.ceilingPerS() / c)
               .as("read over true, C = %.1f", c)
-              .isBetween(0.49, 1.02);
+              .isBetween(0.49, 1.02 + 1 / (c * RULE.windowS()));
           double last = ramp.steps().get(ramp.steps().size() - 1).offeredPerS();
           assertThat(last).isLessThanOrEqualTo(2 * c / (1 - RULE.tolerance()) * 1.03);
           assertThat(RULE.next(ramp.steps())).isEmpty();
