@@ -398,6 +398,8 @@ public final class Explain {
     private List<Double> splitMultiples = SPLIT_AUTO_MULTIPLES;
     private List<Double> delaysMs = DelaySweepOptions.DEFAULT_DELAYS_MS;
     private List<Integer> identities = DEFAULT_IDENTITIES;
+    private Double sweepRate;
+    private Double latencyRate;
     private SweepOptions sweepOptions = SweepOptions.defaults(Path.of("journal.jsonl"));
     private Path outDir;
     private boolean resume;
@@ -458,6 +460,27 @@ public final class Explain {
     /** The delays every delay sweep adds, ms, ascending (default 0, 0.5, 1, 2, 3, 4). */
     public Builder delaysMs(List<Double> ms) {
       this.delaysMs = List.copyOf(ms);
+      return this;
+    }
+
+    /**
+     * Every delay sweep's one offered rate, events/s (default null: the sweep's own placement, 1.5
+     * x the relay's predicted ceiling, or where it predicts none the ceiling a ramp measured
+     * first). A relay that predicts no ceiling ramps once per link without it, which the estimate
+     * leaves out.
+     */
+    public Builder sweepRate(Double perS) {
+      this.sweepRate = perS;
+      return this;
+    }
+
+    /**
+     * Every delay sweep's latency offer, events/s, below {@link #sweepRate} (default null: the
+     * sweep's own, 0.1 x the ceiling where a ramp measured it, else no latency slope). Each point
+     * then has a latency cell before its cell.
+     */
+    public Builder latencyRate(Double perS) {
+      this.latencyRate = perS;
       return this;
     }
 
@@ -536,6 +559,18 @@ public final class Explain {
           && (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite()))) {
         problems.add("rates must be finite numbers > 0, got " + rates);
       }
+      if (sweepRate != null && !(sweepRate > 0 && Double.isFinite(sweepRate))) {
+        problems.add("sweep rate must be a finite number > 0 events/s, got " + sweepRate);
+      }
+      if (latencyRate != null && !(latencyRate > 0 && Double.isFinite(latencyRate))) {
+        problems.add("latency rate must be a finite number > 0 events/s, got " + latencyRate);
+      } else if (latencyRate != null && sweepRate != null && !(latencyRate < sweepRate)) {
+        problems.add(
+            "latency rate must be below the sweep rate "
+                + sweepRate
+                + " events/s (the latency slope is read well below the ceiling), got "
+                + latencyRate);
+      }
       problems.addAll(DelaySweepPlan.problemsOfGrid(delaysMs));
       if (identities.isEmpty()
           || identities.stream()
@@ -588,8 +623,9 @@ public final class Explain {
                 "delay sweep on link '" + link + "'",
                 ExplainPlan.Kind.DELAY_SWEEP,
                 "delay-sweep-" + link.replaceAll("[^A-Za-z0-9_.-]", "_"),
-                settings(null, null, link, delaysMs, null),
-                delaysMs.size() * repeats,
+                settings(sweepRate == null ? null : List.of(sweepRate), null, link, delaysMs, null),
+                // A latency offer puts a latency cell before each cell.
+                delaysMs.size() * repeats * (latencyRate == null ? 1 : 2),
                 cellS,
                 1));
       }
@@ -665,7 +701,16 @@ public final class Explain {
     private ExplainPlan.Settings settings(
         List<Double> r, List<Double> multiples, String link, List<Double> delays, List<Integer> n) {
       return new ExplainPlan.Settings(
-          seconds(duration), seconds(warmup), repeats, seed, r, multiples, link, delays, n);
+          seconds(duration),
+          seconds(warmup),
+          repeats,
+          seed,
+          r,
+          multiples,
+          link,
+          delays,
+          n,
+          link == null ? null : latencyRate);
     }
 
     private Map<String, String> shownOverrides() {
@@ -723,6 +768,8 @@ public final class Explain {
               .sweepOptions(cells(dir))
               .outDir(dir)
               .progress(sweepProgress)
+              .rate(sweepRate)
+              .latencyRate(latencyRate)
               .resume(resume);
       if (seed != null) {
         b.seed(seed);

@@ -85,6 +85,28 @@ public final class ExplainCommand implements Callable<Integer> {
   List<Double> delaysMs;
 
   @Option(
+      names = "--sweep-rate",
+      paramLabel = "EVENTS_PER_S",
+      converter = CommandLines.FiniteDouble.class,
+      description = {
+        "Every delay sweep's one offered rate. Default: the sweep's own (per point, from the",
+        "relay's predicted ceiling, or where it predicts none, the ceiling a ramp of rising",
+        "offers measured first, once per link, which the estimate leaves out)."
+      })
+  Double sweepRate;
+
+  @Option(
+      names = "--latency-rate",
+      paramLabel = "EVENTS_PER_S",
+      converter = CommandLines.FiniteDouble.class,
+      description = {
+        "Every delay sweep's latency offer (well below the ceiling, and below --sweep-rate): a",
+        "latency cell at it before each cell reads the latency slope. Default: where a ramp",
+        "measured the ceiling, 0.1 x that ceiling; otherwise none."
+      })
+  Double latencyRate;
+
+  @Option(
       names = "--identities",
       split = ",",
       paramLabel = "N",
@@ -140,6 +162,8 @@ public final class ExplainCommand implements Callable<Integer> {
         .seed(seed.seed)
         .rates(fixedRates)
         .delaysMs(delaysMs)
+        .sweepRate(sweepRate)
+        .latencyRate(latencyRate)
         .identities(identities)
         .sweepOptions(SweepOptions.defaults(Path.of("journal.jsonl")))
         .outDir(dir)
@@ -210,6 +234,19 @@ public final class ExplainCommand implements Callable<Integer> {
         checks.rates("--rates", fixedRates).planSize(fixedRates, duration.seconds, warmup.seconds);
       } catch (RuntimeException e) {
         checks.add("--rates must be 'auto' or numbers like 100,200, got '" + rates + "'");
+      }
+    }
+    if (sweepRate != null) {
+      checks.positive("--sweep-rate", sweepRate, OptionChecks.MAX_RATE_PER_S, "events/s");
+    }
+    if (latencyRate != null) {
+      checks.positive("--latency-rate", latencyRate, OptionChecks.MAX_RATE_PER_S, "events/s");
+      if (sweepRate != null && !(latencyRate < sweepRate)) {
+        checks.add(
+            "--latency-rate must be below --sweep-rate ("
+                + sweepRate
+                + " events/s), got "
+                + latencyRate);
       }
     }
     DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
