@@ -41,6 +41,31 @@ class ExplainPlanTest {
         .isEqualTo(p.rounds().stream().mapToDouble(ExplainPlan.Round::estimateS).sum());
   }
 
+  /**
+   * The reference relay at its own limiter defaults declares them (10 events/s per key over a 5 s
+   * window: 50 per window), so explain's defaults round runs there with the default cells (2 s
+   * warm-up + 4 s window cover 5 s); partner: 1 s windows do not cover it, one line why.
+   */
+  @Test
+  void theReferenceRelayAtItsLimiterDefaultsRunsTheDefaultsRound() throws Exception {
+    RelayProfile p = RelayProfile.builtIn("reference-defaults");
+    assertThat(p.admissionLimits())
+        .singleElement()
+        .satisfies(l -> assertThat(l.limit()).isEqualTo(50));
+    ExplainPlan plan = on("reference-defaults").build().plan();
+    assertThat(plan.rounds())
+        .extracting(ExplainPlan.Round::dir)
+        .containsExactly("ab", "defaults", "split");
+    ExplainPlan shortCells =
+        on("reference-defaults").duration(Duration.ofSeconds(1)).build().plan();
+    assertThat(shortCells.rounds())
+        .extracting(ExplainPlan.Round::dir)
+        .containsExactly("ab", "split");
+    assertThat(shortCells.notRun())
+        .extracting(ExplainPlan.NotRun::reason)
+        .anySatisfy(r -> assertThat(r).contains("has a 5 s window"));
+  }
+
   /** nostream's profile: two links, one community, admission limits declared. */
   private static Explain.Builder nostream(java.util.function.UnaryOperator<String> edit)
       throws Exception {
