@@ -71,6 +71,15 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Warmup warmup = new MeasuringOptions.Warmup();
 
+  @Option(
+      names = "--lag-bound",
+      paramLabel = "DURATION",
+      description =
+          "Every round's generator self-check bound on the send-lag p99: a cell above it is"
+              + " generator-bound and excluded; in each round's identity (default: each round's"
+              + " own, as experiment's).")
+  java.time.Duration lagBound;
+
   @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
   @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
@@ -165,7 +174,10 @@ public final class ExplainCommand implements Callable<Integer> {
         .sweepRate(sweepRate)
         .latencyRate(latencyRate)
         .identities(identities)
-        .sweepOptions(SweepOptions.defaults(Path.of("journal.jsonl")))
+        .sweepOptions(
+            lagBound == null
+                ? SweepOptions.defaults(Path.of("journal.jsonl"))
+                : SweepOptions.defaults(Path.of("journal.jsonl")).withSendLagBound(lagBound))
         .outDir(dir)
         .resume(resume.dir != null)
         .progress(new ExplainLines(spec.commandLine().getErr(), quiet.quiet))
@@ -248,6 +260,9 @@ public final class ExplainCommand implements Callable<Integer> {
                 + " events/s), got "
                 + latencyRate);
       }
+    }
+    if (lagBound != null && (lagBound.isZero() || lagBound.isNegative())) {
+      checks.add("--lag-bound must be > 0, got " + lagBound);
     }
     DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
     for (int n : identities) {

@@ -43,6 +43,7 @@ class ExplainCommandIT {
     assertUsageError(run("explain", "--delays", "4,2"), "--delays");
     assertUsageError(run("explain", "--identities", "0"), "--identities");
     assertUsageError(run("explain", "--sweep-rate", "0"), "--sweep-rate");
+    assertUsageError(run("explain", "--lag-bound", "0ms"), "--lag-bound");
     assertUsageError(
         run("explain", "--sweep-rate", "50", "--latency-rate", "60"), "--latency-rate");
     assertUsageError(run("explain", "--duration", "0"), "--duration");
