@@ -394,6 +394,8 @@ public final class Explain {
     private List<Double> delaysMs = DelaySweepOptions.DEFAULT_DELAYS_MS;
     private Map<String, Double> holdoutByLink = Map.of();
     private List<Integer> identities = DEFAULT_IDENTITIES;
+    private Double sweepRate;
+    private Double latencyRate;
     private boolean resume;
     private boolean installShutdownHook = true;
     private ExplainProgress progress = ExplainProgress.NONE;
@@ -449,6 +451,27 @@ public final class Explain {
      */
     public Builder holdoutAt(Map<String, Double> msByLink) {
       this.holdoutByLink = Map.copyOf(msByLink);
+      return this;
+    }
+
+    /**
+     * Every delay sweep's one offered rate, events/s (default null: the sweep's own placement, 1.5
+     * x the relay's predicted ceiling, or where it predicts none the ceiling a ramp measured
+     * first). A relay that predicts no ceiling ramps once per link without it, which the estimate
+     * leaves out.
+     */
+    public Builder sweepRate(Double perS) {
+      this.sweepRate = perS;
+      return this;
+    }
+
+    /**
+     * Every delay sweep's latency offer, events/s, below {@link #sweepRate} (default null: the
+     * sweep's own, 0.1 x the ceiling where a ramp measured it, else no latency slope). Each point
+     * then has a latency cell before its cell.
+     */
+    public Builder latencyRate(Double perS) {
+      this.latencyRate = perS;
       return this;
     }
 
@@ -514,6 +537,18 @@ public final class Explain {
       if (rates != null
           && (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || r.isInfinite()))) {
         problems.add("rates must be finite numbers > 0, got " + rates);
+      }
+      if (sweepRate != null && !(sweepRate > 0 && Double.isFinite(sweepRate))) {
+        problems.add("sweep rate must be a finite number > 0 events/s, got " + sweepRate);
+      }
+      if (latencyRate != null && !(latencyRate > 0 && Double.isFinite(latencyRate))) {
+        problems.add("latency rate must be a finite number > 0 events/s, got " + latencyRate);
+      } else if (latencyRate != null && sweepRate != null && !(latencyRate < sweepRate)) {
+        problems.add(
+            "latency rate must be below the sweep rate "
+                + sweepRate
+                + " events/s (the latency slope is read well below the ceiling), got "
+                + latencyRate);
       }
       problems.addAll(DelaySweepPlan.problemsOfGrid(delaysMs));
       for (Map.Entry<String, Double> e : new TreeMap<>(holdoutByLink).entrySet()) {
@@ -581,8 +616,11 @@ public final class Explain {
                 "delay sweep on link '" + link + "'",
                 ExplainPlan.Kind.DELAY_SWEEP,
                 "delay-sweep-" + link.replaceAll("[^A-Za-z0-9_.-]", "_"),
-                settings(null, null, link, delaysMs, null),
-                (delaysMs.size() + (holdoutByLink.containsKey(link) ? 1 : 0)) * repeats,
+                settings(sweepRate == null ? null : List.of(sweepRate), null, link, delaysMs, null),
+                // A latency offer puts a latency cell before each cell.
+                (delaysMs.size() + (holdoutByLink.containsKey(link) ? 1 : 0))
+                    * repeats
+                    * (latencyRate == null ? 1 : 2),
                 cellS,
                 1));
       }
@@ -667,6 +705,7 @@ public final class Explain {
           link,
           delays,
           n,
+          link == null ? null : latencyRate,
           link == null ? null : holdoutByLink.get(link));
     }
 
@@ -720,6 +759,8 @@ public final class Explain {
                   holdoutByLink.containsKey(link)
                       ? Map.of(link, holdoutByLink.get(link))
                       : Map.of())
+              .rate(sweepRate)
+              .latencyRate(latencyRate)
               .resume(resume);
       if (seed != null) {
         b.seed(seed);

@@ -84,11 +84,14 @@ public record ExplainPlan(
    * @param repeats cells per point of the grid
    * @param seed the cell order's seed, or null for the round's own order
    * @param ratesPerS the offered rates, events/s, or null when placed from the relay's calibration
+   *     (a delay sweep's: its one offered rate, or null for its own placement)
    * @param rateMultiples the multiples of the relay's predicted ceiling the rates are placed at, or
    *     null for fixed rates or a round that offers no grid of rates
    * @param link the link a delay sweep moves
    * @param delaysMs the delays a delay sweep adds, ms
    * @param identities the defaults round's grid of signing keys
+   * @param latencyRatePerS a delay sweep's latency offer, events/s, or null for its own (none, or
+   *     0.1 x the ceiling where a ramp measured it)
    */
   public record Settings(
       double durationS,
@@ -100,6 +103,7 @@ public record ExplainPlan(
       String link,
       List<Double> delaysMs,
       List<Integer> identities,
+      Double latencyRatePerS,
       @com.fasterxml.jackson.annotation.JsonInclude(
               com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
           Double holdoutDelayMs) {

@@ -41,6 +41,31 @@ class ExplainPlanTest {
         .isEqualTo(p.rounds().stream().mapToDouble(ExplainPlan.Round::estimateS).sum());
   }
 
+  /**
+   * The reference relay at its own limiter defaults declares them (10 events/s per key over a 5 s
+   * window: 50 per window), so explain's defaults round runs there with the default cells (2 s
+   * warm-up + 4 s window cover 5 s); partner: 1 s windows do not cover it, one line why.
+   */
+  @Test
+  void theReferenceRelayAtItsLimiterDefaultsRunsTheDefaultsRound() throws Exception {
+    RelayProfile p = RelayProfile.builtIn("reference-defaults");
+    assertThat(p.admissionLimits())
+        .singleElement()
+        .satisfies(l -> assertThat(l.limit()).isEqualTo(50));
+    ExplainPlan plan = on("reference-defaults").build().plan();
+    assertThat(plan.rounds())
+        .extracting(ExplainPlan.Round::dir)
+        .containsExactly("ab", "defaults", "split");
+    ExplainPlan shortCells =
+        on("reference-defaults").duration(Duration.ofSeconds(1)).build().plan();
+    assertThat(shortCells.rounds())
+        .extracting(ExplainPlan.Round::dir)
+        .containsExactly("ab", "split");
+    assertThat(shortCells.notRun())
+        .extracting(ExplainPlan.NotRun::reason)
+        .anySatisfy(r -> assertThat(r).contains("has a 5 s window"));
+  }
+
   /** nostream's profile: two links, one community, admission limits declared. */
   private static Explain.Builder nostream(java.util.function.UnaryOperator<String> edit)
       throws Exception {
@@ -91,6 +116,36 @@ class ExplainPlanTest {
         .contains(ExplainPlan.Kind.DEFAULTS);
   }
 
+  /**
+   * A relay that predicts no ceiling (nostream) would ramp once per link: a sweep rate fixes every
+   * sweep's offer in the plan, and a latency rate adds a latency cell before each cell.
+   */
+  @Test
+  void aSweepRateAndALatencyRateAreInTheSweepsPlanAndTheLatencyCellsInItsCount() throws Exception {
+    ExplainPlan own = nostream(s -> s).repeats(2).delaysMs(List.of(2.0, 4.0)).build().plan();
+    ExplainPlan.Round db = own.rounds().get(1);
+    assertThat(db.settings().ratesPerS()).isNull();
+    assertThat(db.settings().latencyRatePerS()).isNull();
+    assertThat(db.cells()).isEqualTo(4);
+    ExplainPlan fixed =
+        nostream(s -> s)
+            .repeats(2)
+            .delaysMs(List.of(2.0, 4.0))
+            .sweepRate(100.0)
+            .latencyRate(20.0)
+            .build()
+            .plan();
+    for (ExplainPlan.Round sweep : fixed.rounds().subList(1, 3)) {
+      assertThat(sweep.kind()).isEqualTo(ExplainPlan.Kind.DELAY_SWEEP);
+      assertThat(sweep.settings().ratesPerS()).containsExactly(100.0);
+      assertThat(sweep.settings().latencyRatePerS()).isEqualTo(20.0);
+      assertThat(sweep.cells()).isEqualTo(8);
+    }
+    // The A/B takes neither: its rates are its own.
+    assertThat(fixed.rounds().get(0).settings().latencyRatePerS()).isNull();
+    assertThat(Explain.differences(own, fixed)).contains("rounds");
+  }
+
   @Test
   void everyBadOptionAtOnce() {
     assertThatThrownBy(
@@ -99,11 +154,16 @@ class ExplainPlanTest {
                     .repeats(1)
                     .delaysMs(List.of(4.0, 2.0))
                     .identities(List.of(0))
+                    .sweepRate(-1.0)
                     .build())
         .isInstanceOf(ExperimentException.class)
         .hasMessageContaining("repeats must be >= 2")
         .hasMessageContaining("identities must each be in [1, ")
-        .hasMessageContaining("delays");
+        .hasMessageContaining("delays")
+        .hasMessageContaining("sweep rate must be a finite number > 0");
+    assertThatThrownBy(() -> on("reference").sweepRate(50.0).latencyRate(50.0).build())
+        .isInstanceOf(ExperimentException.class)
+        .hasMessageContaining("latency rate must be below the sweep rate 50.0");
   }
 
   @Test

@@ -74,6 +74,15 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Warmup warmup = new MeasuringOptions.Warmup();
 
+  @Option(
+      names = "--lag-bound",
+      paramLabel = "DURATION",
+      description =
+          "Every round's generator self-check bound on the send-lag p99: a cell above it is"
+              + " generator-bound and excluded; in each round's identity (default: each round's"
+              + " own, as experiment's).")
+  java.time.Duration lagBound;
+
   @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
   @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
@@ -86,6 +95,28 @@ public final class ExplainCommand implements Callable<Integer> {
       defaultValue = "0,0.5,1,2,3,4",
       description = "Every delay sweep's added round-trip delays, ms (default: ${DEFAULT-VALUE}).")
   List<Double> delaysMs;
+
+  @Option(
+      names = "--sweep-rate",
+      paramLabel = "EVENTS_PER_S",
+      converter = CommandLines.FiniteDouble.class,
+      description = {
+        "Every delay sweep's one offered rate. Default: the sweep's own (per point, from the",
+        "relay's predicted ceiling, or where it predicts none, the ceiling a ramp of rising",
+        "offers measured first, once per link, which the estimate leaves out)."
+      })
+  Double sweepRate;
+
+  @Option(
+      names = "--latency-rate",
+      paramLabel = "EVENTS_PER_S",
+      converter = CommandLines.FiniteDouble.class,
+      description = {
+        "Every delay sweep's latency offer (well below the ceiling, and below --sweep-rate): a",
+        "latency cell at it before each cell reads the latency slope. Default: where a ramp",
+        "measured the ceiling, 0.1 x that ceiling; otherwise none."
+      })
+  Double latencyRate;
 
   @Option(
       names = "--identities",
@@ -146,8 +177,13 @@ public final class ExplainCommand implements Callable<Integer> {
         .rates(fixedRates)
         .delaysMs(delaysMs)
         .holdoutAt(whatIf.byLink())
+        .sweepRate(sweepRate)
+        .latencyRate(latencyRate)
         .identities(identities)
-        .sweepOptions(SweepOptions.defaults(Path.of("journal.jsonl")))
+        .sweepOptions(
+            lagBound == null
+                ? SweepOptions.defaults(Path.of("journal.jsonl"))
+                : SweepOptions.defaults(Path.of("journal.jsonl")).withSendLagBound(lagBound))
         .outDir(dir)
         .resume(resume.dir != null)
         .progress(new ExplainLines(spec.commandLine().getErr(), quiet.quiet))
@@ -229,6 +265,22 @@ public final class ExplainCommand implements Callable<Integer> {
       } catch (RuntimeException e) {
         checks.add("--rates must be 'auto' or numbers like 100,200, got '" + rates + "'");
       }
+    }
+    if (sweepRate != null) {
+      checks.positive("--sweep-rate", sweepRate, OptionChecks.MAX_RATE_PER_S, "events/s");
+    }
+    if (latencyRate != null) {
+      checks.positive("--latency-rate", latencyRate, OptionChecks.MAX_RATE_PER_S, "events/s");
+      if (sweepRate != null && !(latencyRate < sweepRate)) {
+        checks.add(
+            "--latency-rate must be below --sweep-rate ("
+                + sweepRate
+                + " events/s), got "
+                + latencyRate);
+      }
+    }
+    if (lagBound != null && (lagBound.isZero() || lagBound.isNegative())) {
+      checks.add("--lag-bound must be > 0, got " + lagBound);
     }
     DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
     for (int n : identities) {

@@ -3,6 +3,7 @@ package dev.ceiling.cli.report;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.experiment.DelaySweepFile;
+import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.ExplainPlan;
 import dev.ceiling.experiment.ExplainResult;
@@ -157,7 +158,10 @@ public record Dossier(
       throws ReportFormatException, ExperimentException {
     return switch (kind) {
       case AB -> Answer.of(Json.read(file, ExperimentReport.class)).sentence();
-      case DELAY_SWEEP -> DelaySweepFile.read(file).answer();
+      case DELAY_SWEEP -> {
+        DelaySweepReport r = DelaySweepFile.read(file);
+        yield withoutLink(r.answer(), r.plan().link());
+      }
       case SPLIT -> {
         SplitRoundReport s = Json.read(file, SplitRoundReport.class);
         yield s.verdict() == null
@@ -169,6 +173,16 @@ public record Dossier(
         yield d.verdict() == null ? null : d.verdict().words();
       }
     };
+  }
+
+  /**
+   * A sweep's answer without its leading "link 'db': " (the latency slope's answer names its link
+   * first), since the round's name in the paragraph already names it: "Delay sweep on link 'db':
+   * 1.0 [0.8, 1.2] sequential round trips ...", not "... on link 'db': link 'db': 1.0 ...".
+   */
+  static String withoutLink(String answer, String link) {
+    String prefix = "link '" + link + "': ";
+    return answer != null && answer.startsWith(prefix) ? answer.substring(prefix.length()) : answer;
   }
 
   /** The round's HTML page when it has one, else its JSON file; null when neither exists. */

@@ -42,6 +42,10 @@ class ExplainCommandIT {
     assertUsageError(run("explain", "--rates", "fast"), "--rates");
     assertUsageError(run("explain", "--delays", "4,2"), "--delays");
     assertUsageError(run("explain", "--identities", "0"), "--identities");
+    assertUsageError(run("explain", "--sweep-rate", "0"), "--sweep-rate");
+    assertUsageError(run("explain", "--lag-bound", "0ms"), "--lag-bound");
+    assertUsageError(
+        run("explain", "--sweep-rate", "50", "--latency-rate", "60"), "--latency-rate");
     assertUsageError(run("explain", "--duration", "0"), "--duration");
     assertUsageError(run("explain", "--profile", "no-such-profile"), "--profile");
     assertUsageError(run("explain", "--param", "no_such_param=1"), "--param");
