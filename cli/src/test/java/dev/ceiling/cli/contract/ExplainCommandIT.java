@@ -57,58 +57,6 @@ class ExplainCommandIT {
     assertUsageError(run("explain", "--out", planned.toString()), "--out");
   }
 
-  @Test
-  void everyRoundOnTheReferenceRelayAndTheDossierCarriesEachAnswer() throws Exception {
-    Path out = dir.resolve("explain");
-    long started = System.nanoTime();
-    Cli.Outcome o = run(shortRun("reference", out));
-    System.out.printf(
-        "ExplainCommandIT happy path: %.0f s%n%s%n", (System.nanoTime() - started) / 1e9, o);
-
-    // The plan before the first cell: the A/B, the sweep on 'builtin', the lock round; the
-    // defaults round cannot run on a profile that declares no admission limits, and says why.
-    ExplainPlan plan = Json.read(out.resolve(Explain.PLAN_FILE), ExplainPlan.class);
-    assertThat(plan.rounds())
-        .extracting(ExplainPlan.Round::dir)
-        .containsExactly("ab", "delay-sweep-builtin", "split");
-    assertThat(plan.notRun()).hasSize(1);
-    assertThat(plan.notRun().get(0).kind()).isEqualTo(ExplainPlan.Kind.DEFAULTS);
-    assertThat(plan.notRun().get(0).reason()).contains("admission limits");
-    assertThat(o.err()).contains("in all (estimate)").contains("round 3 of 3: lock round");
-
-    // Each round's own answer, read from its own file, is in the dossier's first paragraph.
-    Dossier d = Json.read(out.resolve(Dossier.FILE), Dossier.class);
-    String ab =
-        Answer.of(Json.read(out.resolve("ab/report.json"), ExperimentReport.class)).sentence();
-    DelaySweepReport sweep =
-        DelaySweepFile.read(out.resolve("delay-sweep-builtin/sensitivity.json"));
-    SplitRoundReport split = Json.read(out.resolve("split/split.json"), SplitRoundReport.class);
-    assertThat(split.complete()).isTrue();
-    assertThat(d.answers())
-        .contains(ab)
-        .contains(sweep.answer())
-        .contains(split.verdict().words())
-        .contains("Defaults round: cannot run: ");
-    String html = Files.readString(out.resolve("dossier.html"));
-    assertThat(html)
-        .contains("<p id=\"answers\">")
-        .contains("href=\"ab/report.html\"")
-        .contains("href=\"delay-sweep-builtin/sensitivity.html\"")
-        .contains("href=\"split/split.json\"");
-    assertThat(out.resolve("delay-sweep-builtin/sensitivity.html")).exists();
-    assertThat(o.out().lines().findFirst().orElse("")).isEqualTo(d.answers());
-
-    // The exit code is every round's: 0 only when each that ran established.
-    boolean all =
-        d.rounds().stream()
-            .filter(e -> e.status() != Dossier.Status.CANNOT_RUN)
-            .allMatch(e -> e.status() == Dossier.Status.ESTABLISHED);
-    assertThat(d.outcome()).isEqualTo(all ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED);
-    assertThat(o.code())
-        .as(o.toString())
-        .isEqualTo(all ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED);
-  }
-
   /**
    * Partner: the same relay with a delay control the relay does not serve (404) and one community.
    * The sweep fails and the dossier says so in its paragraph; the A/B's answer stands; the lock
@@ -139,6 +87,9 @@ class ExplainCommandIT {
     String ab =
         Answer.of(Json.read(out.resolve("ab/report.json"), ExperimentReport.class)).sentence();
     assertThat(d.answers()).contains(ab);
+    // The command renders the A/B's page, and the dossier links it.
+    assertThat(out.resolve("ab/report.html")).exists();
+    assertThat(Files.readString(out.resolve("dossier.html"))).contains("href=\"ab/report.html\"");
     assertThat(d.rounds().get(0).status())
         .isIn(Dossier.Status.ESTABLISHED, Dossier.Status.NOT_ESTABLISHED);
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.INFRASTRUCTURE);
@@ -166,20 +117,24 @@ class ExplainCommandIT {
   }
 
   /**
-   * A run stopped after its first round, then {@code --resume DIR}: the finished A/B is not
-   * measured again (its journals keep their cells), the delay sweep runs, the dossier carries both.
-   * Partner: a resume with another option than the run's is refused before a relay starts.
+   * Every round on the built-in reference relay, in a run stopped after its first round and then
+   * continued with {@code --resume DIR}: the finished A/B is not measured again (its journals keep
+   * their cells), the delay sweep and the lock round run, and the dossier's first paragraph carries
+   * each round's answer as that round's own file states it. Partner: a resume with another option
+   * than the run's is refused before a relay starts. (One run serves both: the plan, the rounds and
+   * the dossier are the same whether a run was stopped on the way or not, and a second run only
+   * measured the same A/B again.)
    */
   @Test
-  void aStoppedRunResumesWithoutMeasuringAFinishedRoundAgain() throws Exception {
-    Path profile = oneCommunity(dir, "/audit-exchange-delay");
-    Path out = dir.resolve("resumed");
-    String[] args = shortRun(profile.toString(), out);
+  void everyRoundOnTheReferenceRelayResumedAfterTheFirstAndTheDossierCarriesEachAnswer()
+      throws Exception {
+    Path out = dir.resolve("explain");
+    String[] args = shortRun("reference", out);
     java.util.concurrent.atomic.AtomicReference<Explain> running =
         new java.util.concurrent.atomic.AtomicReference<>();
     Explain.Builder b =
         Explain.builder()
-            .profile(dev.ceiling.rig.RelayProfile.load(profile))
+            .profile(dev.ceiling.rig.RelayProfile.builtIn("reference"))
             .relayOverrides(overrides(args))
             .duration(java.time.Duration.ofSeconds(1))
             .warmup(java.time.Duration.ofMillis(500))
@@ -189,6 +144,9 @@ class ExplainCommandIT {
             .delaysMs(List.of(2.0, 4.0))
             .outDir(out)
             .installShutdownHook(false)
+            // The A/B's page beside its report.json, as the command renders it (the partner's
+            // run, which is the command's throughout, shows that it does).
+            .abExtra(ab -> ab.alsoRender("report.html", dev.ceiling.cli.report.HtmlReport::render))
             .progress(
                 new dev.ceiling.experiment.ExplainProgress() {
                   @Override
@@ -199,6 +157,7 @@ class ExplainCommandIT {
                 });
     Explain first = b.build();
     running.set(first);
+    long started = System.nanoTime();
     dev.ceiling.experiment.ExplainResult stopped = first.run();
     assertThat(stopped.interrupted()).isTrue();
     assertThat(stopped.rounds().get(0).ran())
@@ -208,6 +167,16 @@ class ExplainCommandIT {
     assertThat(out.resolve("delay-sweep-builtin")).doesNotExist();
     long onCells = Files.readAllLines(out.resolve("ab/journal-on.jsonl")).size();
     long offCells = Files.readAllLines(out.resolve("ab/journal-off.jsonl")).size();
+
+    // The plan before the first cell: the A/B, the sweep on 'builtin', the lock round; the
+    // defaults round cannot run on a profile that declares no admission limits, and says why.
+    ExplainPlan plan = Json.read(out.resolve(Explain.PLAN_FILE), ExplainPlan.class);
+    assertThat(plan.rounds())
+        .extracting(ExplainPlan.Round::dir)
+        .containsExactly("ab", "delay-sweep-builtin", "split");
+    assertThat(plan.notRun()).hasSize(1);
+    assertThat(plan.notRun().get(0).kind()).isEqualTo(ExplainPlan.Kind.DEFAULTS);
+    assertThat(plan.notRun().get(0).reason()).contains("admission limits");
 
     // Partner: another --repeats than the run's is another plan, refused before a relay starts.
     List<String> other = new ArrayList<>(List.of(args));
@@ -225,20 +194,49 @@ class ExplainCommandIT {
     resume.remove(resume.size() - 1);
     resume.addAll(List.of("--resume", out.toString()));
     Cli.Outcome o = run(resume.toArray(String[]::new));
-    System.out.println("ExplainCommandIT resume:\n" + o);
+    System.out.printf(
+        "ExplainCommandIT stopped and resumed: %.0f s%n%s%n",
+        (System.nanoTime() - started) / 1e9, o);
     assertThat(o.err())
         .contains(", measured by the run resumed")
-        .contains("round 2 of 2: delay sweep");
+        .contains("in all (estimate)")
+        .contains("round 2 of 3: delay sweep")
+        .contains("round 3 of 3: lock round");
     assertThat(Files.readAllLines(out.resolve("ab/journal-on.jsonl"))).hasSize((int) onCells);
     assertThat(Files.readAllLines(out.resolve("ab/journal-off.jsonl"))).hasSize((int) offCells);
-    DelaySweepReport sweep =
-        DelaySweepFile.read(out.resolve("delay-sweep-builtin/sensitivity.json"));
-    assertThat(sweep.complete()).as(o.toString()).isTrue();
+
+    // Each round's own answer, read from its own file, is in the dossier's first paragraph.
     Dossier d = Json.read(out.resolve(Dossier.FILE), Dossier.class);
     String ab =
         Answer.of(Json.read(out.resolve("ab/report.json"), ExperimentReport.class)).sentence();
-    assertThat(d.answers()).contains(ab).contains(sweep.answer());
-    assertThat(o.code()).as(o.toString()).isIn(ExitCode.ESTABLISHED, ExitCode.NOT_ESTABLISHED);
+    DelaySweepReport sweep =
+        DelaySweepFile.read(out.resolve("delay-sweep-builtin/sensitivity.json"));
+    assertThat(sweep.complete()).as(o.toString()).isTrue();
+    SplitRoundReport split = Json.read(out.resolve("split/split.json"), SplitRoundReport.class);
+    assertThat(split.complete()).isTrue();
+    assertThat(d.answers())
+        .contains(ab)
+        .contains(sweep.answer())
+        .contains(split.verdict().words())
+        .contains("Defaults round: cannot run: ");
+    String html = Files.readString(out.resolve("dossier.html"));
+    assertThat(html)
+        .contains("<p id=\"answers\">")
+        .contains("href=\"ab/report.html\"")
+        .contains("href=\"delay-sweep-builtin/sensitivity.html\"")
+        .contains("href=\"split/split.json\"");
+    assertThat(out.resolve("delay-sweep-builtin/sensitivity.html")).exists();
+    assertThat(o.out().lines().findFirst().orElse("")).isEqualTo(d.answers());
+
+    // The exit code is every round's: 0 only when each that ran established.
+    boolean all =
+        d.rounds().stream()
+            .filter(e -> e.status() != Dossier.Status.CANNOT_RUN)
+            .allMatch(e -> e.status() == Dossier.Status.ESTABLISHED);
+    assertThat(d.outcome()).isEqualTo(all ? Outcome.ESTABLISHED : Outcome.NOT_ESTABLISHED);
+    assertThat(o.code())
+        .as(o.toString())
+        .isEqualTo(all ? ExitCode.ESTABLISHED : ExitCode.NOT_ESTABLISHED);
   }
 
   /** The --param NAME=VALUE pairs of {@code args}. */

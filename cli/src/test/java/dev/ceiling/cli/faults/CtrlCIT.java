@@ -199,10 +199,15 @@ class CtrlCIT {
   /**
    * SIGKILL mid-sweep: no teardown runs, so the relay (in its own session) is left running and only
    * the journal holds the cells. {@code experiment --resume} stops that relay (its pid file proves
-   * it is this directory's) and completes the run with every journalled cell.
+   * it is this directory's) and completes the treatment arm with every journalled cell. That resume
+   * is then Ctrl-C'd during the control arm's rig start: it exits 130 keeping the first arm whole,
+   * measuring nothing of the second, printing where the files are and leaving no relay. A second
+   * resume completes the run. (The Ctrl-C during the second rig start has this resume to itself
+   * rather than a fresh run, which would measure a whole treatment arm only to reach that moment.)
    */
   @Test
-  void sigkillMidSweepLosesNoJournalledCellAndResumeCompletes() throws Exception {
+  void sigkillMidSweepLosesNoJournalledCellAndCtrlCDuringTheSecondRigStartKeepsTheFirstArm()
+      throws Exception {
     child = experiment();
     Path journal = out().resolve("journal-on.jsonl");
     assertThat(child.awaitCondition(() -> cellLines(journal) >= 1, Duration.ofMinutes(3)))
@@ -213,23 +218,9 @@ class CtrlCIT {
     List<dev.ceiling.core.model.Cell> before = Journal.read(journal).cells();
     assertThat(before).isNotEmpty();
     assertThat(out().resolve("half-on.json")).doesNotExist();
+    assertThat(out().resolve("rig-off")).doesNotExist();
 
-    Child resumed = experiment("resumed", "--resume", "3");
-    int code = resumed.await(Duration.ofMinutes(5));
-    assertThat(code).as(resumed.toString()).isIn(0, 1);
-    assertThat(resumed.err()).contains("the interrupted run's relay");
-    HalfRun on = Json.read(out().resolve("half-on.json"), HalfRun.class);
-    assertThat(on.complete()).isTrue();
-    assertThat(on.cells()).hasSize(3).containsAll(before);
-    HalfRun off = Json.read(out().resolve("half-off.json"), HalfRun.class);
-    assertThat(off.complete()).isTrue();
-    assertThat(out().resolve("report.json")).exists();
-    assertNoRelayLeft();
-  }
-
-  @Test
-  void ctrlCDuringTheSecondRigStartKeepsTheFirstArm() throws Exception {
-    child = experiment();
+    child = experiment("resumed", "--resume", "3");
     assertThat(
             child.awaitCondition(
                 () -> Files.exists(out().resolve("rig-off").resolve("relay.log")),
@@ -239,12 +230,23 @@ class CtrlCIT {
     child.interrupt();
     int code = child.await(Duration.ofSeconds(150));
     assertThat(code).as(child.toString()).isEqualTo(130);
+    assertThat(child.err()).contains("the interrupted run's relay");
     HalfRun on = Json.read(out().resolve("half-on.json"), HalfRun.class);
     assertThat(on.complete()).isTrue();
-    assertThat(on.cells()).hasSize(3);
+    assertThat(on.cells()).hasSize(3).containsAll(before);
     assertThat(cellLines(out().resolve("journal-off.jsonl"))).as(child.toString()).isZero();
     assertThat(out().resolve("report.json")).exists();
     assertThat(child.err()).contains("written to " + out().toAbsolutePath());
+    assertNoRelayLeft();
+
+    child = experiment("completed", "--resume", "3");
+    int completed = child.await(Duration.ofMinutes(5));
+    assertThat(completed).as(child.toString()).isIn(0, 1);
+    assertThat(Json.read(out().resolve("half-on.json"), HalfRun.class)).isEqualTo(on);
+    HalfRun off = Json.read(out().resolve("half-off.json"), HalfRun.class);
+    assertThat(off.complete()).isTrue();
+    assertThat(off.cells()).hasSize(3);
+    assertThat(out().resolve("report.json")).exists();
     assertNoRelayLeft();
   }
 

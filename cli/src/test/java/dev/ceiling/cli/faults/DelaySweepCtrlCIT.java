@@ -59,26 +59,59 @@ class DelaySweepCtrlCIT {
   }
 
   /**
-   * Ctrl-C during the contrast arm ({@code --contrast audit_exchanges=5}), once that arm's first
-   * cell is in contrast/sensitivity.json: exit 130; the base arm's file complete and not touched
-   * again; the contrast arm's file keeps its measured cells and says it was interrupted;
-   * contrast.json holds both arms and makes no established comparison, naming the interrupted arm;
-   * and neither arm's relay is left. The sweep's one hook reaches the contrast arm by {@code
-   * DelaySweep.interrupt()}, which forwards to the running arm. The failing partner is that
-   * forwarding removed: the contrast arm then measured all four of its cells after the signal (the
-   * file read "complete": true) before the command exited 130.
+   * Two Ctrl-Cs of one {@code --contrast audit_exchanges=5} run (4 cells an arm).
+   *
+   * <p>First, while the contrast arm's relay starts (its journals directory is made just before):
+   * the relay comes up into a sweep that has been asked to stop, so it measures nothing, writes its
+   * file saying so and is stopped; exit 130. The failing partner is the sweep before this test,
+   * whose contrast arm installed its Ctrl-C hook only once its relay was up: in a JVM already
+   * shutting down that throws, the arm's relay was never stopped, and outlived the command.
+   *
+   * <p>Then {@code --resume}, which reads the complete base arm from its file and measures only the
+   * contrast arm, is Ctrl-C'd once that arm has written a cell more: exit 130; the base arm's file
+   * complete and not touched again; the contrast arm's file keeps its measured cells and says it
+   * was interrupted; contrast.json holds both arms and makes no established comparison, naming the
+   * interrupted arm; and neither arm's relay is left. The sweep's one hook reaches the contrast arm
+   * by {@code DelaySweep.interrupt()}, which forwards to the running arm. The failing partner is
+   * that forwarding removed: the contrast arm then measured all four of its cells after the signal
+   * (the file read "complete": true) before the command exited 130. (The resume, rather than a
+   * fresh run, reaches the contrast arm without measuring a base arm again.)
    */
   @Test
-  void ctrlCDuringTheContrastArmKeepsTheBaseArmAndTheMeasuredCellsAndStopsBothRelays()
+  void ctrlCWhileTheContrastArmsRelayStartsAndDuringTheContrastArmKeepsTheBaseArm()
       throws Exception {
     Path out = dir.resolve("contrast-run");
-    child = contrastRun(out);
+    int port = FreePorts.one();
+    int dbPort = FreePorts.one();
+    child = contrastRun(out, port, dbPort, "--out");
     Path base = out.resolve("sensitivity.json");
-    Path arm = out.resolve("contrast").resolve("sensitivity.json");
-    assertThat(child.awaitCondition(() -> cells(arm) >= 1, Duration.ofMinutes(4)))
-        .as("the contrast arm's first cell was written\n%s", child)
+    Path contrast = out.resolve("contrast");
+    Path arm = contrast.resolve("sensitivity.json");
+    assertThat(
+            child.awaitCondition(
+                () -> Files.isDirectory(contrast.resolve("journals")), Duration.ofMinutes(4)))
+        .as("the contrast arm began\n%s", child)
         .isTrue();
-    // The base arm wrote its last before the contrast arm's relay started.
+    child.interrupt();
+    assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
+    assertThat(alive(out)).as("relays of either arm still alive\n%s", child).isEmpty();
+
+    assertThat(Json.mapper().readTree(Files.readString(base)).get("complete").asBoolean()).isTrue();
+    JsonNode started = Json.mapper().readTree(Files.readString(arm));
+    assertThat(started.get("complete").asBoolean()).as(child.toString()).isFalse();
+    assertThat(started.get("incomplete_reason").asText()).contains("interrupted");
+    // Asked to stop before its relay was ready: the arm measures no cell, or (on a machine fast
+    // enough to start the relay before the signal lands) stops after the running one.
+    int startedCells = started.get("cells").size();
+    assertThat(startedCells).isLessThan(2);
+    DelaySweepContrast first = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
+    assertThat(first.established()).as(first.answer()).isFalse();
+
+    child = contrastRun(out, port, dbPort, "--resume");
+    assertThat(child.awaitCondition(() -> cells(arm) > startedCells, Duration.ofMinutes(4)))
+        .as("the resumed contrast arm wrote a cell\n%s", child)
+        .isTrue();
+    // The base arm was read, not measured: its file is as the first run left it.
     byte[] baseBefore = Files.readAllBytes(base);
     child.interrupt();
     assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
@@ -90,7 +123,7 @@ class DelaySweepCtrlCIT {
     JsonNode armTree = Json.mapper().readTree(Files.readString(arm));
     assertThat(armTree.get("complete").asBoolean()).as(child.toString()).isFalse();
     assertThat(armTree.get("incomplete_reason").asText()).contains("interrupted");
-    assertThat(armTree.get("cells").size()).isBetween(1, 3);
+    assertThat(armTree.get("cells").size()).isBetween(startedCells + 1, 3);
     assertThat(armTree.get("rig").get("relay_info").get("parameter.audit_exchanges").asText())
         .isEqualTo("5");
     DelaySweepContrast c = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
@@ -103,58 +136,27 @@ class DelaySweepCtrlCIT {
     assertThat(child.out())
         .as(child.toString())
         .contains("contrast: " + out.resolve("contrast.json"));
-    List<String> left = alive(out);
-    assertThat(left).as("relays of either arm still alive").isEmpty();
+    assertThat(alive(out)).as("relays of either arm still alive").isEmpty();
   }
 
   /**
-   * Ctrl-C while the contrast arm's relay starts (its journals directory is made just before): the
-   * relay comes up into a sweep that has been asked to stop, so it measures nothing, writes its
-   * file saying so and is stopped; exit 130. The failing partner is the sweep before this test,
-   * whose contrast arm installed its Ctrl-C hook only once its relay was up: in a JVM already
-   * shutting down that throws, the arm's relay was never stopped, and outlived the command.
+   * {@code ceiling sensitivity --contrast audit_exchanges=5} on a short plan: 4 cells per arm; a
+   * fixed seed, so that a resume has the run's plan. {@code how} is --out or --resume.
    */
-  @Test
-  void ctrlCWhileTheContrastArmsRelayStartsStopsThatRelay() throws Exception {
-    Path out = dir.resolve("contrast-start");
-    child = contrastRun(out);
-    Path base = out.resolve("sensitivity.json");
-    Path contrast = out.resolve("contrast");
-    assertThat(
-            child.awaitCondition(
-                () -> Files.isDirectory(contrast.resolve("journals")), Duration.ofMinutes(4)))
-        .as("the contrast arm began\n%s", child)
-        .isTrue();
-    child.interrupt();
-    assertThat(child.await(Duration.ofSeconds(150))).as(child.toString()).isEqualTo(130);
-    List<String> left = alive(out);
-    assertThat(left).as("relays of either arm still alive\n%s", child).isEmpty();
-
-    assertThat(Json.mapper().readTree(Files.readString(base)).get("complete").asBoolean()).isTrue();
-    JsonNode armTree =
-        Json.mapper().readTree(Files.readString(contrast.resolve("sensitivity.json")));
-    assertThat(armTree.get("complete").asBoolean()).as(child.toString()).isFalse();
-    assertThat(armTree.get("incomplete_reason").asText()).contains("interrupted");
-    // Asked to stop before its relay was ready: the arm measures no cell, or (on a machine fast
-    // enough to start the relay before the signal lands) stops after the running one.
-    assertThat(armTree.get("cells").size()).isLessThan(4);
-    DelaySweepContrast c = Json.read(out.resolve("contrast.json"), DelaySweepContrast.class);
-    assertThat(c.established()).as(c.answer()).isFalse();
-  }
-
-  /** {@code ceiling sensitivity --contrast audit_exchanges=5} on a short plan: 4 cells per arm. */
-  private Child contrastRun(Path out) throws IOException {
+  private Child contrastRun(Path out, int port, int dbPort, String how) throws IOException {
     return Child.start(
         dir,
-        out.getFileName().toString(),
+        out.getFileName().toString() + how,
         ShortSweep.args(
             2,
-            FreePorts.one(),
-            FreePorts.one(),
+            port,
+            dbPort,
             20,
             "--contrast",
             "audit_exchanges=5",
-            "--out",
+            "--seed",
+            "5",
+            how,
             out.toString()));
   }
 
