@@ -3,6 +3,7 @@ package dev.ceiling.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.core.testing.SharedNostream;
 import dev.ceiling.experiment.CeilingRamp;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepFile;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,8 @@ class NostreamAutoOffersIT {
 
   @TempDir Path dir;
 
+  private static SharedNostream held;
+
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
     String status = System.getenv("CEILING_NOSTREAM_STATUS");
@@ -59,6 +63,16 @@ class NostreamAutoOffersIT {
       Assumptions.abort(why);
     }
     work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
+    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
+    held = SharedNostream.hold(work);
+  }
+
+  @AfterAll
+  static void releaseTheSharedSetup() throws Exception {
+    if (held != null) {
+      held.close();
+      held = null;
+    }
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.core.testing.SharedNostream;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.IdentitiesRound;
 import dev.ceiling.experiment.IdentitiesRoundReport;
@@ -74,6 +75,8 @@ class NostreamDefaultsRoundIT {
 
   @TempDir Path dir;
 
+  private static SharedNostream held;
+
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
     String status = System.getenv("CEILING_NOSTREAM_STATUS");
@@ -92,6 +95,16 @@ class NostreamDefaultsRoundIT {
               + why
               + ". The defaults round on nostream did NOT run. ***\n");
       Assumptions.abort(why);
+    }
+    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
+    held = SharedNostream.hold(work);
+  }
+
+  @AfterAll
+  static void releaseTheSharedSetup() throws Exception {
+    if (held != null) {
+      held.close();
+      held = null;
     }
   }
 

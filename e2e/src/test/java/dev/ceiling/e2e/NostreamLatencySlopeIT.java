@@ -3,6 +3,7 @@ package dev.ceiling.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.core.testing.SharedNostream;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.DelaySweepResult;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -51,6 +53,8 @@ class NostreamLatencySlopeIT {
 
   @TempDir Path dir;
 
+  private static SharedNostream held;
+
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
     String status = System.getenv("CEILING_NOSTREAM_STATUS");
@@ -72,6 +76,16 @@ class NostreamLatencySlopeIT {
     env =
         NostreamWireCountIT.readEnv(
             Path.of(System.getenv("CEILING_NOSTREAM_DIR")).resolve("ceiling.env"));
+    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
+    held = SharedNostream.hold(Path.of(System.getenv("CEILING_NOSTREAM_DIR")));
+  }
+
+  @AfterAll
+  static void releaseTheSharedSetup() throws Exception {
+    if (held != null) {
+      held.close();
+      held = null;
+    }
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.LinkHealth;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.core.testing.SharedNostream;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentProgress;
 import dev.ceiling.experiment.ExperimentResult;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,8 @@ class NostreamLinkOutageIT {
 
   @TempDir Path dir;
 
+  private static SharedNostream held;
+
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
     String status = System.getenv("CEILING_NOSTREAM_STATUS");
@@ -84,6 +88,16 @@ class NostreamLinkOutageIT {
       if (eq > 0) {
         env.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));
       }
+    }
+    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
+    held = SharedNostream.hold(Path.of(work));
+  }
+
+  @AfterAll
+  static void releaseTheSharedSetup() throws Exception {
+    if (held != null) {
+      held.close();
+      held = null;
     }
   }
 

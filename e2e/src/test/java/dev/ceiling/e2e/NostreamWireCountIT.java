@@ -3,6 +3,7 @@ package dev.ceiling.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.core.testing.SharedNostream;
 import dev.ceiling.nostr.EventSigner;
 import dev.ceiling.nostr.Keys;
 import dev.ceiling.nostr.NostrEvent;
@@ -93,6 +94,8 @@ class NostreamWireCountIT {
 
   @TempDir Path dir;
 
+  private static SharedNostream held;
+
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
     String status = System.getenv("CEILING_NOSTREAM_STATUS");
@@ -111,6 +114,16 @@ class NostreamWireCountIT {
               + why
               + ". The wire count on nostream did NOT run. ***\n");
       Assumptions.abort(why);
+    }
+    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
+    held = SharedNostream.hold(work);
+  }
+
+  @AfterAll
+  static void releaseTheSharedSetup() throws Exception {
+    if (held != null) {
+      held.close();
+      held = null;
     }
   }
 

@@ -10,6 +10,7 @@ import dev.ceiling.cli.report.Answer;
 import dev.ceiling.cli.report.Dossier;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.testing.FreePorts;
+import dev.ceiling.core.testing.SharedNostream;
 import dev.ceiling.experiment.DelaySweepFile;
 import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.Explain;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,6 +73,8 @@ class NostreamExplainIT {
 
   @TempDir Path dir;
 
+  private static SharedNostream held;
+
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
     String status = System.getenv("CEILING_NOSTREAM_STATUS");
@@ -86,6 +90,16 @@ class NostreamExplainIT {
       Assumptions.abort(why);
     }
     work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
+    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
+    held = SharedNostream.hold(work);
+  }
+
+  @AfterAll
+  static void releaseTheSharedSetup() throws Exception {
+    if (held != null) {
+      held.close();
+      held = null;
+    }
   }
 
   @Test
