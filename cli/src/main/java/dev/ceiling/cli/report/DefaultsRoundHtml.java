@@ -44,8 +44,11 @@ public final class DefaultsRoundHtml {
           .append(esc(String.valueOf(r.incompleteReason())))
           .append("</p>\n");
     }
-    if (r.admission() != null && r.admission().coverage().declared()) {
-      h.append("<p>").append(esc(r.admission().coverage().refusal())).append("</p>\n");
+    if (r.admission() != null && !r.admission().coverage().covers()) {
+      // The round refuses such a plan before its first cell; a file written anyway says why.
+      h.append("<p class=\"fail\">")
+          .append(esc(r.admission().coverage().refusal()))
+          .append("</p>\n");
     }
     h.append("<h2>The crossover</h2>\n").append(chart(r));
     if (r.verdict() != null) {

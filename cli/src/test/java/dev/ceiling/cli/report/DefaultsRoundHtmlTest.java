@@ -2,10 +2,13 @@ package dev.ceiling.cli.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.html.HtmlEscapers;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.experiment.IdentitiesRoundReport;
 import dev.ceiling.experiment.IdentitiesRoundReport.MeasuredIdentitiesCell;
+import dev.ceiling.verdict.AdmissionPlan;
+import dev.ceiling.verdict.DeclaredBudget;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,5 +101,36 @@ class DefaultsRoundHtmlTest {
             : m.group().replace("<td>no</td>", "<td>yes</td>");
     assertThat(missing(html.replace(m.group(), flipped), r))
         .contains("cell " + first.cell().sequence() + "'s use and why not");
+  }
+
+  /**
+   * The fixture's round as if its profile declared {@code budget}, for cells of {@code windowS}.
+   */
+  static IdentitiesRoundReport declaring(DeclaredBudget budget, double warmupS, double windowS)
+      throws Exception {
+    IdentitiesRoundReport r = fixture();
+    AdmissionPlan a =
+        AdmissionPlan.of(
+            List.of(budget), warmupS, windowS, r.offeredPerS(), r.predictedCeilingPerS(), null);
+    ObjectNode tree = Json.mapper().valueToTree(r);
+    tree.set("admission", Json.mapper().valueToTree(a));
+    return Json.read(tree.toString(), "declaring.json", IdentitiesRoundReport.class);
+  }
+
+  @Test
+  void declaredLimitsDrawTheirPredictionAndAPlanThatDoesNotCoverThemSaysSo() throws Exception {
+    DeclaredBudget perKey =
+        new DeclaredBudget(DeclaredBudget.Scope.SIGNING_KEY, 50, 5, "50 per key per 5 s");
+    IdentitiesRoundReport covered = declaring(perKey, 2, 5);
+    String html = DefaultsRoundHtml.render(covered);
+    assertThat(missing(html, covered)).isEmpty();
+    int keys = covered.admission().prediction().keys();
+    assertThat(html)
+        .contains("N = " + keys + " (the profile&#39;s declared per-key budget)")
+        .doesNotContain("<p class=\"fail\">the declared admission limit");
+    // Partner: cells of 1 s + 1 s do not cover a 5 s window; the page must say so.
+    IdentitiesRoundReport short1 = declaring(perKey, 1, 1);
+    assertThat(DefaultsRoundHtml.render(short1))
+        .contains("<p class=\"fail\">the declared admission limit &quot;50 per key per 5 s&quot;");
   }
 }
