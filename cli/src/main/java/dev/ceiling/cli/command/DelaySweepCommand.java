@@ -7,7 +7,6 @@ import dev.ceiling.cli.report.DelaySweepHtml;
 import dev.ceiling.cli.report.LinksHtml;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepOptions;
-import dev.ceiling.experiment.DelaySweepPlan;
 import dev.ceiling.experiment.DelaySweepResult;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.LinkSweeps;
@@ -76,14 +75,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
               + " link; with several, each in turn).")
   String link;
 
-  @Option(
-      names = "--delays",
-      split = ",",
-      paramLabel = "MS",
-      converter = CommandLines.FiniteDouble.class,
-      defaultValue = "0,0.5,1,2,3,4",
-      description = "Added round-trip delays, ms, ascending (default: ${DEFAULT-VALUE}).")
-  List<Double> delaysMs;
+  @Mixin MeasuringOptions.DelayGrid grid = new MeasuringOptions.DelayGrid();
 
   @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
@@ -100,19 +92,6 @@ public final class DelaySweepCommand implements Callable<Integer> {
         "where it predicts none, the ceiling a ramp of rising offers measured first (in the plan)."
       })
   Double rate;
-
-  @Option(
-      names = "--latency-rate",
-      paramLabel = "EVENTS_PER_S",
-      converter = CommandLines.FiniteDouble.class,
-      description = {
-        "The latency slope: before each cell, a cell at this offer (well below the ceiling, and",
-        "below --rate) measures the OK latency at the cell's delay; its slope against the delay",
-        "really added counts the round trips on the link on the OK path of one event, and the",
-        "declared count is tested on it. Default: where a ramp measured the ceiling (the relay",
-        "predicts none and no --rate), 0.1 x that ceiling (in the plan); otherwise none."
-      })
-  Double latencyRate;
 
   @Option(
       names = DeclaredCounts.OPTION,
@@ -244,7 +223,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
   private DelaySweepOptions.Builder options(RelayProfile p, Path dir, PrintWriter err) {
     return DelaySweep.builder()
         .profile(p)
-        .delaysMs(delaysMs)
+        .delaysMs(grid.delaysMs)
         .repeats(repeats.n)
         .duration(duration.value())
         .margin(margin)
@@ -258,7 +237,7 @@ public final class DelaySweepCommand implements Callable<Integer> {
         .outDir(dir)
         .progress(new DelaySweepLines(err, quiet.quiet))
         .rate(rate)
-        .latencyRate(latencyRate)
+        .latencyRate(grid.latencyRate)
         .holdoutAt(whatIf.byLink())
         .resume(resume.dir != null);
   }
@@ -319,9 +298,9 @@ public final class DelaySweepCommand implements Callable<Integer> {
       checks.add(
           "--contrast sweeps one link: give --link with it (the profile declares " + links + ")");
     }
-    DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+    grid.check(checks, rate, "--rate");
     if (!links.isEmpty()) {
-      whatIf.check(checks, link == null ? links : List.of(link), links, delaysMs);
+      whatIf.check(checks, link == null ? links : List.of(link), links, grid.delaysMs);
     }
     resume.check(checks, out, "sweep");
     if (resume.dir != null && link == null && links.size() > 1) {

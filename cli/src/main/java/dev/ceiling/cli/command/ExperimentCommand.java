@@ -13,7 +13,6 @@ import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.VerdictConfig;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -78,15 +77,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Warmup warmup = new MeasuringOptions.Warmup();
 
-  @Option(
-      names = "--lag-bound",
-      paramLabel = "DURATION",
-      defaultValue = "10ms",
-      description =
-          "The generator self-check's send-lag p99 bound: a cell above it is generator-bound and"
-              + " excluded; part of the run's identity (default: ${DEFAULT-VALUE}, as for"
-              + " generate).")
-  Duration lagBound;
+  @Mixin MeasuringOptions.LagBound lagBound = new MeasuringOptions.LagBound();
 
   @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
@@ -208,7 +199,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     return sources.apply(
         SweepOptions.defaults(Path.of("journal.jsonl"))
             .withWarmup(warmup.value())
-            .withSendLagBound(lagBound)
+            .withSendLagBound(lagBound.value)
             .withTwoCommunity(twoCommunity.on)
             .withGenerators(generators.generators)
             .withIdentities(identities.value()));

@@ -12,7 +12,6 @@ import dev.ceiling.cli.report.HtmlReport;
 import dev.ceiling.core.json.Json;
 import dev.ceiling.core.json.ReportFormatException;
 import dev.ceiling.experiment.DelaySweepFile;
-import dev.ceiling.experiment.DelaySweepPlan;
 import dev.ceiling.experiment.Experiment;
 import dev.ceiling.experiment.ExperimentException;
 import dev.ceiling.experiment.Explain;
@@ -37,6 +36,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "explain",
     mixinStandardHelpOptions = true,
+    resourceBundle = "dev.ceiling.cli.command.ExplainCommand",
     header = "Every round a profile allows, and one dossier of answers.",
     description = {
       "On one plan, written to explain-plan.json before the first cell: the A/B of the"
@@ -74,27 +74,11 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Mixin MeasuringOptions.Warmup warmup = new MeasuringOptions.Warmup();
 
-  @Option(
-      names = "--lag-bound",
-      paramLabel = "DURATION",
-      description =
-          "Every round's generator self-check bound on the send-lag p99: a cell above it is"
-              + " generator-bound and excluded; in each round's identity (default: each round's"
-              + " own, as experiment's).")
-  java.time.Duration lagBound;
+  @Mixin MeasuringOptions.LagBound lagBound = new MeasuringOptions.LagBound();
 
   @Mixin MeasuringOptions.Repeats repeats = new MeasuringOptions.Repeats();
 
   @Mixin MeasuringOptions.Seed seed = new MeasuringOptions.Seed();
-
-  @Option(
-      names = "--delays",
-      split = ",",
-      paramLabel = "MS",
-      converter = CommandLines.FiniteDouble.class,
-      defaultValue = "0,0.5,1,2,3,4",
-      description = "Every delay sweep's added round-trip delays, ms (default: ${DEFAULT-VALUE}).")
-  List<Double> delaysMs;
 
   @Option(
       names = "--sweep-rate",
@@ -108,23 +92,14 @@ public final class ExplainCommand implements Callable<Integer> {
   Double sweepRate;
 
   @Option(
-      names = "--latency-rate",
-      paramLabel = "EVENTS_PER_S",
-      converter = CommandLines.FiniteDouble.class,
-      description = {
-        "Every delay sweep's latency offer (well below the ceiling, and below --sweep-rate): a",
-        "latency cell at it before each cell reads the latency slope. Default: where a ramp",
-        "measured the ceiling, 0.1 x that ceiling; otherwise none."
-      })
-  Double latencyRate;
-
-  @Option(
       names = "--identities",
       split = ",",
       paramLabel = "N",
       defaultValue = "10,100,500",
       description = "The defaults round's grid of signing keys (default: ${DEFAULT-VALUE}).")
   List<Integer> identities;
+
+  @Mixin MeasuringOptions.DelayGrid grid = new MeasuringOptions.DelayGrid();
 
   @Mixin WhatIfOption whatIf = new WhatIfOption();
 
@@ -175,15 +150,13 @@ public final class ExplainCommand implements Callable<Integer> {
         .repeats(repeats.n)
         .seed(seed.seed)
         .rates(fixedRates)
-        .delaysMs(delaysMs)
+        .delaysMs(grid.delaysMs)
         .holdoutAt(whatIf.byLink())
         .sweepRate(sweepRate)
-        .latencyRate(latencyRate)
+        .latencyRate(grid.latencyRate)
         .identities(identities)
         .sweepOptions(
-            lagBound == null
-                ? SweepOptions.defaults(Path.of("journal.jsonl"))
-                : SweepOptions.defaults(Path.of("journal.jsonl")).withSendLagBound(lagBound))
+            SweepOptions.defaults(Path.of("journal.jsonl")).withSendLagBound(lagBound.value))
         .outDir(dir)
         .resume(resume.dir != null)
         .progress(new ExplainLines(spec.commandLine().getErr(), quiet.quiet))
@@ -265,17 +238,7 @@ public final class ExplainCommand implements Callable<Integer> {
     if (sweepRate != null) {
       checks.positive("--sweep-rate", sweepRate, OptionChecks.MAX_RATE_PER_S, "events/s");
     }
-    if (latencyRate != null) {
-      checks.positive("--latency-rate", latencyRate, OptionChecks.MAX_RATE_PER_S, "events/s");
-      if (sweepRate != null && !(latencyRate < sweepRate)) {
-        checks.add(
-            "--latency-rate must be below --sweep-rate ("
-                + sweepRate
-                + " events/s), got "
-                + latencyRate);
-      }
-    }
-    DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+    grid.check(checks, sweepRate, "--sweep-rate");
     for (int n : identities) {
       checks.between("--identities", n, 1, SweepOptions.MAX_IDENTITIES, "");
     }
@@ -299,7 +262,7 @@ public final class ExplainCommand implements Callable<Integer> {
     if (p != null) {
       profile.checkParams(checks, p);
       // explain sweeps every declared link in turn, so any of them may carry a what-if.
-      whatIf.check(checks, p.linkNames(), p.linkNames(), delaysMs);
+      whatIf.check(checks, p.linkNames(), p.linkNames(), grid.delaysMs);
     }
     checks.orFail(spec.commandLine());
     return fixedRates;

@@ -1,6 +1,7 @@
 package dev.ceiling.cli.command;
 
 import dev.ceiling.cli.CommandLines;
+import dev.ceiling.experiment.DelaySweepPlan;
 import dev.ceiling.experiment.SweepOptions;
 import dev.ceiling.generator.SourceAddresses;
 import dev.ceiling.rig.RelayProfile;
@@ -353,5 +354,75 @@ final class MeasuringOptions {
         names = "--two-community",
         description = "Also measure report-only two-community cells.")
     boolean on;
+  }
+
+  /**
+   * {@code --lag-bound DURATION} of the commands that run rounds ({@code experiment}, {@code
+   * explain}): the generator self-check's bound, in every round's identity. {@code generate} has
+   * its own, worded for one run of the generator.
+   */
+  static final class LagBound {
+    @Option(
+        names = "--lag-bound",
+        paramLabel = "DURATION",
+        defaultValue = "10ms",
+        descriptionKey = "lag-bound",
+        description =
+            "The generator self-check's send-lag p99 bound: a cell above it is generator-bound and"
+                + " excluded; part of the run's identity (default: ${DEFAULT-VALUE}, as for"
+                + " generate).")
+    Duration value = SweepOptions.DEFAULT_SEND_LAG_BOUND;
+  }
+
+  /**
+   * The delay sweep's grid and its latency offer, {@code --delays MS,...} and {@code --latency-rate
+   * EVENTS_PER_S}, of {@code delay-sweep} and {@code explain} (which runs a delay sweep per link).
+   */
+  static final class DelayGrid {
+    @Option(
+        names = "--delays",
+        split = ",",
+        paramLabel = "MS",
+        converter = CommandLines.FiniteDouble.class,
+        defaultValue = "0,0.5,1,2,3,4",
+        descriptionKey = "delays",
+        description = "Added round-trip delays, ms, ascending (default: ${DEFAULT-VALUE}).")
+    List<Double> delaysMs;
+
+    @Option(
+        names = "--latency-rate",
+        paramLabel = "EVENTS_PER_S",
+        converter = CommandLines.FiniteDouble.class,
+        descriptionKey = "latency-rate",
+        description = {
+          "The latency slope: before each cell, a cell at this offer (well below the ceiling, and",
+          "below the sweep's offer) measures the OK latency at the cell's delay; its slope against",
+          "the delay really added counts the round trips on the link on the OK path of one event,",
+          "and a declared count is tested on it. Default: where a ramp measured the ceiling (the",
+          "relay predicts none and no offer is given), 0.1 x that ceiling (in the plan); otherwise",
+          "none."
+        })
+    Double latencyRate;
+
+    /**
+     * The grid's problems and the latency offer's range, which must lie below the sweep's one offer
+     * when the command was given one ({@code rate}, named {@code rateOption}).
+     */
+    OptionChecks check(OptionChecks checks, Double rate, String rateOption) {
+      DelaySweepPlan.problemsOfGrid(delaysMs).forEach(q -> checks.add("--" + q));
+      if (latencyRate != null) {
+        checks.positive("--latency-rate", latencyRate, OptionChecks.MAX_RATE_PER_S, "events/s");
+        if (rate != null && !(latencyRate < rate)) {
+          checks.add(
+              "--latency-rate must be below "
+                  + rateOption
+                  + " ("
+                  + rate
+                  + " events/s), got "
+                  + latencyRate);
+        }
+      }
+      return checks;
+    }
   }
 }

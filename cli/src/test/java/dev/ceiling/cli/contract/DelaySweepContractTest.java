@@ -192,6 +192,22 @@ class DelaySweepContractTest {
     assertUsageError(run("sensitivity", "--identities", "many"), "--identities");
   }
 
+  /**
+   * The latency offer is checked where explain checks it (one mixin): in range, and below the one
+   * saturating offer when given. Partner: a latency offer below --rate passes that check and the
+   * run stops at the next problem, a bad --param, whose line does not name --latency-rate.
+   */
+  @Test
+  void aLatencyOfferMustLieBelowTheSweepsOffer() {
+    assertUsageError(run("sensitivity", "--latency-rate", "-1"), "--latency-rate");
+    assertUsageError(
+        run("sensitivity", "--rate", "50", "--latency-rate", "60"),
+        "--latency-rate must be below --rate (50.0 events/s), got 60.0");
+    Cli.Outcome below = run("sensitivity", "--rate", "50", "--latency-rate", "5", "--param", "x=1");
+    assertUsageError(below, "--param");
+    assertThat(below.err()).as(below.toString()).doesNotContain("--latency-rate");
+  }
+
   @Test
   void aContrastMustNameAProfileParameterAndChangeIt() {
     Cli.Outcome unknown = run("sensitivity", "--contrast", "nope=1");
