@@ -74,20 +74,26 @@ public final class GeneratorProcesses {
   private final int count;
   private final Consumer<String> progress;
   private final Merger merger;
+  private final Duration baseLead;
 
   /** N processes; {@code progress} receives every child's stderr lines, prefixed by segment. */
   public GeneratorProcesses(int count, Consumer<String> progress) {
-    this(count, progress, SegmentMerge::merge);
+    this(count, progress, SegmentMerge::merge, BASE_LEAD);
   }
 
-  /** As above, with another merge (tests only: the mutant that is caught). */
-  GeneratorProcesses(int count, Consumer<String> progress, Merger merger) {
+  /**
+   * As above, with another merge (tests only: the mutant that is caught) and another fixed lead
+   * (tests only: one about a child's failure, not its timing, gives a loaded machine's JVM starts
+   * all the time they take, so the child reaches the failure under test and not a late start).
+   */
+  GeneratorProcesses(int count, Consumer<String> progress, Merger merger, Duration baseLead) {
     if (count < 1) {
       throw new IllegalArgumentException("generator processes must be >= 1, got " + count);
     }
     this.count = count;
     this.progress = progress;
     this.merger = merger;
+    this.baseLead = baseLead;
   }
 
   /**
@@ -96,12 +102,16 @@ public final class GeneratorProcesses {
    * #ASSUMED_SIGNS_PER_S}.
    */
   public static Duration lead(GeneratorConfig whole, int n) {
+    return lead(whole, n, BASE_LEAD);
+  }
+
+  private static Duration lead(GeneratorConfig whole, int n, Duration baseLead) {
     double seconds = (whole.warmup().toNanos() + whole.duration().toNanos()) / 1e9;
     double events = 0;
     for (var l : whole.loads()) {
       events += l.ratePerS() * seconds / n;
     }
-    return BASE_LEAD.plusMillis(Math.round(events / ASSUMED_SIGNS_PER_S * 1000));
+    return baseLead.plusMillis(Math.round(events / ASSUMED_SIGNS_PER_S * 1000));
   }
 
   /**
@@ -113,7 +123,7 @@ public final class GeneratorProcesses {
    */
   public GeneratorReport run(GeneratorConfig whole) throws GeneratorException {
     Path dir = reportsDirectory();
-    Duration lead = lead(whole, count);
+    Duration lead = lead(whole, count, baseLead);
     Instant startAt = Instant.now().plus(lead).truncatedTo(ChronoUnit.MILLIS);
     Instant windowStart = startAt.plus(whole.warmup());
     Instant windowEnd = windowStart.plus(whole.duration());

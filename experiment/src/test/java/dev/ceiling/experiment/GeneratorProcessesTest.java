@@ -7,6 +7,7 @@ import dev.ceiling.core.model.Target;
 import dev.ceiling.experiment.internal.GeneratorChild;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
+import dev.ceiling.generator.SegmentMerge;
 import dev.ceiling.generator.TargetLoad;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -41,7 +42,12 @@ class GeneratorProcessesTest {
     }
     ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     GeneratorConfig cfg = config("ws://127.0.0.1:" + port + "/", 20, Duration.ofSeconds(1));
-    assertThatThrownBy(() -> new GeneratorProcesses(2, lines::add).run(cfg))
+    // A lead of minutes: the children fail on connecting, right after they start, so it costs
+    // nothing here, and a loaded machine's slow JVM starts cannot turn the failure under test into
+    // a late start (exit 5), as the default 15 s did at load 28.
+    GeneratorProcesses processes =
+        new GeneratorProcesses(2, lines::add, SegmentMerge::merge, Duration.ofMinutes(5));
+    assertThatThrownBy(() -> processes.run(cfg))
         .isInstanceOf(GeneratorException.class)
         .satisfies(
             e ->

@@ -159,7 +159,9 @@ class ScaleOutIT {
         real.generatorBoundReason());
 
     GeneratorReport oneSegment =
-        new GeneratorProcesses(2, l -> {}, inputs -> firstSegment(inputs)).run(cfg);
+        new GeneratorProcesses(
+                2, l -> {}, inputs -> firstSegment(inputs), GeneratorProcesses.BASE_LEAD)
+            .run(cfg);
     GeneratorReport.Result m = oneSegment.aggregate();
     assertThatThrownBy(
             () ->
