@@ -245,6 +245,7 @@ class BuiltInDelaySweepIT {
     dev.ceiling.verdict.WhatIf inside =
         dev.ceiling.verdict.Sensitivity.whatIf(
             ends, middle.get(0).addedDelayMs(), middle, s.plan().level());
+    System.out.println("BuiltInDelaySweepIT plateau, 2 ms against 1 and 3 ms: " + inside.message());
     assertThat(inside.placement())
         .as("the 2 ms cells against the line through 1 and 3 ms: %s; %s", inside.message(), figures)
         .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.INSIDE);
