@@ -187,6 +187,141 @@ class BuiltInDelaySweepIT {
         .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.OUTSIDE);
   }
 
+  /**
+   * The what-if's partner where the line does not hold, on a quiet machine: a CPU plateau. The
+   * relay with {@value #PLATEAU_WORKERS} audit workers, each making {@value #PLATEAU_EXCHANGES}
+   * exchanges per entry over the delayed link 'db' (profile {@code reference-linked}): at 1 to 3 ms
+   * each worker mostly waits on the link, so the ceiling follows the line W / (K (c + d)) and the
+   * CPU has room; at no added delay the workers would need W cores of CPU to keep pace with the
+   * line, and two cores cap the ceiling far below it. The holdout at 0 ms ({@code --at db=0ms}),
+   * offered 600/s, above that plateau and above every point's ceiling, reads OUTSIDE, and the
+   * answer says "outside".
+   *
+   * <p>The partner, which must fail the same assertion: the same sweep's 2 ms cells, left out of a
+   * line through the 1 and 3 ms cells, lie inside the linear range and read INSIDE.
+   *
+   * <p>Under the quiet-machine tag, not in the test command: on a loaded machine (a shared one at a
+   * load average of 10 to 20 on 2 cores) the relay is CPU-bound at every swept delay too, the
+   * "line" is the plateau's own and the holdout on it reads inside; the margin does not survive the
+   * load the test command runs beside.
+   */
+  @Test
+  @Tag("quiet-machine")
+  void aHoldoutOnACpuPlateauReadsOutside() throws Exception {
+    Path out = dir.resolve("plateau");
+    DelaySweepResult r =
+        DelaySweep.builder()
+            .profile(RelayProfile.builtIn("reference-linked"))
+            .link("db")
+            .seed(7)
+            .relayOverrides(plateauParams())
+            .outDir(out)
+            .delaysMs(List.of(1.0, 2.0, 3.0))
+            .repeats(3)
+            .duration(Duration.ofSeconds(2))
+            .rate(PLATEAU_OFFER_PER_S)
+            .holdoutAt(Map.of("db", 0.0))
+            .sweepOptions(quick(out, Duration.ofSeconds(1)))
+            .run();
+    String figures = DelaySweepIT.figures(r) + "\ncells " + usage(r.report());
+    System.out.println("BuiltInDelaySweepIT plateau: " + figures);
+    DelaySweepReport s = r.report();
+    assertThat(s).as(figures).isNotNull();
+    DelaySweepWhatIf w = s.whatIf();
+    assertThat(w).as(figures).isNotNull();
+    // Not "no holdout measured": at least one holdout cell is usable (saturated, steady, the
+    // generator on schedule), or the what-if checks nothing.
+    assertThat(w.holdoutCellsUsed()).as("usable holdout cells at 0 ms; %s", figures).isPositive();
+    assertThat(w.ceiling()).as(figures).isNotNull();
+    assertThat(w.ceiling().placement())
+        .as(figures)
+        .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.OUTSIDE);
+    assertThat(w.ceiling().measured()).as(figures).isLessThan(w.ceiling().lower());
+    assertThat(s.answer()).as(figures).contains(": outside, the line does not hold out to 0 ms");
+    // The partner: a holdout inside the linear range, the 2 ms cells against 1 and 3 ms.
+    List<dev.ceiling.verdict.DelayPoint> ends = usedPoints(s, d -> d != 2.0);
+    List<dev.ceiling.verdict.DelayPoint> middle = usedPoints(s, d -> d == 2.0);
+    assertThat(middle).as(figures).isNotEmpty();
+    dev.ceiling.verdict.WhatIf inside =
+        dev.ceiling.verdict.Sensitivity.whatIf(
+            ends, middle.get(0).addedDelayMs(), middle, s.plan().level());
+    System.out.println("BuiltInDelaySweepIT plateau, 2 ms against 1 and 3 ms: " + inside.message());
+    assertThat(inside.placement())
+        .as("the 2 ms cells against the line through 1 and 3 ms: %s; %s", inside.message(), figures)
+        .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.INSIDE);
+  }
+
+  /**
+   * The used grid cells whose planned delay {@code delay} accepts, placed as the fit places them.
+   */
+  private static List<dev.ceiling.verdict.DelayPoint> usedPoints(
+      DelaySweepReport s, java.util.function.DoublePredicate delay) {
+    return s.cells().stream()
+        .filter(c -> c.ceilingUsed() && !s.plan().isHoldout(c.planned()))
+        .filter(c -> delay.test(c.planned().addedDelayMs()))
+        .map(
+            c ->
+                new dev.ceiling.verdict.DelayPoint(
+                    DelaySweepPoint.fitX(s.points(), c.planned().addedDelayMs()),
+                    c.planned().repeat(),
+                    c.ceilingPerS()))
+        .toList();
+  }
+
+  /** Each cell's delay, repeat, ceiling, and why it is not a point when it is not. */
+  private static String usage(DelaySweepReport r) {
+    return r == null
+        ? "no report"
+        : r.cells().stream()
+            .map(
+                c ->
+                    String.format(
+                        java.util.Locale.ROOT,
+                        "%s ms #%d: %s/s %s%s",
+                        c.planned().addedDelayMs(),
+                        c.planned().repeat(),
+                        c.ceilingPerS() == null
+                            ? "-"
+                            : String.format(java.util.Locale.ROOT, "%.1f", c.ceilingPerS()),
+                        c.ceilingUsed()
+                            ? "used"
+                            : "not used (busy " + c.busy() + ", steady " + c.steady() + ")",
+                        c.problems().isEmpty()
+                            ? ""
+                            : " "
+                                + c.problems().stream()
+                                    .map(dev.ceiling.verdict.CellProblem::kind)
+                                    .toList()))
+            .toList()
+            .toString();
+  }
+
+  private static final int PLATEAU_WORKERS = 12;
+  private static final int PLATEAU_EXCHANGES = 60;
+  private static final double PLATEAU_OFFER_PER_S = 600.0;
+
+  /**
+   * The linked relay on free ports: no delay of its own, {@value #PLATEAU_WORKERS} workers, {@value
+   * #PLATEAU_EXCHANGES} exchanges per entry.
+   */
+  private static Map<String, String> plateauParams() throws IOException {
+    return Map.of(
+        "port",
+        Integer.toString(FreePorts.one()),
+        "db_port",
+        Integer.toString(FreePorts.one()),
+        "calibration_runs",
+        "50",
+        "queue_capacity",
+        "40",
+        "exchange_delay_ms",
+        "0",
+        "audit_workers",
+        Integer.toString(PLATEAU_WORKERS),
+        "audit_exchanges",
+        Integer.toString(PLATEAU_EXCHANGES));
+  }
+
   private DelaySweepResult timed(String name, String exchanges, double expected) throws Exception {
     Path out = dir.resolve(name);
     return sweep(out, exchanges)

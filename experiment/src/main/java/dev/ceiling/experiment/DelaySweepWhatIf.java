@@ -172,7 +172,7 @@ public record DelaySweepWhatIf(
       WhatIf faster) {
     String head =
         "what-if at "
-            + ms(plan.holdoutDelayMs())
+            + asGiven(plan.holdoutDelayMs())
             + " ms to '"
             + plan.link()
             + "' ("
@@ -193,7 +193,7 @@ public record DelaySweepWhatIf(
               Locale.ROOT,
               "a faster link, down to %s ms, would raise the ceiling from %.0f/s to %.0f/s"
                   + " [%.0f, %s] (%+.0f%%), within the swept delays",
-              ms(faster.atDelayMs()),
+              realizedMs(faster.atDelayMs()),
               ceiling.predicted(),
               faster.predicted(),
               faster.lower(),
@@ -207,9 +207,18 @@ public record DelaySweepWhatIf(
     return head + String.join("; ", parts);
   }
 
-  private static String ms(double v) {
-    return v == Math.rint(v)
-        ? Long.toString((long) v)
-        : String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+  /** The declared delay as the user gave it ({@code --at db=1.5ms} reads "1.5"), ms. */
+  static String asGiven(double ms) {
+    String s = java.math.BigDecimal.valueOf(ms).stripTrailingZeros().toPlainString();
+    return "-0".equals(s) ? "0" : s;
+  }
+
+  /**
+   * A delay the link really added (the planned one plus the proxy's lateness, e.g. 1.3315268 ms),
+   * ms, to 2 decimals with trailing zeros dropped: its full precision is noise to a reader.
+   */
+  static String realizedMs(double ms) {
+    return asGiven(
+        java.math.BigDecimal.valueOf(ms).setScale(2, java.math.RoundingMode.HALF_UP).doubleValue());
   }
 }

@@ -134,4 +134,21 @@ class DelaySweepWhatIfTest {
     assertThat(r.whatIf().ceiling().measured()).isCloseTo(2 * 1000 / (5 + 3 * AT_MS), within(2.0));
     assertThat(r.answer()).contains(": outside, the line does not hold out to 1.5 ms");
   }
+
+  /**
+   * The answer names the declared delay as the user gave it and a delay the link really added (the
+   * faster link's, the smallest swept point's realized delay) to 2 decimals; the partner: 1.25 ms
+   * keeps its second decimal, and a declared 0.125 ms is not rounded.
+   */
+  @Test
+  void theAnswerGivesTheDeclaredDelayAsGivenAndARealizedOneToTwoDecimals() {
+    assertThat(DelaySweepWhatIf.asGiven(1.5)).isEqualTo("1.5");
+    assertThat(DelaySweepWhatIf.asGiven(0.125)).isEqualTo("0.125");
+    assertThat(DelaySweepWhatIf.asGiven(0.0)).isEqualTo("0");
+    assertThat(DelaySweepWhatIf.asGiven(2.0)).isEqualTo("2");
+    assertThat(DelaySweepWhatIf.realizedMs(1.3315268041753654)).isEqualTo("1.33");
+    assertThat(DelaySweepWhatIf.realizedMs(1.4999999)).isEqualTo("1.5");
+    assertThat(DelaySweepWhatIf.realizedMs(1.25)).isEqualTo("1.25");
+    assertThat(DelaySweepWhatIf.realizedMs(2.2186943649625377E-4)).isEqualTo("0");
+  }
 }

@@ -221,11 +221,11 @@ public final class Sensitivity {
       // A line checked by nothing is offered only where it was measured on both sides.
       checks.add(
           "without a holdout the what-if's delay must lie inside the swept delays ["
-              + Fmt.num(minX)
+              + Fmt.delayMs(minX)
               + ", "
-              + Fmt.num(maxX)
+              + Fmt.delayMs(maxX)
               + "] ms, got "
-              + Fmt.num(x0)
+              + Fmt.delayMs(x0)
               + " ms; measure holdout cells there to check an extrapolation");
     }
     checks.orThrow();
@@ -274,7 +274,7 @@ public final class Sensitivity {
     if (!(yHat > 0)) {
       throw new IllegalArgumentException(
           "the ceiling line reaches no positive per-event time at "
-              + Fmt.num(x0)
+              + Fmt.delayMs(x0)
               + " ms ("
               + Fmt.stat(yHat)
               + " ms per event): it predicts no ceiling there");
@@ -330,7 +330,7 @@ public final class Sensitivity {
             + "] ("
             + Fmt.percent(level)
             + "%) at "
-            + Fmt.num(x0)
+            + Fmt.delayMs(x0)
             + " ms";
     return switch (placement) {
       case NOT_CHECKED ->
@@ -342,7 +342,7 @@ public final class Sensitivity {
               + Fmt.stat(measured)
               + unit
               + ": outside, the line does not hold out to "
-              + Fmt.num(x0)
+              + Fmt.delayMs(x0)
               + " ms";
     };
   }

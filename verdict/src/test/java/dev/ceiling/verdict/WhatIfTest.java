@@ -50,6 +50,42 @@ class WhatIfTest {
     assertThat(w.message()).contains(": outside, the line does not hold out to 0 ms");
   }
 
+  /**
+   * The check is made where the holdout really was (the declared delay plus the proxy's lateness),
+   * a delay like 1.4999999 or 0.000221869 ms: the words give it to 2 decimals. The partner: a delay
+   * that needs its 2 decimals keeps them.
+   */
+  @Test
+  void theWordsGiveTheDelayToTwoDecimals() {
+    double late = 1.4999999;
+    WhatIf w =
+        Sensitivity.whatIf(
+            SWEEP,
+            late,
+            List.of(new DelayPoint(late, 0, 1000 / 2.76), new DelayPoint(late, 1, 1000 / 2.74)),
+            0.95);
+    assertThat(w.atDelayMs()).isEqualTo(late);
+    assertThat(w.message()).contains(") at 1.5 ms; measured").doesNotContain("1.4999");
+    double atZero = 0.00022186943649625377;
+    WhatIf outside =
+        Sensitivity.whatIf(
+            SWEEP.subList(2, 6),
+            atZero,
+            List.of(new DelayPoint(atZero, 0, 1000 / 2.51), new DelayPoint(atZero, 1, 1000 / 2.49)),
+            0.95);
+    assertThat(outside.message())
+        .contains(") at 0 ms; measured")
+        .endsWith(": outside, the line does not hold out to 0 ms")
+        .doesNotContain("0.0002");
+    WhatIf twoDecimals = Sensitivity.whatIf(SWEEP, 1.256, List.of(), 0.95);
+    assertThat(twoDecimals.message()).contains(") at 1.26 ms;");
+    assertThatThrownBy(() -> Sensitivity.whatIf(SWEEP, 6.123456, List.of(), 0.95))
+        .hasMessageContaining("inside the swept delays [0, 4] ms, got 6.12 ms");
+    assertThat(Fmt.delayMs(2.0)).isEqualTo("2");
+    assertThat(Fmt.delayMs(0.005)).isEqualTo("0.01");
+    assertThat(Fmt.delayMs(0.004)).isEqualTo("0");
+  }
+
   @Test
   void withoutAHoldoutTheFigureIsSaidToBeUncheckedAndOnlyInsideTheSweep() {
     WhatIf w = Sensitivity.whatIf(SWEEP, 1, List.of(), 0.95);
