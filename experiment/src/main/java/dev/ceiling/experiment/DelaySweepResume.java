@@ -138,7 +138,17 @@ final class DelaySweepResume {
     DelaySweepPlan declared =
         o.rate() != null
             ? o.plan(o.rate(), s.offerRule(), null)
-            : o.plan(s.offeredPerS(), s.offerRule(), s.perPointOffer(), s.ceilingRamp());
+            : o.plan(
+                s.offeredPerS(),
+                s.offerRule(),
+                s.perPointOffer(),
+                s.ceilingRamp(),
+                o.pointRamp() != null
+                    ? o.pointRamp()
+                    : s.ceilingRamp() != null && s.ceilingRamp().collapsed()
+                        ? o.automaticPointRamp(
+                            s.ceilingRamp().ceilingPerS(), s.offeredPerS(), s.ceilingRamp().rule())
+                        : null);
     List<String> plan =
         DelaySweepFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);
@@ -214,7 +224,10 @@ final class DelaySweepResume {
                     c.latency() == null
                         ? null
                         : new DelaySweepAnalysis.LatencyMeasured(
-                            c.latency().cell(), c.latency().link())))
+                            c.latency().cell(), c.latency().link()),
+                    c.pointRamp() == null
+                        ? null
+                        : new DelaySweepAnalysis.PointMeasured(c.pointRamp(), c.okTrueAnswers())))
         .toList();
   }
 

@@ -86,6 +86,10 @@ public final class AddedFields {
           // A delay sweep's plan: null is "the first offer rests on the relay's prediction or a
           // given rate"; left out of the JSON when null.
           new Added("ceiling_ramp", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          // A delay sweep's plan and cell: null is "each cell one offer" (no ramp per cell), as
+          // in every file written before a cell could be a ramp at its delay; left out when null.
+          new Added("point_ramp", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          new Added("point_ramp", SWEEP_CELL_SIBLINGS),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".
           // A cell leaves them out of its JSON when null, so older golden files stay as they were.
