@@ -258,6 +258,24 @@ final class DelaySweepResume {
     List<String> out = new ArrayList<>();
     for (DelaySweepPlan.Cell c : plan.cells()) {
       Path j = OneCellSweep.journal(journals, c.sequence());
+      if (!measured.contains(c.sequence())) {
+        // A cell that is a ramp at its delay journals each step beside it (DelayCells): an
+        // unfinished one's steps are set aside too, so that its steps are measured afresh.
+        String prefix = String.format(Locale.ROOT, "cell-%03d-step-", c.sequence());
+        try (var steps = Files.list(journals)) {
+          for (Path step :
+              steps.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+            String name = step.getFileName().toString();
+            Files.move(
+                step,
+                journals.resolve(
+                    name.replace(
+                        ".jsonl",
+                        String.format(Locale.ROOT, ".unfinished-session-%d.jsonl", lastSession))),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
       if (measured.contains(c.sequence()) || !Files.exists(j)) {
         continue;
       }
