@@ -163,6 +163,77 @@ class DelaySweepPlanTest {
         .isEqualTo(7.0);
   }
 
+  private static List<CeilingRamp.Step> followedTo400() {
+    return List.of(
+        new CeilingRamp.Step(50, 2, 50, 50, 50, 100, null),
+        new CeilingRamp.Step(100, 2, 100, 100, 100, 200, null),
+        new CeilingRamp.Step(200, 2, 200, 200, 200, 400, null),
+        new CeilingRamp.Step(400, 2, 400, 400, 400, 800, null));
+  }
+
+  /**
+   * A ceiling ramp that saw the relay collapse (nostream on a quiet machine: 400/s followed, 9
+   * OK-true answers at 800/s) makes the plan declare, before the first cell, that each cell is a
+   * ramp at its delay: from a quarter of the ceiling, x 1.25, up to the first offer, the cells'
+   * window, and no per-point single offer. A resume rebuilds the same plan from the stored ramp.
+   * Partner: a ramp whose relay held its ceiling at the saturating step declares none.
+   */
+  @Test
+  void aRampThatSawTheRelayCollapseDeclaresAPointRampBeforeTheFirstCell() throws Exception {
+    List<CeilingRamp.Step> collapsing = new java.util.ArrayList<>(followedTo400());
+    collapsing.add(new CeilingRamp.Step(800, 2, 4.5, 9, 0, 1600, null));
+    CeilingRamp ramp = CeilingRamp.of(RampMeasure.DEFAULT_RULE, collapsing);
+    assertThat(ramp.collapsed()).isTrue();
+    var rig = DelaySweepFromTheClientTest.metricsLess();
+    DelaySweepOptions auto = sweep().build();
+    DelaySweepPlan p = auto.plan(rig, ramp);
+    assertThat(p.pointRamp())
+        .isEqualTo(new DelaySweepPlan.PointRamp(new CeilingRamp.Rule(100, 1.25, 0.1, 600, 2), 2));
+    assertThat(p.perPointOffer()).isNull();
+    assertThat(p.offeredPerS()).isEqualTo(600.0);
+    assertThat(p.latencyOfferedPerS()).isEqualTo(40.0);
+    assertThat(p.offerRule())
+        .startsWith("each cell a ramp at its delay")
+        .contains("the ceiling the ramp measured at zero added delay (400.0/s)")
+        .contains("latency cells at 0.1 x the ramp's ceiling");
+    assertThat(Json.mapper().valueToTree(p).get("point_ramp").get("settle_s").asDouble())
+        .isEqualTo(2.0);
+    assertThat(
+            auto.plan(
+                p.offeredPerS(),
+                p.offerRule(),
+                p.perPointOffer(),
+                p.ceilingRamp(),
+                auto.automaticPointRamp(400, 600, RampMeasure.DEFAULT_RULE)))
+        .isEqualTo(p);
+
+    // The partner: the relay held its ceiling (the 800/s step answered 450/s, halves agreeing).
+    List<CeilingRamp.Step> holding = new java.util.ArrayList<>(followedTo400());
+    holding.add(new CeilingRamp.Step(800, 2, 450, 450, 450, 1600, null));
+    CeilingRamp held = CeilingRamp.of(RampMeasure.DEFAULT_RULE, holding);
+    assertThat(held.collapsed()).isFalse();
+    DelaySweepPlan q = auto.plan(rig, held);
+    assertThat(q.pointRamp()).isNull();
+    assertThat(q.perPointOffer()).isNotNull();
+  }
+
+  /** A point ramp of one's own excludes a rate, and its window must be the cells'. */
+  @Test
+  void aPointRampWithARateOrAnotherWindowIsRefusedWithBothNamed() throws Exception {
+    assertThat(
+            sweep().rate(100.0).pointRamp(new CeilingRamp.Rule(10, 2, 0.1, 100, 1), 1).problems())
+        .containsExactlyInAnyOrder(
+            "a point ramp and a rate exclude each other: a cell is a ramp or one offer",
+            "the point ramp's window must be the cells' duration 2.0 s, got 1.0");
+    DelaySweepPlan given =
+        sweep()
+            .pointRamp(new CeilingRamp.Rule(10, 2, 0.1, 100, 2), 1)
+            .build()
+            .plan(DelaySweepFromTheClientTest.metricsLess());
+    assertThat(given.offeredPerS()).isEqualTo(100.0);
+    assertThat(given.pointRamp().rule().startPerS()).isEqualTo(10.0);
+  }
+
   /** A ceiling so low that a tenth of it, at least 1/s, is not below the first offer: none. */
   @Test
   void aCeilingTooLowForALatencyOfferDeclaresNone() {
