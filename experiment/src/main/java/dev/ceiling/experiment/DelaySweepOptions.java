@@ -37,6 +37,9 @@ import java.util.Objects;
  * @param pointRamp each cell a ramp at its delay by this rule ({@link DelaySweepPlan.PointRamp}),
  *     at every delay, instead of one offer; null (the default) for one offer per cell, except where
  *     the ceiling ramp saw the relay collapse ({@link #automaticPointRamp})
+ * @param oneOfferPerCell true to keep one offer per cell even where the ceiling ramp saw the relay
+ *     collapse (no point ramp is declared): for a sweep that wants the latency slope and the wire
+ *     count, not the ceiling's slope, whose cells then cost one offer each instead of a ramp
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -59,7 +62,8 @@ public record DelaySweepOptions(
     Double latencyRate,
     CeilingRamp.Rule ceilingRamp,
     Map<String, Double> holdoutByLink,
-    DelaySweepPlan.PointRamp pointRamp) {
+    DelaySweepPlan.PointRamp pointRamp,
+    boolean oneOfferPerCell) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -126,7 +130,8 @@ public record DelaySweepOptions(
         latencyRate,
         ceilingRamp,
         holdoutByLink,
-        pointRamp);
+        pointRamp,
+        oneOfferPerCell);
   }
 
   /**
@@ -183,7 +188,7 @@ public record DelaySweepOptions(
         perPoint(
             rig, new AutoRates.Range(c, c), "the ceiling the ramp measured at zero added delay");
     DelaySweepPlan.PointRamp point =
-        ramp.collapsed() ? automaticPointRamp(c, p.offeredPerS(), ramp.rule()) : null;
+        ramp.collapsed() && !oneOfferPerCell ? automaticPointRamp(c, ramp.rule()) : null;
     String rule =
         point == null
             ? p.offerRule()
@@ -194,7 +199,7 @@ public record DelaySweepOptions(
                     + " offer saturates a cell without collapsing it",
                 point.text(),
                 POINT_RAMP_START_FRACTION,
-                DelaySweep.OFFER_MULTIPLE,
+                POINT_RAMP_CAP_MULTIPLE,
                 c);
     if (latencyRate == null) {
       Double latency = automaticLatencyRate(c, p.offeredPerS());
@@ -210,7 +215,9 @@ public record DelaySweepOptions(
                   AUTO_LATENCY_FRACTION,
                   latency);
     }
-    return plan(p.offeredPerS(), rule, point == null ? p.perPointOffer() : null, ramp, point);
+    return point == null
+        ? plan(p.offeredPerS(), rule, p.perPointOffer(), ramp, null)
+        : plan(point.rule().maxPerS(), rule, null, ramp, point);
   }
 
   /**
@@ -230,23 +237,36 @@ public record DelaySweepOptions(
    */
   static final double POINT_RAMP_FACTOR = 1.25;
 
+  /**
+   * Where each point's ramp stops at the latest, as a multiple of the ceiling the ceiling ramp
+   * measured at zero added delay. A cell's ramp ends at the first step that saturates or collapses,
+   * so the cap costs steps only in a cell that never saturates, and a cap too low costs the cell:
+   * at 1.5 x (the single offer's multiple) a ceiling ramp that read the relay low, under a load
+   * that then eased (nostream beside a load of 10 to 28: 67.5/s at the ramp, 101/s sustained in the
+   * cells), left every cell's ramp at its cap unsaturated and no ceiling slope. An added delay only
+   * lowers a link-bound ceiling, so 3 x covers a relay up to twice as fast in its cells as in the
+   * ramp, at three more steps of x 1.25 where a cell never saturates.
+   */
+  static final double POINT_RAMP_CAP_MULTIPLE = 3;
+
   /** The pause after each point's ramp, s ({@link DelaySweepPlan.PointRamp#settleS}). */
   static final double POINT_RAMP_SETTLE_S = 2;
 
   /**
    * The point ramp a plan declares where the ceiling ramp saw the relay collapse: from {@link
-   * #POINT_RAMP_START_FRACTION} x the ceiling, x {@link #POINT_RAMP_FACTOR} per step, up to the
-   * plan's first offer, each step a cell's window, saturated at the ceiling ramp's tolerance.
+   * #POINT_RAMP_START_FRACTION} x the ceiling, x {@link #POINT_RAMP_FACTOR} per step, up to {@link
+   * #POINT_RAMP_CAP_MULTIPLE} x the ceiling (the plan's first offer, the most any cell is offered),
+   * each step a cell's window, saturated at the ceiling ramp's tolerance. A function of the ceiling
+   * ramp alone, so it is fixed before the first cell and a resume rebuilds it from the stored ramp.
    */
-  DelaySweepPlan.PointRamp automaticPointRamp(
-      double ceilingPerS, double firstOfferPerS, CeilingRamp.Rule ramp) {
+  DelaySweepPlan.PointRamp automaticPointRamp(double ceilingPerS, CeilingRamp.Rule ramp) {
+    double cap = Math.max(2, (double) Math.round(POINT_RAMP_CAP_MULTIPLE * ceilingPerS));
     double start =
         Math.min(
-            firstOfferPerS,
-            (double) Math.max(1, Math.round(POINT_RAMP_START_FRACTION * ceilingPerS)));
+            cap / 2, Math.max(1, (double) Math.round(POINT_RAMP_START_FRACTION * ceilingPerS)));
     return new DelaySweepPlan.PointRamp(
         new CeilingRamp.Rule(
-            start, POINT_RAMP_FACTOR, ramp.tolerance(), firstOfferPerS, duration.toNanos() / 1e9),
+            start, POINT_RAMP_FACTOR, ramp.tolerance(), cap, duration.toNanos() / 1e9),
         POINT_RAMP_SETTLE_S);
   }
 
@@ -336,14 +356,17 @@ public record DelaySweepOptions(
 
   /**
    * As {@link #estimate(int)} under {@code plan}: a point ramp's cell counts as the steps its rule
-   * offers below its maximum over {@link DelaySweep#OFFER_MULTIPLE} (the ceiling it rests on) and
-   * one more, plus its pause.
+   * offers below the ceiling it rests on (the ceiling ramp's, or its maximum over {@link
+   * DelaySweep#OFFER_MULTIPLE} for a point ramp given without one) and one more, plus its pause.
    */
   Duration estimate(int cells, DelaySweepPlan plan) {
     if (plan != null && plan.pointRamp() != null) {
       CeilingRamp.Rule r = plan.pointRamp().rule();
-      long steps =
-          r.offers().stream().filter(o -> o < r.maxPerS() / DelaySweep.OFFER_MULTIPLE).count() + 1;
+      double ceiling =
+          plan.ceilingRamp() != null && plan.ceilingRamp().ceilingPerS() != null
+              ? plan.ceilingRamp().ceilingPerS()
+              : r.maxPerS() / DelaySweep.OFFER_MULTIPLE;
+      long steps = r.offers().stream().filter(o -> o < ceiling).count() + 1;
       return estimate(1)
           .multipliedBy(steps)
           .plus(Duration.ofMillis(Math.round(plan.pointRamp().settleS() * 1000)))
@@ -375,6 +398,7 @@ public record DelaySweepOptions(
     CeilingRamp.Rule ceilingRamp = RampMeasure.DEFAULT_RULE;
     Map<String, Double> holdoutByLink = Map.of();
     DelaySweepPlan.PointRamp pointRamp;
+    boolean oneOfferPerCell;
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -529,6 +553,16 @@ public record DelaySweepOptions(
       return this;
     }
 
+    /**
+     * One offer per cell even where the ceiling ramp sees the relay collapse: no point ramp is
+     * declared, so the sweep reads the latency slope and the wire count at a cell's cost each, and
+     * its ceiling slope rests on one offer per cell (docs/METHODOLOGY.md, "The delay sweep").
+     */
+    public Builder oneOfferPerCell() {
+      this.oneOfferPerCell = true;
+      return this;
+    }
+
     public Builder progress(DelaySweepProgress p) {
       this.progress = Objects.requireNonNull(p, "progress");
       return this;
@@ -594,7 +628,8 @@ public record DelaySweepOptions(
           latencyRate,
           ceilingRamp,
           holdoutByLink,
-          pointRamp);
+          pointRamp,
+          oneOfferPerCell);
     }
 
     /** Validates and runs. */
@@ -672,6 +707,10 @@ public record DelaySweepOptions(
       }
       if (b.duration == null || b.duration.isZero() || b.duration.isNegative()) {
         out.add("duration must be > 0, got " + b.duration);
+      }
+      if (b.pointRamp != null && b.oneOfferPerCell) {
+        out.add(
+            "a point ramp and one offer per cell exclude each other: a cell is a ramp or one offer");
       }
       if (b.pointRamp != null && b.rate != null) {
         out.add("a point ramp and a rate exclude each other: a cell is a ramp or one offer");

@@ -138,9 +138,9 @@ final class DelaySweepResume {
                 s.ceilingRamp(),
                 o.pointRamp() != null
                     ? o.pointRamp()
-                    : s.ceilingRamp() != null && s.ceilingRamp().collapsed()
+                    : s.ceilingRamp() != null && s.ceilingRamp().collapsed() && !o.oneOfferPerCell()
                         ? o.automaticPointRamp(
-                            s.ceilingRamp().ceilingPerS(), s.offeredPerS(), s.ceilingRamp().rule())
+                            s.ceilingRamp().ceilingPerS(), s.ceilingRamp().rule())
                         : null);
     List<String> plan =
         DelaySweepFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
