@@ -43,12 +43,11 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>With one worker and a pool of one database connection, every accepted event's one INSERT (one
  * wire turn: {@link NostreamWireCountIT}) waits its round trip on that one connection, so 1 / C is
- * at least d + q (q: PostgreSQL's own time per statement). At delays of 40 to 100 ms that bound is
- * 25 to 10 events/s, below what nostream's one worker sustains even beside two busy loops (tens of
- * events/s; NostreamAutoOffersIT's ramp), so the link, not the worker, bounds every cell, and the
- * slope of 1 / C on d is the wire count over the pool's one connection. Large delays are what make
- * this hold beside load: a loaded machine slows the worker and PostgreSQL (it moves q and the
- * worker's ceiling), not the proxy's added delay, and a 60 ms span dwarfs q's scatter.
+ * d + q (q: PostgreSQL's time per statement and the worker's turn-around on the connection) and the
+ * link bounds the ceiling wherever that is below what the worker sustains; the slope of 1 / C on d
+ * is then the wire count over the pool's one connection. With the default pool (up to three
+ * connections) the link carries three events' round trips at once and, at delays of a few ms, the
+ * worker bounds the ceiling first: "not what bounds it".
  *
  * <p>Independent of Ceiling: the pool's concurrency is the number of PostgreSQL sessions that ran
  * an INSERT into events during the sweep (PostgreSQL's own statement log); the wire count is the
@@ -58,11 +57,13 @@ import org.junit.jupiter.api.io.TempDir;
  * what bounds it"), the default pool's three connections (1/3: the denominator swapped) and the
  * cache link's two turns per event (the links swapped). Each of those must not read CONSISTENT.
  *
- * <p>With the default pool (up to three connections) the link carries three events' round trips at
- * once and, at delays of a few ms, the worker bounds the ceiling first: "not what bounds it". That
- * reading rests on the worker's ceiling staying put from cell to cell, which a loaded machine does
- * not give (beside two busy loops nostream's ceiling moved from 67.5/s to 101/s between one ramp
- * and the next), so it is a quiet-machine test; its partner is the pool of one's answer.
+ * <p>The slopes are timing and are a quiet-machine test. Beside two busy loops they did not hold,
+ * even at delays of 40 to 100 ms chosen so that one connection allows only 25 to 10 events/s: the
+ * relay, started from a build under {@code nice}, then reads 5.5 to 18 events/s, q moves by tens of
+ * ms from cell to cell, and half the cells were left out by the A/B's rules (the generator, a JVM
+ * under the same {@code nice}, behind its schedule). What holds beside load is in the test command:
+ * the plan's rule in every cell, one INSERT session, the proxy's turns equal to its INSERTs, and no
+ * cell above what one connection allows.
  */
 class NostreamCeilingSlopeIT {
   static final Path PROFILE_DIR = NostreamWireCountIT.PROFILE_DIR;
@@ -113,18 +114,22 @@ class NostreamCeilingSlopeIT {
   }
 
   /**
-   * Pool of one, delays 40, 70 and 100 ms x 2 repeats, each cell a ramp from 7/s doubling up to
-   * 56/s over 2 s windows (two to four steps a cell: a saturated step reads the link's own rate,
-   * since a queue on one connection answers at that rate rather than collapsing).
+   * In the test command, what holds beside load: pool of one, delays 40 and 100 ms x 2 repeats (the
+   * fewest the sweep takes), each cell a ramp from 7/s doubling up to 56/s over 2 s windows (one to
+   * three steps a cell). The plan declares the ramp and every cell follows it; PostgreSQL's log
+   * shows the INSERTs over exactly one session; the proxy's turns are those INSERTs, one per event;
+   * and no cell at d reads above 1000 / d events/s, which one connection cannot exceed (a loaded
+   * machine only lowers the ceiling).
    */
-  // Bounded, not sized: six cells of two to four 4 s steps and a relay start, about two minutes.
+  // Bounded, not sized: 68 s in all at a load of 11-15.
   @Test
-  @Timeout(value = 6, unit = TimeUnit.MINUTES)
-  void withAPoolOfOneTheCeilingSlopeIsTheWireCountOverOneConnection() throws Exception {
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void withAPoolOfOneTheRelayUsesOneSessionAndNoCellReadsAboveOneRoundTripPerEvent()
+      throws Exception {
     CeilingRamp.Rule rule = new CeilingRamp.Rule(7, 2, 0.1, 56, 2);
     Path log = Path.of(env.get("NOSTREAM_PG_LOG"));
     long from = Files.size(log);
-    DelaySweepReport one = sweep(dir.resolve("pool-1"), "1", List.of(40.0, 70.0, 100.0), 2, rule);
+    DelaySweepReport one = sweep(dir.resolve("pool-1"), "1", List.of(40.0, 100.0), 2, rule);
     Set<String> sessions = insertSessions(log, from);
     System.err.println("NostreamCeilingSlopeIT: INSERT sessions, pool 1: " + sessions);
 
@@ -132,9 +137,22 @@ class NostreamCeilingSlopeIT {
     assertThat(one.plan().pointRamp()).isNotNull();
     assertThat(one.plan().pointRamp().rule()).isEqualTo(rule);
     assertThat(DelaySweepFile.problems(one)).isEmpty();
-    assertThat(one.cells()).hasSize(6).allSatisfy(c -> assertThat(c.pointRamp()).isNotNull());
+    assertThat(one.cells()).hasSize(4).allSatisfy(c -> assertThat(c.pointRamp()).isNotNull());
     // The independent truth of the link's concurrency: PostgreSQL's log, not Ceiling.
     assertThat(sessions).as("pool of 1").hasSize(1);
+    // The wire count the slope is held to is one turn per event, one INSERT: over every cell's
+    // whole ramp (used or not: beside load a cell may be left out of the fit, e.g. for a generator
+    // that fell behind, and its turns are still the relay's), each of which ends drained and
+    // paused, the proxy's turns are PostgreSQL's INSERTs into events, plus at most a few that are
+    // no statement (the pool's connection start-up: 10 allows three connections' worth). Not per
+    // OK-true answer here: a saturated step's backlog is stored after the generator stopped
+    // listening, so its INSERTs have no answer the client counted.
+    long turns = one.cells().stream().mapToLong(c -> c.link().turns()).sum();
+    long inserts = insertCount(log, from);
+    System.err.printf(
+        Locale.ROOT, "NostreamCeilingSlopeIT: %d turns, %d INSERTs into events%n", turns, inserts);
+    assertThat(inserts).isPositive();
+    assertThat(turns).isBetween(inserts, inserts + 10);
     // The physical bound with one connection: at most one event per round trip of d ms, within
     // the window's counting (10%, the ramp's tolerance).
     for (DelaySweepCell c : one.cells()) {
@@ -144,19 +162,58 @@ class NostreamCeilingSlopeIT {
             .isLessThanOrEqualTo(1.1 * 1000 / c.planned().addedDelayMs());
       }
     }
+  }
 
-    assertThat(one.wireTurnsPerOkTrue()).as("the proxy's turns per OK-true answer").isNotNull();
+  /**
+   * The known answer by the clock, a quiet-machine test. Pool of one on 3, 5 and 7 ms (where one
+   * connection allows at most 333/s, below the worker's 400/s, so the link bounds every cell): k
+   * against the proxy's wire count over the INSERT sessions PostgreSQL logged, CONSISTENT within
+   * ±0.5; partners, none CONSISTENT: the denominator swapped (the default pool's three
+   * connections), the links swapped (the cache link's two turns per event) and 0. The default pool
+   * on 0, 2 and 4 ms (three connections allow about 750/s at 4 ms, twice the worker's ceiling): two
+   * or three sessions, k CONSISTENT with 0, "not what bounds it"; its partner, the pool of one's
+   * answer (the wire count over one connection), is not. Beside two busy loops neither holds:
+   * nostream's worker, not the link, then bounds the ceiling and moves from cell to cell (the test
+   * command's case above measured k = 1.9 [-6.7, 10.4] at 40 to 100 ms, three of six cells not
+   * steady).
+   */
+  @Test
+  @Tag("quiet-machine")
+  @Timeout(value = 15, unit = TimeUnit.MINUTES)
+  void onAQuietMachineTheCeilingSlopeIsTheWireCountOverThePoolOrNone() throws Exception {
+    Path log = Path.of(env.get("NOSTREAM_PG_LOG"));
+    long from = Files.size(log);
+    DelaySweepReport one =
+        sweep(
+            dir.resolve("pool-1"),
+            "1",
+            List.of(3.0, 5.0, 7.0),
+            3,
+            new CeilingRamp.Rule(60, 1.25, 0.1, 600, 2));
+    Set<String> oneSessions = insertSessions(log, from);
+    from = Files.size(log);
+    DelaySweepReport three =
+        sweep(
+            dir.resolve("pool-3"),
+            Integer.toString(DEFAULT_POOL),
+            List.of(0.0, 2.0, 4.0),
+            3,
+            new CeilingRamp.Rule(150, 1.25, 0.1, 900, 2));
+    Set<String> threeSessions = insertSessions(log, from);
+    System.err.println(
+        "NostreamCeilingSlopeIT: INSERT sessions, pool 1: "
+            + oneSessions
+            + "; default pool: "
+            + threeSessions);
+    assertThat(oneSessions).as("pool of 1").hasSize(1);
+    assertThat(threeSessions).as("default pool of 3").hasSizeBetween(2, DEFAULT_POOL);
+
     assertThat(one.fit()).as(one.fitProblem()).isNotNull();
-    double count = one.wireTurnsPerOkTrue() / sessions.size();
-    Tost.Reading known = Sensitivity.againstCount(one.fit(), count, MARGIN, ALPHA).reading();
-    assertThat(known)
-        .as(
-            "k %s against the wire count %s over %s session(s): %s",
-            k(one), one.wireTurnsPerOkTrue(), sessions.size(), one.answer())
+    assertThat(one.wireTurnsPerOkTrue()).isNotNull();
+    double count = one.wireTurnsPerOkTrue() / oneSessions.size();
+    assertThat(Sensitivity.againstCount(one.fit(), count, MARGIN, ALPHA).reading())
+        .as("k %s against %s: %s", k(one), count, one.answer())
         .isEqualTo(Tost.Reading.CONSISTENT);
-    // Partners, each must not read CONSISTENT: the denominator swapped (the default pool's three
-    // connections), the links swapped (the cache link's two turns per event), and "not what bounds
-    // it" (the default pool's answer).
     assertThat(
             Sensitivity.againstCount(
                     one.fit(), one.wireTurnsPerOkTrue() / DEFAULT_POOL, MARGIN, ALPHA)
@@ -166,35 +223,11 @@ class NostreamCeilingSlopeIT {
         .isNotEqualTo(Tost.Reading.CONSISTENT);
     assertThat(Sensitivity.againstCount(one.fit(), 0, MARGIN, ALPHA).reading())
         .isNotEqualTo(Tost.Reading.CONSISTENT);
-  }
 
-  /**
-   * The default pool on 0, 2 and 4 ms (three connections allow about 750/s at 4 ms, about twice the
-   * worker's 400/s on a quiet machine), its ceiling slope CONSISTENT with 0: "not what bounds it";
-   * two or three INSERT sessions in PostgreSQL's log. Partner: the pool of one's answer, the wire
-   * count over one connection, is not CONSISTENT with it.
-   */
-  @Test
-  @Tag("quiet-machine")
-  @Timeout(value = 10, unit = TimeUnit.MINUTES)
-  void onAQuietMachineTheDefaultPoolIsNotWhatBoundsTheCeiling() throws Exception {
-    Path log = Path.of(env.get("NOSTREAM_PG_LOG"));
-    long from = Files.size(log);
-    DelaySweepReport three =
-        sweep(
-            dir.resolve("pool-3"),
-            Integer.toString(DEFAULT_POOL),
-            List.of(0.0, 2.0, 4.0),
-            2,
-            new CeilingRamp.Rule(150, 1.25, 0.1, 900, 2));
-    Set<String> sessions = insertSessions(log, from);
-    System.err.println("NostreamCeilingSlopeIT: INSERT sessions, default pool: " + sessions);
-    assertThat(sessions).as("default pool of 3").hasSizeBetween(2, DEFAULT_POOL);
     assertThat(three.fit()).as(three.fitProblem()).isNotNull();
     assertThat(Sensitivity.againstCount(three.fit(), 0, MARGIN, ALPHA).reading())
         .as("k %s: %s", k(three), three.answer())
         .isEqualTo(Tost.Reading.CONSISTENT);
-    // Partner: the pool of one's answer.
     assertThat(three.wireTurnsPerOkTrue()).isNotNull();
     assertThat(
             Sensitivity.againstCount(three.fit(), three.wireTurnsPerOkTrue(), MARGIN, ALPHA)
@@ -203,6 +236,9 @@ class NostreamCeilingSlopeIT {
   }
 
   private static String k(DelaySweepReport r) {
+    if (r.fit() == null) {
+      return "none";
+    }
     var k = r.fit().roundTripsPerEvent();
     return String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", k.value(), k.lower(), k.upper());
   }
@@ -262,6 +298,19 @@ class NostreamCeilingSlopeIT {
   private static final Pattern INSERT =
       Pattern.compile(
           "\\[\\d+\\] (\\S+) LOG:  (?:statement|execute [^:]*): insert into \"events\"");
+
+  /** How many INSERTs into events PostgreSQL logged from byte {@code from} on. */
+  private static long insertCount(Path log, long from) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+      f.seek(from);
+      byte[] rest = new byte[(int) (f.length() - from)];
+      f.readFully(rest);
+      return new String(rest, StandardCharsets.UTF_8)
+          .lines()
+          .filter(line -> INSERT.matcher(line).find())
+          .count();
+    }
+  }
 
   /** The sessions whose INSERTs into events PostgreSQL logged from byte {@code from} on. */
   private static Set<String> insertSessions(Path log, long from) throws IOException {
