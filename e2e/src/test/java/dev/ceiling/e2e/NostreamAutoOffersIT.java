@@ -30,8 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * measures one by the ramp, places its offers from it, and runs to a verdict (established or not,
  * never refused as a usage error). Its file holds the ramp in its plan, and the first offer is the
  * ramp's ceiling placed as a prediction would be (1.5 x, rounded), with latency cells at a tenth of
- * that ceiling (no latency rate is given). Short cells and a ramp of 2 s windows keep it near two
- * minutes.
+ * that ceiling (no latency rate is given). It asks for one offer per cell ({@code
+ * oneOfferPerCell}): where the ramp saw nostream collapse, a plan would otherwise make each cell a
+ * ramp at its delay, which {@link NostreamCeilingSlopeIT} tests and this sweep's verdict does not
+ * need. Short cells and a ramp of 2 s windows keep it near two minutes.
  *
  * <p>The partner: a ramp whose maximum (40/s) is below nostream's ceiling finds none, and the sweep
  * ends with a verdict code and one clear line ("the ramp found no ceiling ... pass --rate"), not a
@@ -106,6 +108,9 @@ class NostreamAutoOffersIT {
                 assertThat(c.latency().cell().offeredPerS())
                     .isEqualTo(stored.plan().latencyOfferedPerS()));
     assertThat(stored.cells()).hasSize(stored.plan().cells().size());
+    // One offer per cell, as asked, whether or not the ramp saw nostream collapse.
+    assertThat(stored.plan().pointRamp()).isNull();
+    assertThat(stored.cells()).allSatisfy(c -> assertThat(c.pointRamp()).isNull());
   }
 
   @Test
@@ -140,6 +145,7 @@ class NostreamAutoOffersIT {
                 .withWarmup(Duration.ofSeconds(1))
                 .withGrace(Duration.ofSeconds(1)))
         .ceilingRamp(rule)
+        .oneOfferPerCell()
         .progress(
             new DelaySweepProgress() {
               @Override

@@ -408,6 +408,22 @@ public record CeilingRamp(Rule rule, List<Step> steps, Double ceilingPerS) {
     checks.orThrow();
   }
 
+  /**
+   * Whether the relay collapsed under the ramp: it stopped at a {@linkplain Reading.Kind#COLLAPSED
+   * collapsed} step, or at a saturated one that answered less than a step below it sustained. Such
+   * a relay answers less, not the same, under an offer above its ceiling, so a round cannot read
+   * its ceiling at one saturating offer (a delay sweep then reads each cell by a ramp: {@code
+   * DelaySweepPlan.PointRamp}).
+   */
+  public boolean collapsed() {
+    int stop = rule.stopIndex(steps, true);
+    if (stop < 0 || ceilingPerS == null) {
+      return false;
+    }
+    return rule.read(steps, stop).kind() == Reading.Kind.COLLAPSED
+        || ceilingPerS > steps.get(stop).answeredPerS();
+  }
+
   /** The ramp {@code steps} give under {@code rule}. */
   public static CeilingRamp of(Rule rule, List<Step> steps) {
     return new CeilingRamp(rule, steps, rule.ceilingPerS(steps));

@@ -14,7 +14,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * Measures one cell of a delay sweep: set the link's delay, then the A/B's own one-cell sweep
@@ -31,6 +35,7 @@ final class DelayCells {
   private final SweepOptions options;
   private final OneCellSweep cells;
   private final Path journals;
+  private final SweepProgress progress;
 
   /**
    * @param journals the directory of the one-cell sweeps' journals
@@ -50,6 +55,7 @@ final class DelayCells {
     this.link = link;
     this.options = options;
     this.journals = journals;
+    this.progress = progress;
     SweepRunner runner = new SweepRunner(scraper, progress);
     runner.watchLinks(links);
     this.cells = new OneCellSweep(scraper, runner, progress, rig, journals);
@@ -76,6 +82,21 @@ final class DelayCells {
   DelaySweepAnalysis.Measured measure(
       DelaySweepPlan.Cell planned, ExperimentIdentity oneCell, ExperimentIdentity latencyCell)
       throws OneCellSweep.CellFailed {
+    return measure(planned, oneCell, latencyCell, null);
+  }
+
+  /**
+   * As {@link #measure(DelaySweepPlan.Cell, ExperimentIdentity, ExperimentIdentity)}; with {@code
+   * point} (the plan's point ramp) the cell is a ramp at its delay by the point ramp's rule, each
+   * step a one-cell sweep of {@code oneCell} at the step's offer, then the point ramp's pause; the
+   * link's counters and the audit count are read around the whole ramp and its pause.
+   */
+  DelaySweepAnalysis.Measured measure(
+      DelaySweepPlan.Cell planned,
+      ExperimentIdentity oneCell,
+      ExperimentIdentity latencyCell,
+      DelaySweepPlan.PointRamp point)
+      throws OneCellSweep.CellFailed {
     String what = "at " + planned.addedDelayMs() + " ms";
     try {
       link.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
@@ -95,6 +116,9 @@ final class DelayCells {
       }
       LinkCounters linkBefore = link.counters();
       Double countBefore = auditCount();
+      if (point != null) {
+        return pointRamp(planned, oneCell, point, what, latency, linkBefore, countBefore);
+      }
       Cell cell = cells.measure(oneCell, options, planned.sequence(), planned.repeat(), what);
       // Both counts are read with nothing in flight: drained here, at this cell's delay, every
       // entry the cell accepted has made its turns and been counted, and none straddles a
@@ -109,6 +133,78 @@ final class DelayCells {
     } catch (MetricsException | IOException e) {
       throw new OneCellSweep.CellFailed("cell " + planned.sequence() + " " + what + ": " + e, e);
     }
+  }
+
+  /** The rest of {@link #measure} for a cell that is a ramp at its delay. */
+  private DelaySweepAnalysis.Measured pointRamp(
+      DelaySweepPlan.Cell planned,
+      ExperimentIdentity oneCell,
+      DelaySweepPlan.PointRamp point,
+      String what,
+      DelaySweepAnalysis.LatencyMeasured latency,
+      LinkCounters linkBefore,
+      Double countBefore)
+      throws OneCellSweep.CellFailed, MetricsException, IOException {
+    CeilingRamp.Rule rule = point.rule();
+    List<CeilingRamp.Step> steps = new ArrayList<>();
+    List<Cell> stepCells = new ArrayList<>();
+    Double okTrue = 0.0;
+    for (OptionalDouble next = rule.next(steps); next.isPresent(); next = rule.next(steps)) {
+      double offer = next.getAsDouble();
+      Cell c =
+          cells.measure(
+              oneCell.withRates(List.of(offer)),
+              options,
+              planned.sequence(),
+              planned.repeat(),
+              String.format(
+                  Locale.ROOT, "%s (ramp step %d at %.0f/s)", what, steps.size() + 1, offer),
+              stepJournal(planned.sequence(), steps.size()));
+      stepCells.add(c);
+      steps.add(RampMeasure.step(c));
+      Double answers = DelaySweepAnalysis.okTrueAnswers(c);
+      okTrue = okTrue == null || answers == null ? null : okTrue + answers;
+      progress.warning(
+          String.format(
+              Locale.ROOT,
+              "cell %d %s, ramp step %d at %.0f/s: %s",
+              planned.sequence(),
+              what,
+              steps.size(),
+              offer,
+              rule.read(steps, steps.size() - 1).why()));
+    }
+    cells.drain(options.drainTimeout());
+    // The ramp's last step saturated or collapsed, so the relay holds a backlog the client cannot
+    // see drain: the declared pause lets it settle before the counters are read and the next cell.
+    try {
+      Thread.sleep(Math.round(point.settleS() * 1000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OneCellSweep.CellFailed(
+          "cell " + planned.sequence() + " " + what + ": interrupted in the pause after its ramp",
+          e);
+    }
+    LinkCounters turns = link.counters().minus(linkBefore);
+    Double countAfter = auditCount();
+    Double events = countBefore == null || countAfter == null ? null : countAfter - countBefore;
+    CeilingRamp ramp = CeilingRamp.of(rule, steps);
+    return new DelaySweepAnalysis.Measured(
+        planned,
+        stepCells.get(DelaySweepAnalysis.ceilingStep(ramp)),
+        turns,
+        events,
+        latency,
+        new DelaySweepAnalysis.PointMeasured(ramp, okTrue));
+  }
+
+  /** The journal of step {@code step} of the ramp of the cell at {@code sequence}. */
+  private Path stepJournal(int sequence, int step) {
+    Path own = OneCellSweep.journal(journals, sequence);
+    return own.resolveSibling(
+        own.getFileName()
+            .toString()
+            .replace(".jsonl", String.format(Locale.ROOT, "-step-%d.jsonl", step + 1)));
   }
 
   /** The journal of the latency cell at {@code sequence}, beside the cell's own. */

@@ -302,9 +302,9 @@ public final class DelaySweep {
     }
     int toRun = plan.cells().size() - (previous == null ? 0 : previous.cells().size());
     // A contrast arm that follows runs the whole plan again.
-    Duration takes = o.estimate(toRun);
+    Duration takes = o.estimate(toRun, plan);
     if (fixedPlan == null && !o.contrast().isEmpty()) {
-      takes = takes.plus(o.estimate(plan.cells().size()));
+      takes = takes.plus(o.estimate(plan.cells().size(), plan));
     }
     o.progress().planned(plan, takes);
     if (fixedPlan == null && previous == null && !o.contrast().isEmpty()) {
@@ -366,7 +366,8 @@ public final class DelaySweep {
               c -> done.contains(c.sequence()),
               stop,
               c -> {
-                // Each cell's offer follows the rule from the cells measured before it.
+                // Each cell's offer follows the rule from the cells measured before it; under a
+                // point ramp the cell is a ramp at its delay, its offers the ramp's rule's.
                 double offer = PointOffers.offer(plan, report.last().cells(), c.addedDelayMs());
                 report.add(
                     cells.measure(
@@ -374,7 +375,8 @@ public final class DelaySweep {
                         oneCell.withRates(List.of(offer)),
                         plan.latencyOfferedPerS() == null
                             ? null
-                            : oneCell.withRates(List.of(plan.latencyOfferedPerS()))));
+                            : oneCell.withRates(List.of(plan.latencyOfferedPerS())),
+                        plan.pointRamp()));
                 o.progress().measured(report.write(RoundEnd.running()));
               });
     } catch (MetricsException e) {

@@ -46,16 +46,56 @@ final class DelaySweepAnalysis {
    * One cell as measured, before any rule is applied.
    *
    * @param latency its latency cell, measured before it at the plan's latency offer, or null
+   * @param point under a plan's point ramp, the ramp measured at the cell's delay ({@code cell} is
+   *     then the step its ceiling was read from), or null
    */
   record Measured(
       DelaySweepPlan.Cell planned,
       Cell cell,
       LinkCounters link,
       Double auditEvents,
-      LatencyMeasured latency) {
+      LatencyMeasured latency,
+      PointMeasured point) {
     Measured(DelaySweepPlan.Cell planned, Cell cell, LinkCounters link, Double auditEvents) {
-      this(planned, cell, link, auditEvents, null);
+      this(planned, cell, link, auditEvents, null, null);
     }
+
+    Measured(
+        DelaySweepPlan.Cell planned,
+        Cell cell,
+        LinkCounters link,
+        Double auditEvents,
+        LatencyMeasured latency) {
+      this(planned, cell, link, auditEvents, latency, null);
+    }
+  }
+
+  /**
+   * A cell's ramp at its delay, as measured.
+   *
+   * @param ramp the steps under the plan's point-ramp rule, and their ceiling
+   * @param okTrueAnswers the OK-true answers to every slot of every step ({@link #okTrueAnswers} of
+   *     each, summed), the wire count's denominator over the span the link was counted in; null
+   *     when a step's counts cannot show them all
+   */
+  record PointMeasured(CeilingRamp ramp, Double okTrueAnswers) {}
+
+  /**
+   * The index of the step a point ramp's ceiling is read from: the first readable step, up to the
+   * one the ramp stopped at, whose OK-true rate is the ramp's ceiling; the last step when the ramp
+   * has no ceiling.
+   */
+  static int ceilingStep(CeilingRamp ramp) {
+    List<CeilingRamp.Step> steps = ramp.steps();
+    if (ramp.ceilingPerS() != null) {
+      for (int i = 0; i < steps.size(); i++) {
+        if (ramp.rule().read(steps.get(i)).readable()
+            && steps.get(i).answeredPerS() == ramp.ceilingPerS()) {
+          return i;
+        }
+      }
+    }
+    return steps.size() - 1;
   }
 
   /** A latency cell as measured: the cell and what crossed the link over it. */
@@ -286,7 +326,7 @@ final class DelaySweepAnalysis {
           m.auditEvents() == null || m.auditEvents() <= 0
               ? null
               : m.link().turns() / m.auditEvents();
-      if (noWorkerMetric(rig, m.cell())) {
+      if (m.point() != null || noWorkerMetric(rig, m.cell())) {
         out.add(fromClient(m, a, turns, cfg));
         continue;
       }
@@ -313,6 +353,9 @@ final class DelaySweepAnalysis {
    */
   private static DelaySweepCell fromClient(
       Measured m, CellAssessment a, Double turnsPerEntry, VerdictConfig cfg) {
+    if (m.point() != null) {
+      return fromPointRamp(m, a, turnsPerEntry);
+    }
     Double ceiling = ClientSteady.ceilingPerS(m.cell(), cfg);
     boolean used = a.use() == CellUse.EVIDENCE && ceiling != null;
     String notUsed = null;
@@ -338,6 +381,48 @@ final class DelaySweepAnalysis {
         .turnsPerOkTrue(perOkTrue)
         .notUsed(notUsed)
         .build();
+  }
+
+  /**
+   * A cell read by a ramp at its delay: its ceiling is the ramp's (the highest OK-true rate a
+   * readable step sustained, never a collapsed step's), used when the step it was read from is
+   * evidence by the A/B's rules; a ramp that found none leaves the cell out, in the ramp's words.
+   */
+  private static DelaySweepCell fromPointRamp(Measured m, CellAssessment a, Double turnsPerEntry) {
+    CeilingRamp ramp = m.point().ramp();
+    Double ceiling = ramp.ceilingPerS();
+    String notUsed = null;
+    if (ceiling == null) {
+      // The ramp's own words are in the file (point_ramp); the reason is short so that the
+      // answer's tally of reasons groups the cells.
+      notUsed =
+          ramp.rule().stopIndex(ramp.steps(), true) >= 0
+              ? "its ramp at this delay collapsed before any step was sustained"
+              : "its ramp at this delay reached its maximum without saturating";
+    } else if (a.use() != CellUse.EVIDENCE) {
+      notUsed =
+          "the ramp's step at "
+              + fmt(m.cell().offeredPerS())
+              + "/s is not evidence by the"
+              + " A/B's rules";
+    }
+    Double okTrue = m.point().okTrueAnswers();
+    Double perOkTrue = okTrue == null || okTrue <= 0 ? null : m.link().turns() / okTrue;
+    return measured(m, a, turnsPerEntry)
+        .ceilingUsed(notUsed == null)
+        .ceilingFrom(CeilingSource.CLIENT)
+        .clientCeilingPerS(ceiling)
+        .okTrueAnswers(okTrue)
+        .turnsPerOkTrue(perOkTrue)
+        .notUsed(notUsed)
+        .pointRamp(ramp)
+        .build();
+  }
+
+  private static String fmt(double perS) {
+    return perS == Math.rint(perS)
+        ? Long.toString((long) perS)
+        : String.format(Locale.ROOT, "%.1f", perS);
   }
 
   /** What every cell records, the worker's or the client's: the measurement and its assessment. */

@@ -39,6 +39,11 @@ import java.util.Objects;
  * @param turnsPerOkTrue wire turns per OK-true answer over that span, or null without them
  * @param notUsed why a cell of a relay without a worker metric is not a point of the fit, in the
  *     client's terms ("not saturated from the client", ...), or null (used, or a worker metric)
+ * @param latency its latency cell, or null
+ * @param pointRamp under a plan's point ramp ({@link DelaySweepPlan.PointRamp}), the ramp measured
+ *     at the cell's delay, whose ceiling is the cell's; {@code cell} is then the step that ceiling
+ *     was read from (the last step when there is none), and {@code link} spans every step. Null
+ *     (left out of the JSON) for a cell of one offer
  */
 public record DelaySweepCell(
     DelaySweepPlan.Cell planned,
@@ -56,7 +61,8 @@ public record DelaySweepCell(
     @JsonInclude(JsonInclude.Include.NON_NULL) Double okTrueAnswers,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double turnsPerOkTrue,
     @JsonInclude(JsonInclude.Include.NON_NULL) String notUsed,
-    @JsonInclude(JsonInclude.Include.NON_NULL) LatencyCell latency) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) LatencyCell latency,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp pointRamp) {
 
   /**
    * A cell's fields by name; the client's reading ({@code ceilingFrom} to {@code notUsed}) and the
@@ -85,6 +91,7 @@ public record DelaySweepCell(
     b.turnsPerOkTrue = turnsPerOkTrue;
     b.notUsed = notUsed;
     b.latency = latency;
+    b.pointRamp = pointRamp;
     return b;
   }
 
@@ -111,6 +118,7 @@ public record DelaySweepCell(
     private Double turnsPerOkTrue;
     private String notUsed;
     private LatencyCell latency;
+    private CeilingRamp pointRamp;
 
     private Builder() {}
 
@@ -194,6 +202,11 @@ public record DelaySweepCell(
       return this;
     }
 
+    public Builder pointRamp(CeilingRamp value) {
+      this.pointRamp = value;
+      return this;
+    }
+
     public DelaySweepCell build() {
       return new DelaySweepCell(
           planned,
@@ -211,7 +224,8 @@ public record DelaySweepCell(
           okTrueAnswers,
           turnsPerOkTrue,
           notUsed,
-          latency);
+          latency,
+          pointRamp);
     }
   }
 

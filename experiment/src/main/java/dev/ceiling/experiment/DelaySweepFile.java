@@ -300,8 +300,11 @@ public final class DelaySweepFile {
   private static void offerProblems(
       int i, List<DelaySweepCell> cells, DelaySweepPlan plan, List<String> out) {
     DelaySweepCell c = cells.get(i);
+    if (plan.pointRamp() != null || c.pointRamp() != null) {
+      pointRampProblems(i, c, plan, out);
+    }
     double rule = PointOffers.offer(plan, cells.subList(0, i), c.planned().addedDelayMs());
-    if (!same(c.cell().offeredPerS(), rule)) {
+    if (plan.pointRamp() == null && !same(c.cell().offeredPerS(), rule)) {
       out.add(
           "$.cells["
               + i
@@ -323,6 +326,43 @@ public final class DelaySweepFile {
               + (latency == null ? "nothing (no latency cell)" : latency + " events/s")
               + ", the plan's latency offer is "
               + plan.latencyOfferedPerS());
+    }
+  }
+
+  /**
+   * A cell of a point-ramp plan measured otherwise: without its ramp, by another rule, or stored
+   * with a step that is not the one its ramp's ceiling was read from; or a cell with a ramp in a
+   * plan without one. The ramp's own steps are checked against its rule when it is read ({@link
+   * CeilingRamp}'s constructor).
+   */
+  private static void pointRampProblems(
+      int i, DelaySweepCell c, DelaySweepPlan plan, List<String> out) {
+    String at = "$.cells[" + i + "]";
+    if (plan.pointRamp() == null) {
+      out.add(at + " has a point_ramp, the plan declares none");
+      return;
+    }
+    if (c.pointRamp() == null) {
+      out.add(at + " has no point_ramp, the plan declares one");
+      return;
+    }
+    if (c.pointRamp().steps().isEmpty()) {
+      out.add(at + ".point_ramp has no step");
+      return;
+    }
+    if (!c.pointRamp().rule().equals(plan.pointRamp().rule())) {
+      out.add(at + ".point_ramp.rule is not the plan's point_ramp.rule");
+      return;
+    }
+    double step =
+        c.pointRamp().steps().get(DelaySweepAnalysis.ceilingStep(c.pointRamp())).offeredPerS();
+    if (!same(c.cell().offeredPerS(), step)) {
+      out.add(
+          at
+              + " was offered "
+              + c.cell().offeredPerS()
+              + " events/s, the step its ramp's ceiling was read from "
+              + step);
     }
   }
 

@@ -34,6 +34,12 @@ import java.util.Objects;
  * @param holdoutByLink the what-if's delay per swept link, ms ({@code --at LINK=MS}): that link's
  *     plan holds a holdout there ({@link DelaySweepPlan#holdoutDelayMs}); links without one are
  *     absent (empty: no what-if)
+ * @param pointRamp each cell a ramp at its delay by this rule ({@link DelaySweepPlan.PointRamp}),
+ *     at every delay, instead of one offer; null (the default) for one offer per cell, except where
+ *     the ceiling ramp saw the relay collapse ({@link #automaticPointRamp})
+ * @param oneOfferPerCell true to keep one offer per cell even where the ceiling ramp saw the relay
+ *     collapse (no point ramp is declared): for a sweep that wants the latency slope and the wire
+ *     count, not the ceiling's slope, whose cells then cost one offer each instead of a ramp
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -55,7 +61,9 @@ public record DelaySweepOptions(
     RigHandle attached,
     Double latencyRate,
     CeilingRamp.Rule ceilingRamp,
-    Map<String, Double> holdoutByLink) {
+    Map<String, Double> holdoutByLink,
+    DelaySweepPlan.PointRamp pointRamp,
+    boolean oneOfferPerCell) {
 
   /** The default grid: six added delays, ms. */
   public static final List<Double> DEFAULT_DELAYS_MS = List.of(0.0, 0.5, 1.0, 2.0, 3.0, 4.0);
@@ -121,7 +129,9 @@ public record DelaySweepOptions(
         running,
         latencyRate,
         ceilingRamp,
-        holdoutByLink);
+        holdoutByLink,
+        pointRamp,
+        oneOfferPerCell);
   }
 
   /**
@@ -133,6 +143,9 @@ public record DelaySweepOptions(
    * @throws AutoRates.MissingCeilingException when no rate was given and the relay predicts none
    */
   DelaySweepPlan plan(RigDescriptor rig) throws AutoRates.MissingCeilingException {
+    if (pointRamp != null) {
+      return plan(pointRamp.rule().maxPerS(), pointRamp.text(), null, null, pointRamp);
+    }
     if (rate != null) {
       return plan(rate, "given: " + rate + " events/s at every delay", null);
     }
@@ -174,7 +187,20 @@ public record DelaySweepOptions(
     DelaySweepPlan p =
         perPoint(
             rig, new AutoRates.Range(c, c), "the ceiling the ramp measured at zero added delay");
-    String rule = p.offerRule();
+    DelaySweepPlan.PointRamp point =
+        ramp.collapsed() && !oneOfferPerCell ? automaticPointRamp(c, ramp.rule()) : null;
+    String rule =
+        point == null
+            ? p.offerRule()
+            : String.format(
+                java.util.Locale.ROOT,
+                "%s; its offers from %s x up to %s x the ceiling the ramp measured at zero added"
+                    + " delay (%s/s): the ramp saw the relay collapse above its ceiling, so no one"
+                    + " offer saturates a cell without collapsing it",
+                point.text(),
+                POINT_RAMP_START_FRACTION,
+                POINT_RAMP_CAP_MULTIPLE,
+                c);
     if (latencyRate == null) {
       Double latency = automaticLatencyRate(c, p.offeredPerS());
       rule +=
@@ -189,7 +215,59 @@ public record DelaySweepOptions(
                   AUTO_LATENCY_FRACTION,
                   latency);
     }
-    return plan(p.offeredPerS(), rule, p.perPointOffer(), ramp);
+    return point == null
+        ? plan(p.offeredPerS(), rule, p.perPointOffer(), ramp, null)
+        : plan(point.rule().maxPerS(), rule, null, ramp, point);
+  }
+
+  /**
+   * Where each point's ramp starts, as a fraction of the ceiling the ceiling ramp measured at zero
+   * added delay: low enough that a link that bounds the ceiling still leaves the first step below
+   * the ceiling at the grid's largest delay (at 4 ms, a relay at 400/s with one connection making
+   * one round trip per event has a ceiling of 1 / (2.5 + 4) ms, about 150/s, 0.38 x), so the ramp
+   * has a step it sustained there.
+   */
+  static final double POINT_RAMP_START_FRACTION = 0.25;
+
+  /**
+   * Each step of a point's ramp over the one before. A relay that collapses right above its ceiling
+   * is read at the highest step it followed, up to this factor below its ceiling: 1.25 keeps that
+   * within 20% (a relay that holds its ceiling is read at its saturated step's own rate), and a
+   * ramp from 0.25 x to 1.5 x the ceiling in at most nine steps.
+   */
+  static final double POINT_RAMP_FACTOR = 1.25;
+
+  /**
+   * Where each point's ramp stops at the latest, as a multiple of the ceiling the ceiling ramp
+   * measured at zero added delay. A cell's ramp ends at the first step that saturates or collapses,
+   * so the cap costs steps only in a cell that never saturates, and a cap too low costs the cell:
+   * at 1.5 x (the single offer's multiple) a ceiling ramp that read the relay low, under a load
+   * that then eased (nostream beside a load of 10 to 28: 67.5/s at the ramp, 101/s sustained in the
+   * cells), left every cell's ramp at its cap unsaturated and no ceiling slope. An added delay only
+   * lowers a link-bound ceiling, so 3 x covers a relay up to twice as fast in its cells as in the
+   * ramp, at three more steps of x 1.25 where a cell never saturates.
+   */
+  static final double POINT_RAMP_CAP_MULTIPLE = 3;
+
+  /** The pause after each point's ramp, s ({@link DelaySweepPlan.PointRamp#settleS}). */
+  static final double POINT_RAMP_SETTLE_S = 2;
+
+  /**
+   * The point ramp a plan declares where the ceiling ramp saw the relay collapse: from {@link
+   * #POINT_RAMP_START_FRACTION} x the ceiling, x {@link #POINT_RAMP_FACTOR} per step, up to {@link
+   * #POINT_RAMP_CAP_MULTIPLE} x the ceiling (the plan's first offer, the most any cell is offered),
+   * each step a cell's window, saturated at the ceiling ramp's tolerance. A function of the ceiling
+   * ramp alone, so it is fixed before the first cell and a resume rebuilds it from the stored ramp.
+   */
+  DelaySweepPlan.PointRamp automaticPointRamp(double ceilingPerS, CeilingRamp.Rule ramp) {
+    double cap = Math.max(2, (double) Math.round(POINT_RAMP_CAP_MULTIPLE * ceilingPerS));
+    double start =
+        Math.min(
+            cap / 2, Math.max(1, (double) Math.round(POINT_RAMP_START_FRACTION * ceilingPerS)));
+    return new DelaySweepPlan.PointRamp(
+        new CeilingRamp.Rule(
+            start, POINT_RAMP_FACTOR, ramp.tolerance(), cap, duration.toNanos() / 1e9),
+        POINT_RAMP_SETTLE_S);
   }
 
   /**
@@ -233,6 +311,18 @@ public record DelaySweepOptions(
    */
   DelaySweepPlan plan(
       double offerPerS, String rule, DelaySweepPlan.PerPointOffer perPoint, CeilingRamp ramp) {
+    return plan(offerPerS, rule, perPoint, ramp, null);
+  }
+
+  /**
+   * As {@link #plan(double, String, DelaySweepPlan.PerPointOffer, CeilingRamp)}, with a point ramp.
+   */
+  DelaySweepPlan plan(
+      double offerPerS,
+      String rule,
+      DelaySweepPlan.PerPointOffer perPoint,
+      CeilingRamp ramp,
+      DelaySweepPlan.PointRamp point) {
     Double latency =
         latencyRate != null || ramp == null
             ? latencyRate
@@ -253,6 +343,7 @@ public record DelaySweepOptions(
         .latencyOfferedPerS(latency)
         .ceilingRamp(ramp)
         .holdoutDelayMs(holdoutByLink.get(link))
+        .pointRamp(point)
         .build();
   }
 
@@ -260,6 +351,27 @@ public record DelaySweepOptions(
    * How long {@code cells} cells take: each one's warm-up, window, grace and a drain's allowance.
    */
   Duration estimate(int cells) {
+    return estimate(cells, null);
+  }
+
+  /**
+   * As {@link #estimate(int)} under {@code plan}: a point ramp's cell counts as the steps its rule
+   * offers below the ceiling it rests on (the ceiling ramp's, or its maximum over {@link
+   * DelaySweep#OFFER_MULTIPLE} for a point ramp given without one) and one more, plus its pause.
+   */
+  Duration estimate(int cells, DelaySweepPlan plan) {
+    if (plan != null && plan.pointRamp() != null) {
+      CeilingRamp.Rule r = plan.pointRamp().rule();
+      double ceiling =
+          plan.ceilingRamp() != null && plan.ceilingRamp().ceilingPerS() != null
+              ? plan.ceilingRamp().ceilingPerS()
+              : r.maxPerS() / DelaySweep.OFFER_MULTIPLE;
+      long steps = r.offers().stream().filter(o -> o < ceiling).count() + 1;
+      return estimate(1)
+          .multipliedBy(steps)
+          .plus(Duration.ofMillis(Math.round(plan.pointRamp().settleS() * 1000)))
+          .multipliedBy(cells);
+    }
     return sweepOptions
         .warmup()
         .plus(duration)
@@ -285,6 +397,8 @@ public record DelaySweepOptions(
     Map<String, Double> expectedByLink = Map.of();
     CeilingRamp.Rule ceilingRamp = RampMeasure.DEFAULT_RULE;
     Map<String, Double> holdoutByLink = Map.of();
+    DelaySweepPlan.PointRamp pointRamp;
+    boolean oneOfferPerCell;
 
     /** Cells of 3 s after a warm-up of 1 s by default. */
     Builder() {
@@ -427,6 +541,28 @@ public record DelaySweepOptions(
       return this;
     }
 
+    /**
+     * Each cell a ramp at its delay by {@code rule}, then a pause of {@code settleS} s, at every
+     * delay ({@link DelaySweepPlan.PointRamp}): for a relay whose answered rate falls under an
+     * offer above its ceiling. The rule's window must be the cells' duration and its maximum is the
+     * plan's first offer; {@link #rate} is then refused. Without it a plan declares one where its
+     * ceiling ramp saw the relay collapse.
+     */
+    public Builder pointRamp(CeilingRamp.Rule rule, double settleS) {
+      this.pointRamp = new DelaySweepPlan.PointRamp(rule, settleS);
+      return this;
+    }
+
+    /**
+     * One offer per cell even where the ceiling ramp sees the relay collapse: no point ramp is
+     * declared, so the sweep reads the latency slope and the wire count at a cell's cost each, and
+     * its ceiling slope rests on one offer per cell (docs/METHODOLOGY.md, "The delay sweep").
+     */
+    public Builder oneOfferPerCell() {
+      this.oneOfferPerCell = true;
+      return this;
+    }
+
     public Builder progress(DelaySweepProgress p) {
       this.progress = Objects.requireNonNull(p, "progress");
       return this;
@@ -491,7 +627,9 @@ public record DelaySweepOptions(
           attached,
           latencyRate,
           ceilingRamp,
-          holdoutByLink);
+          holdoutByLink,
+          pointRamp,
+          oneOfferPerCell);
     }
 
     /** Validates and runs. */
@@ -569,6 +707,22 @@ public record DelaySweepOptions(
       }
       if (b.duration == null || b.duration.isZero() || b.duration.isNegative()) {
         out.add("duration must be > 0, got " + b.duration);
+      }
+      if (b.pointRamp != null && b.oneOfferPerCell) {
+        out.add(
+            "a point ramp and one offer per cell exclude each other: a cell is a ramp or one offer");
+      }
+      if (b.pointRamp != null && b.rate != null) {
+        out.add("a point ramp and a rate exclude each other: a cell is a ramp or one offer");
+      }
+      if (b.pointRamp != null
+          && b.duration != null
+          && b.pointRamp.rule().windowS() != b.duration.toNanos() / 1e9) {
+        out.add(
+            "the point ramp's window must be the cells' duration "
+                + b.duration.toNanos() / 1e9
+                + " s, got "
+                + b.pointRamp.rule().windowS());
       }
       if (b.rate != null && !(b.rate > 0 && Double.isFinite(b.rate))) {
         out.add("rate must be a finite number > 0 events/s, got " + b.rate);

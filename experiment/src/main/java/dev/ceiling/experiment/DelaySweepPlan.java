@@ -44,6 +44,10 @@ import java.util.Objects;
  *     holdout), so the lines' prediction there is checked by a measurement they never saw; off the
  *     grid, finite, in [0, {@link #MAX_DELAY_MS}]. Null (left out of the JSON) for no what-if, as
  *     in every file written before this field
+ * @param pointRamp where each cell's ceiling is read by a ramp at the cell's delay instead of one
+ *     saturating offer (a relay without a worker metric, whose answered rate may collapse under an
+ *     offer above its ceiling), that ramp's rule and the pause after it; null (left out of the
+ *     JSON) for one offer per cell, as in every file written before this field
  */
 public record DelaySweepPlan(
     String link,
@@ -61,7 +65,8 @@ public record DelaySweepPlan(
     List<Cell> cells,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double latencyOfferedPerS,
     @JsonInclude(JsonInclude.Include.NON_NULL) CeilingRamp ceilingRamp,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Double holdoutDelayMs) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double holdoutDelayMs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) PointRamp pointRamp) {
 
   /**
    * A plan's fields by name; {@code latencyOfferedPerS} and {@code ceilingRamp} default to null
@@ -90,6 +95,7 @@ public record DelaySweepPlan(
     b.latencyOfferedPerS = latencyOfferedPerS;
     b.ceilingRamp = ceilingRamp;
     b.holdoutDelayMs = holdoutDelayMs;
+    b.pointRamp = pointRamp;
     return b;
   }
 
@@ -116,6 +122,7 @@ public record DelaySweepPlan(
     private Double latencyOfferedPerS;
     private CeilingRamp ceilingRamp;
     private Double holdoutDelayMs;
+    private PointRamp pointRamp;
 
     private Builder() {}
 
@@ -201,6 +208,11 @@ public record DelaySweepPlan(
       return this;
     }
 
+    public Builder pointRamp(PointRamp rule) {
+      this.pointRamp = rule;
+      return this;
+    }
+
     /**
      * The plan.
      *
@@ -223,7 +235,8 @@ public record DelaySweepPlan(
           cells != null ? cells : shuffledCells(delaysMs, holdoutDelayMs, repeats, seed),
           latencyOfferedPerS,
           ceilingRamp,
-          holdoutDelayMs);
+          holdoutDelayMs,
+          pointRamp);
     }
   }
 
@@ -256,6 +269,39 @@ public record DelaySweepPlan(
           multiple > 1 && Double.isFinite(multiple),
           "per_point_offer.multiple must be finite and > 1, got " + multiple);
       checks.orThrow();
+    }
+  }
+
+  /**
+   * How a cell's ceiling is read on a relay whose answered rate may fall, not plateau, under an
+   * offer above its ceiling (nostream answered 5 to 213 OK-true events/s of a fixed 600/s, 1.5 x
+   * the 400/s its ramp sustained): at the cell's delay, a ramp by {@code rule} ({@link
+   * CeilingRamp}'s reading: rising offers until a step saturates or collapses), whose ceiling, the
+   * highest OK-true rate a readable step sustained, is the cell's. A collapsed step is never read
+   * as a ceiling: it ends the ramp, and a ramp that sustained no step, or reached its maximum
+   * without stopping, leaves the cell out of the fit with the ramp's words. A saturating offer
+   * cannot be chosen for such a relay in advance: below its ceiling it does not saturate, and above
+   * it the relay collapses, by an amount that depends on how far above.
+   *
+   * @param rule the ramp at each cell's delay; its window is the plan's cell window
+   * @param settleS the pause after each cell's ramp before the next cell, s, &gt;= 0: a relay
+   *     without metrics gives no backlog to drain, and the ramp's last step left one (it saturated
+   *     or collapsed)
+   */
+  public record PointRamp(CeilingRamp.Rule rule, double settleS) {
+    public PointRamp {
+      Objects.requireNonNull(rule, "point_ramp.rule must not be null");
+      new Checks().nonNegativeFinite("point_ramp.settle_s", settleS).orThrow();
+    }
+
+    /** The rule in words, for the plan's offer rule and the console. */
+    public String text() {
+      return String.format(
+          java.util.Locale.ROOT,
+          "each cell a ramp at its delay (%s), then a pause of %s s; the cell's ceiling is that"
+              + " ramp's, and a cell whose ramp found none is not a point",
+          rule.text(),
+          settleS);
     }
   }
 
@@ -294,6 +340,23 @@ public record DelaySweepPlan(
     checks.require(
         ceilingRamp == null || ceilingRamp.ceilingPerS() != null,
         "ceiling_ramp found no ceiling, so no offer can rest on it");
+    if (pointRamp != null) {
+      checks.require(
+          pointRamp.rule().windowS() == durationS,
+          "point_ramp.rule.window_s must be the plan's duration_s "
+              + durationS
+              + ", got "
+              + pointRamp.rule().windowS());
+      checks.require(
+          pointRamp.rule().maxPerS() == offeredPerS,
+          "point_ramp.rule.max_per_s must be the plan's offered_per_s "
+              + offeredPerS
+              + " (the most any cell is offered), got "
+              + pointRamp.rule().maxPerS());
+      checks.require(
+          perPointOffer == null,
+          "point_ramp and per_point_offer exclude each other: a cell is a ramp or one offer");
+    }
     checks.orThrow();
   }
 

@@ -131,7 +131,17 @@ final class DelaySweepResume {
     DelaySweepPlan declared =
         o.rate() != null
             ? o.plan(o.rate(), s.offerRule(), null)
-            : o.plan(s.offeredPerS(), s.offerRule(), s.perPointOffer(), s.ceilingRamp());
+            : o.plan(
+                s.offeredPerS(),
+                s.offerRule(),
+                s.perPointOffer(),
+                s.ceilingRamp(),
+                o.pointRamp() != null
+                    ? o.pointRamp()
+                    : s.ceilingRamp() != null && s.ceilingRamp().collapsed() && !o.oneOfferPerCell()
+                        ? o.automaticPointRamp(
+                            s.ceilingRamp().ceilingPerS(), s.ceilingRamp().rule())
+                        : null);
     List<String> plan =
         DelaySweepFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);
@@ -207,7 +217,10 @@ final class DelaySweepResume {
                     c.latency() == null
                         ? null
                         : new DelaySweepAnalysis.LatencyMeasured(
-                            c.latency().cell(), c.latency().link())))
+                            c.latency().cell(), c.latency().link()),
+                    c.pointRamp() == null
+                        ? null
+                        : new DelaySweepAnalysis.PointMeasured(c.pointRamp(), c.okTrueAnswers())))
         .toList();
   }
 
@@ -238,6 +251,24 @@ final class DelaySweepResume {
     List<String> out = new ArrayList<>();
     for (DelaySweepPlan.Cell c : plan.cells()) {
       Path j = OneCellSweep.journal(journals, c.sequence());
+      if (!measured.contains(c.sequence())) {
+        // A cell that is a ramp at its delay journals each step beside it (DelayCells): an
+        // unfinished one's steps are set aside too, so that its steps are measured afresh.
+        String prefix = String.format(Locale.ROOT, "cell-%03d-step-", c.sequence());
+        try (var steps = Files.list(journals)) {
+          for (Path step :
+              steps.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+            String name = step.getFileName().toString();
+            Files.move(
+                step,
+                journals.resolve(
+                    name.replace(
+                        ".jsonl",
+                        String.format(Locale.ROOT, ".unfinished-session-%d.jsonl", lastSession))),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
       if (measured.contains(c.sequence()) || !Files.exists(j)) {
         continue;
       }

@@ -163,6 +163,146 @@ class DelaySweepPlanTest {
         .isEqualTo(7.0);
   }
 
+  private static List<CeilingRamp.Step> followedTo400() {
+    return List.of(
+        new CeilingRamp.Step(50, 2, 50, 50, 50, 100, null),
+        new CeilingRamp.Step(100, 2, 100, 100, 100, 200, null),
+        new CeilingRamp.Step(200, 2, 200, 200, 200, 400, null),
+        new CeilingRamp.Step(400, 2, 400, 400, 400, 800, null));
+  }
+
+  /**
+   * A ceiling ramp that saw the relay collapse (nostream on a quiet machine: 400/s followed, 9
+   * OK-true answers at 800/s) makes the plan declare, before the first cell, that each cell is a
+   * ramp at its delay: from a quarter of the ceiling, x 1.25, up to three times the ceiling (the
+   * plan's first offer), the cells' window, and no per-point single offer. A resume rebuilds the
+   * same plan from the stored ramp. Partners: a ramp whose relay held its ceiling at the saturating
+   * step declares none, and so does a sweep that asked for one offer per cell.
+   */
+  @Test
+  void aRampThatSawTheRelayCollapseDeclaresAPointRampBeforeTheFirstCell() throws Exception {
+    List<CeilingRamp.Step> collapsing = new java.util.ArrayList<>(followedTo400());
+    collapsing.add(new CeilingRamp.Step(800, 2, 4.5, 9, 0, 1600, null));
+    CeilingRamp ramp = CeilingRamp.of(RampMeasure.DEFAULT_RULE, collapsing);
+    assertThat(ramp.collapsed()).isTrue();
+    var rig = DelaySweepFromTheClientTest.metricsLess();
+    DelaySweepOptions auto = sweep().build();
+    DelaySweepPlan p = auto.plan(rig, ramp);
+    assertThat(p.pointRamp())
+        .isEqualTo(new DelaySweepPlan.PointRamp(new CeilingRamp.Rule(100, 1.25, 0.1, 1200, 2), 2));
+    assertThat(p.perPointOffer()).isNull();
+    assertThat(p.offeredPerS()).isEqualTo(1200.0);
+    assertThat(p.latencyOfferedPerS()).isEqualTo(40.0);
+    assertThat(p.offerRule())
+        .startsWith("each cell a ramp at its delay")
+        .contains("the ceiling the ramp measured at zero added delay (400.0/s)")
+        .contains("latency cells at 0.1 x the ramp's ceiling");
+    assertThat(Json.mapper().valueToTree(p).get("point_ramp").get("settle_s").asDouble())
+        .isEqualTo(2.0);
+    assertThat(
+            auto.plan(
+                p.offeredPerS(),
+                p.offerRule(),
+                p.perPointOffer(),
+                p.ceilingRamp(),
+                auto.automaticPointRamp(400, RampMeasure.DEFAULT_RULE)))
+        .isEqualTo(p);
+    // The partner: one offer per cell asked for, the same collapse declares no point ramp.
+    DelaySweepPlan single = sweep().oneOfferPerCell().build().plan(rig, ramp);
+    assertThat(single.pointRamp()).isNull();
+    assertThat(single.perPointOffer()).isNotNull();
+    assertThat(single.offeredPerS()).isEqualTo(600.0);
+
+    // The partner: the relay held its ceiling (the 800/s step answered 450/s, halves agreeing).
+    List<CeilingRamp.Step> holding = new java.util.ArrayList<>(followedTo400());
+    holding.add(new CeilingRamp.Step(800, 2, 450, 450, 450, 1600, null));
+    CeilingRamp held = CeilingRamp.of(RampMeasure.DEFAULT_RULE, holding);
+    assertThat(held.collapsed()).isFalse();
+    DelaySweepPlan q = auto.plan(rig, held);
+    assertThat(q.pointRamp()).isNull();
+    assertThat(q.perPointOffer()).isNotNull();
+  }
+
+  /** The relay of {@link #theCapReachesSaturationWhereTheCeilingRampReadTheRelayLow}. */
+  private static double trueCeiling(double delayMs) {
+    return 1000 / (5 + 3 * delayMs);
+  }
+
+  /** Ramp {@code rule} on a relay of ceiling {@code c} that collapses to a fifth of it above. */
+  private static CeilingRamp rampOn(CeilingRamp.Rule rule, double c) {
+    List<CeilingRamp.Step> steps = new java.util.ArrayList<>();
+    double w = rule.windowS();
+    for (var next = rule.next(steps); next.isPresent(); next = rule.next(steps)) {
+      double offer = next.getAsDouble();
+      long offered = Math.round(offer * w);
+      steps.add(
+          offer <= c
+              ? new CeilingRamp.Step(offer, w, offer, offered / 2, offered / 2, offered, null)
+              : new CeilingRamp.Step(
+                  offer,
+                  w,
+                  Math.round(0.2 * c * w) / w,
+                  Math.round(0.2 * c * w),
+                  0,
+                  offered,
+                  null));
+    }
+    return CeilingRamp.of(rule, steps);
+  }
+
+  /**
+   * The cap of the point ramp a collapsing ceiling ramp declares lets each cell reach its delay's
+   * saturation even where the ceiling ramp read the relay low (a load that eased after it): a relay
+   * whose ceiling follows 1000 / C = 5 + 3 d ms (200/s at zero delay, 71/s at 3 ms), read at 100/s
+   * by its ceiling ramp. Under the plan's rule (up to 3 x 100/s) every cell's ramp at 0 to 3 ms
+   * stops at a collapse and reads a ceiling within one step (x 1.25) below the truth. Partner: the
+   * earlier cap, the single offer's 1.5 x (150/s), leaves the zero-delay cell's ramp at its cap
+   * without a stop, so that cell has no ceiling.
+   */
+  @Test
+  void theCapReachesSaturationWhereTheCeilingRampReadTheRelayLow() throws Exception {
+    DelaySweepPlan.PointRamp point =
+        sweep().build().automaticPointRamp(100, RampMeasure.DEFAULT_RULE);
+    assertThat(point.rule().maxPerS()).isEqualTo(300.0);
+    for (double d : List.of(0.0, 1.0, 2.0, 3.0)) {
+      CeilingRamp r = rampOn(point.rule(), trueCeiling(d));
+      assertThat(r.collapsed()).as("at %s ms", d).isTrue();
+      assertThat(r.ceilingPerS())
+          .as("at %s ms", d)
+          .isLessThanOrEqualTo(trueCeiling(d))
+          .isGreaterThan(trueCeiling(d) / 1.25);
+    }
+    // The partner: the cap at 1.5 x the low reading.
+    CeilingRamp.Rule old =
+        new CeilingRamp.Rule(
+            point.rule().startPerS(),
+            point.rule().factor(),
+            point.rule().tolerance(),
+            150,
+            point.rule().windowS());
+    CeilingRamp atZero = rampOn(old, trueCeiling(0));
+    assertThat(atZero.collapsed()).isFalse();
+    assertThat(atZero.ceilingPerS()).isNull();
+    assertThat(atZero.steps().get(atZero.steps().size() - 1).offeredPerS()).isLessThan(200.0);
+  }
+
+  /** A point ramp of one's own excludes a rate, and its window must be the cells'. */
+  @Test
+  void aPointRampWithARateOrAnotherWindowIsRefusedWithBothNamed() throws Exception {
+    assertThat(
+            sweep().rate(100.0).pointRamp(new CeilingRamp.Rule(10, 2, 0.1, 100, 1), 1).problems())
+        .containsExactlyInAnyOrder(
+            "a point ramp and a rate exclude each other: a cell is a ramp or one offer",
+            "the point ramp's window must be the cells' duration 2.0 s, got 1.0");
+    DelaySweepPlan given =
+        sweep()
+            .pointRamp(new CeilingRamp.Rule(10, 2, 0.1, 100, 2), 1)
+            .build()
+            .plan(DelaySweepFromTheClientTest.metricsLess());
+    assertThat(given.offeredPerS()).isEqualTo(100.0);
+    assertThat(given.pointRamp().rule().startPerS()).isEqualTo(10.0);
+  }
+
   /** A ceiling so low that a tenth of it, at least 1/s, is not below the first offer: none. */
   @Test
   void aCeilingTooLowForALatencyOfferDeclaresNone() {

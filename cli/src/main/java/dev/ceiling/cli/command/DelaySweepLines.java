@@ -56,7 +56,9 @@ final class DelaySweepLines implements DelaySweepProgress {
                 : " and a holdout at " + plan.holdoutDelayMs() + " ms (left out of the lines)",
             plan.repeats(),
             plan.offeredPerS(),
-            plan.perPointOffer() == null ? "" : " at first, then per point",
+            plan.pointRamp() != null
+                ? " at most, each cell a ramp at its delay"
+                : plan.perPointOffer() == null ? "" : " at first, then per point",
             plan.offerRule(),
             plan.seed(),
             plan.expectedRoundTrips() == null

@@ -95,6 +95,10 @@ public final class AddedFields {
           new Added("holdout_delay_ms", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
           new Added("what_if", List.of("plan", "fit_problem", "wire_turns_per_event")),
           new Added("holdout_delay_ms", List.of("warmup_s", "rate_multiples", "delays_ms")),
+          // A delay sweep's plan and cell: null is "each cell one offer" (no ramp per cell), as
+          // in every file written before a cell could be a ramp at its delay; left out when null.
+          new Added("point_ramp", List.of("delays_ms", "offer_rule", "lack_of_fit_alpha")),
+          new Added("point_ramp", SWEEP_CELL_SIBLINGS),
           // A cell's counts (CellCounts) and a generator result (GeneratorReport.Result): the
           // window's halves and outstanding counts; null is "written before they were recorded".
           // A cell leaves them out of its JSON when null, so older golden files stay as they were.
