@@ -46,10 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  * its burst); far below the generator's limits. 70 and 78 s at load averages of 11 and 13, where
  * the partner kept enough points for a k (10.9 [0.1, 21.6] and 7.6 [-14.6, 29.8] against a wire
  * count of 8.2); that k is not asserted, since a loaded machine can leave too few points for one.
- *
- * <p>In the e2e module, beside the cli module's tests rather than before them (it needs the sweep's
- * package-private entry points and DelaySweepIT's figures, hence the package): over a minute, which
- * the experiment module would add to the path every later module waits on.
  */
 class DelaySweepLimiterTrapIT {
   @TempDir Path dir;
