@@ -10,6 +10,8 @@ import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.DelaySweepReport;
 import dev.ceiling.experiment.LinkSweepsReport;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -20,14 +22,49 @@ import org.junit.jupiter.api.io.TempDir;
  * the proxy on its H2 link: two delays x two short repeats. Two delays are too few for the
  * lack-of-fit test, so the line cannot be shown to hold and the documented outcome is exit 1 with
  * the answer first, the points, and sensitivity.json holding the plan and all four cells.
+ *
+ * <p>That sweep runs the built-in linked profile with every URL and upstream written with a
+ * loopback name ({@code localhost}, {@code a.localhost}), as a relay's README writes them, so the
+ * one run also shows such a profile swept like one written with addresses (which the resume and
+ * Ctrl-C tests run): a second sweep only for the names measured the same four cells again. The
+ * partner: the same profile with a name outside {@code .localhost} exits before any relay starts,
+ * naming the field.
  */
 class DelaySweepCommandIT {
   @TempDir Path dir;
 
+  /** The built-in linked profile written with {@code host} for 127.0.0.1, in {@code dir}. */
+  private Path profile(String host) throws Exception {
+    String json;
+    try (InputStream in =
+        ShortSweep.class.getResourceAsStream("/dev/ceiling/rig/profiles/reference-linked.json")) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    String local =
+        json.replace("http://127.0.0.1:${port}/", "http://" + host + ":${port}/")
+            .replace(
+                "\"url\": \"ws://127.0.0.1:${port}/\", \"host_header\": \"a.localhost:${port}\"",
+                "\"url\": \"ws://a.localhost:${port}/\"")
+            .replace(
+                "\"target\": \"127.0.0.1:${db_port}\"", "\"target\": \"" + host + ":${db_port}\"");
+    assertThat(local)
+        .contains("http://" + host + ":${port}/health", "ws://a.localhost:", host + ":${db_port}");
+    return Files.writeString(dir.resolve(host + ".json"), local, StandardCharsets.UTF_8);
+  }
+
   @Test
   void twoDelaysExitOneWithTheAnswerFirstAndEveryCellInTheFile() throws Exception {
     Path out = dir.resolve("out");
-    Cli.Outcome o = shortSweep("--seed", "3", "--identities", "3", "--out", out.toString());
+    Cli.Outcome o =
+        shortSweep(
+            "--profile",
+            profile("localhost").toString(),
+            "--seed",
+            "3",
+            "--identities",
+            "3",
+            "--out",
+            out.toString());
     assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.NOT_ESTABLISHED);
     String first = o.out().lines().findFirst().orElse("");
     assertThat(first).as(o.toString()).contains("link 'db'");
@@ -82,6 +119,27 @@ class DelaySweepCommandIT {
       assertThat(DelaySweepHtmlTest.missing(Files.readString(page), report)).isEmpty();
       assertThat(html).contains("<a href=\"" + link + "/sensitivity.html\">" + link + "</a>");
     }
+  }
+
+  @Test
+  void aNameOutsideDotLocalhostIsRefusedBeforeAnyRelayStarts() throws Exception {
+    Cli.Outcome o =
+        shortSweep(
+            "--profile",
+            profile("localhost.evil.com").toString(),
+            "--out",
+            dir.resolve("refused").toString());
+
+    // The rig refuses the profile as it starts the relay: "the relay did not start", exit 3, as
+    // experiment exits for the same refusal (HostsAliasRefusedIT); nothing is measured, and the
+    // field and the host are named in the message, never an exception's class.
+    assertThat(o.code()).as(o.toString()).isEqualTo(ExitCode.INFRASTRUCTURE);
+    assertThat(o.err()).as(o.toString()).doesNotContain("Exception");
+    assertThat(o.err())
+        .as(o.toString())
+        .contains("$.upstreams[0].target must point at loopback (")
+        .contains("got localhost.evil.com:");
+    assertThat(dir.resolve("refused").resolve("sensitivity.json")).doesNotExist();
   }
 
   /** The short sweep (two repeats, a queue of 20) on free ports, then {@code more}. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * address it connects to (127.0.0.1), and the half-runs record the target at 127.0.0.1 with the
  * name kept as its Host header. The partner, a name that only a hosts file maps to loopback, is
  * refused before any relay serves (HostsAliasRefusedIT); a name outside .localhost is refused by
- * GenerateLocalhostIT and DelaySweepLocalhostIT.
+ * GenerateLocalhostIT and DelaySweepCommandIT.
  */
 class ExperimentLocalhostIT {
   @TempDir Path dir;

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * experiment} and {@code sensitivity}, run as a user runs them (a child JVM, here with its own
  * hosts file through {@code -Djdk.net.hosts.file}, so /etc/hosts is never touched): the one
  * loopback rule reads spellings, never the resolver, where {@code localhost} and {@code
- * a.localhost} are accepted (GenerateLocalhostIT, DelaySweepLocalhostIT, ExperimentLocalhostIT).
- * That the JVM option really makes the name resolve to 127.0.0.1 is LoopbackHostsFileIT's (core),
- * with its partner without the entry. The rig refuses such a profile as it starts the relay: {@code
+ * a.localhost} are accepted (GenerateLocalhostIT, DelaySweepCommandIT, ExperimentLocalhostIT). That
+ * the JVM option really makes the name resolve to 127.0.0.1 is LoopbackHostsFileIT's (core), with
+ * its partner without the entry. The rig refuses such a profile as it starts the relay: {@code
  * experiment} and {@code sensitivity} both exit 3 (the relay did not start), naming the field and
  * the name, and measure nothing.
  */
