@@ -197,8 +197,11 @@ class BuiltInDelaySweepIT {
    * offered 600/s, above that plateau and above every point's ceiling, reads OUTSIDE, and the
    * answer says "outside".
    *
-   * <p>The partner, which must fail the same assertion: the same sweep's 2 ms cells, left out of a
-   * line through the 1 and 3 ms cells, lie inside the linear range and read INSIDE.
+   * <p>The partner, on which the same assertion must fail, is {@link #whatIfs}: on the relay with
+   * one worker, whose line holds over its swept delays, a holdout inside them reads INSIDE. A
+   * partner inside this sweep's own range would not do: with twelve workers the CPU already shapes
+   * the 1 ms cells, the line's lack of fit is rejected on a quiet machine (p = 0.003 in the run in
+   * docs/PERFORMANCE.md), and the 2 ms cells read outside a line through 1 and 3 ms.
    *
    * <p>Under the quiet-machine tag, not in the test command: on a loaded machine (a shared one at a
    * load average of 10 to 20 on 2 cores) the relay is CPU-bound at every swept delay too, the
@@ -238,34 +241,6 @@ class BuiltInDelaySweepIT {
         .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.OUTSIDE);
     assertThat(w.ceiling().measured()).as(figures).isLessThan(w.ceiling().lower());
     assertThat(s.answer()).as(figures).contains(": outside, the line does not hold out to 0 ms");
-    // The partner: a holdout inside the linear range, the 2 ms cells against 1 and 3 ms.
-    List<dev.ceiling.verdict.DelayPoint> ends = usedPoints(s, d -> d != 2.0);
-    List<dev.ceiling.verdict.DelayPoint> middle = usedPoints(s, d -> d == 2.0);
-    assertThat(middle).as(figures).isNotEmpty();
-    dev.ceiling.verdict.WhatIf inside =
-        dev.ceiling.verdict.Sensitivity.whatIf(
-            ends, middle.get(0).addedDelayMs(), middle, s.plan().level());
-    System.out.println("BuiltInDelaySweepIT plateau, 2 ms against 1 and 3 ms: " + inside.message());
-    assertThat(inside.placement())
-        .as("the 2 ms cells against the line through 1 and 3 ms: %s; %s", inside.message(), figures)
-        .isEqualTo(dev.ceiling.verdict.WhatIf.Placement.INSIDE);
-  }
-
-  /**
-   * The used grid cells whose planned delay {@code delay} accepts, placed as the fit places them.
-   */
-  private static List<dev.ceiling.verdict.DelayPoint> usedPoints(
-      DelaySweepReport s, java.util.function.DoublePredicate delay) {
-    return s.cells().stream()
-        .filter(c -> c.ceilingUsed() && !s.plan().isHoldout(c.planned()))
-        .filter(c -> delay.test(c.planned().addedDelayMs()))
-        .map(
-            c ->
-                new dev.ceiling.verdict.DelayPoint(
-                    DelaySweepPoint.fitX(s.points(), c.planned().addedDelayMs()),
-                    c.planned().repeat(),
-                    c.ceilingPerS()))
-        .toList();
   }
 
   /** Each cell's delay, repeat, ceiling, and why it is not a point when it is not. */
