@@ -394,14 +394,13 @@ final class MeasuringOptions {
         paramLabel = "EVENTS_PER_S",
         converter = CommandLines.FiniteDouble.class,
         descriptionKey = "latency-rate",
-        description = {
-          "The latency slope: before each cell, a cell at this offer (well below the ceiling, and",
-          "below the sweep's offer) measures the OK latency at the cell's delay; its slope against",
-          "the delay really added counts the round trips on the link on the OK path of one event,",
-          "and a declared count is tested on it. Default: where a ramp measured the ceiling (the",
-          "relay predicts none and no offer is given), 0.1 x that ceiling (in the plan); otherwise",
-          "none."
-        })
+        description =
+            "The latency slope: before each cell, a cell at this offer (well below the ceiling,"
+                + " and below the sweep's offer) measures the OK latency at the cell's delay; its"
+                + " slope against the delay really added counts the round trips on the link on the"
+                + " OK path of one event, and a declared count is tested on it. Default: where a"
+                + " ramp measured the ceiling (the relay predicts none and no offer is given), 0.1"
+                + " x that ceiling (in the plan); otherwise none.")
     Double latencyRate;
 
     /**
