@@ -233,7 +233,7 @@ public record DelaySweepOptions(
    * Each step of a point's ramp over the one before. A relay that collapses right above its ceiling
    * is read at the highest step it followed, up to this factor below its ceiling: 1.25 keeps that
    * within 20% (a relay that holds its ceiling is read at its saturated step's own rate), and a
-   * ramp from 0.25 x to 1.5 x the ceiling in at most nine steps.
+   * ramp from 0.25 x to 3 x the ceiling in at most twelve steps.
    */
   static final double POINT_RAMP_FACTOR = 1.25;
 
