@@ -14,11 +14,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalDouble;
+import java.util.function.BooleanSupplier;
 
 /**
  * Measures one cell of a delay sweep: set the link's delay, then the A/B's own one-cell sweep
@@ -36,14 +34,17 @@ final class DelayCells {
   private final OneCellSweep cells;
   private final Path journals;
   private final SweepProgress progress;
+  private final BooleanSupplier stopped;
 
   /**
    * @param journals the directory of the one-cell sweeps' journals
+   * @param stopped asked between a point ramp's steps (the sweep's stop request)
    * @throws MetricsException when the baseline backlog cannot be read
    */
   DelayCells(
       MetricsScraper scraper,
       SweepProgress progress,
+      BooleanSupplier stopped,
       RigDescriptor rig,
       DelayLink link,
       SweepOptions options,
@@ -56,6 +57,7 @@ final class DelayCells {
     this.options = options;
     this.journals = journals;
     this.progress = progress;
+    this.stopped = stopped;
     SweepRunner runner = new SweepRunner(scraper, progress);
     runner.watchLinks(links);
     this.cells = new OneCellSweep(scraper, runner, progress, rig, journals);
@@ -65,38 +67,26 @@ final class DelayCells {
    * Measures {@code planned} as the one-cell sweep {@code oneCell} (its offer, its window, one
    * repeat).
    *
+   * <p>With {@code latencyCell} (the one-cell sweep at the plan's latency offer), the planned
+   * cell's latency cell comes first: at the same delay, the relay idle before it (the previous cell
+   * drained), so its OK latency is the link's round trips and the relay's own work, not a backlog
+   * left by a saturating cell.
+   *
+   * <p>With {@code point} (the plan's point ramp) the cell is a ramp at its delay by the point
+   * ramp's rule, each step a one-cell sweep of {@code oneCell} at the step's offer, then the point
+   * ramp's pause; the link's counters and the audit count are read around the whole ramp and its
+   * pause.
+   *
    * @throws OneCellSweep.CellFailed when the cell could not be measured (the message says what
    *     failed)
-   */
-  DelaySweepAnalysis.Measured measure(DelaySweepPlan.Cell planned, ExperimentIdentity oneCell)
-      throws OneCellSweep.CellFailed {
-    return measure(planned, oneCell, null);
-  }
-
-  /**
-   * As {@link #measure(DelaySweepPlan.Cell, ExperimentIdentity)}, with the planned cell's latency
-   * cell first when {@code latencyCell} (the one-cell sweep at the plan's latency offer) is given:
-   * at the same delay, the relay idle before it (the previous cell drained), so its OK latency is
-   * the link's round trips and the relay's own work, not a backlog left by a saturating cell.
-   */
-  DelaySweepAnalysis.Measured measure(
-      DelaySweepPlan.Cell planned, ExperimentIdentity oneCell, ExperimentIdentity latencyCell)
-      throws OneCellSweep.CellFailed {
-    return measure(planned, oneCell, latencyCell, null);
-  }
-
-  /**
-   * As {@link #measure(DelaySweepPlan.Cell, ExperimentIdentity, ExperimentIdentity)}; with {@code
-   * point} (the plan's point ramp) the cell is a ramp at its delay by the point ramp's rule, each
-   * step a one-cell sweep of {@code oneCell} at the step's offer, then the point ramp's pause; the
-   * link's counters and the audit count are read around the whole ramp and its pause.
+   * @throws OneCellSweep.CellStopped when a stop request ended a point ramp between two steps
    */
   DelaySweepAnalysis.Measured measure(
       DelaySweepPlan.Cell planned,
       ExperimentIdentity oneCell,
       ExperimentIdentity latencyCell,
       DelaySweepPlan.PointRamp point)
-      throws OneCellSweep.CellFailed {
+      throws OneCellSweep.CellFailed, OneCellSweep.CellStopped {
     String what = "at " + planned.addedDelayMs() + " ms";
     try {
       link.setDelay(Duration.ofNanos(Math.round(planned.addedDelayMs() * 1e6)));
@@ -135,7 +125,13 @@ final class DelayCells {
     }
   }
 
-  /** The rest of {@link #measure} for a cell that is a ramp at its delay. */
+  /**
+   * The rest of {@link #measure} for a cell that is a ramp at its delay: {@link RampMeasure}'s
+   * loop, each step a one-cell sweep journalled beside the cell's own journal.
+   *
+   * @throws OneCellSweep.CellStopped when a stop request ended the ramp between two steps: the cell
+   *     is not recorded, and a resume measures it again from its first step
+   */
   private DelaySweepAnalysis.Measured pointRamp(
       DelaySweepPlan.Cell planned,
       ExperimentIdentity oneCell,
@@ -144,35 +140,44 @@ final class DelayCells {
       DelaySweepAnalysis.LatencyMeasured latency,
       LinkCounters linkBefore,
       Double countBefore)
-      throws OneCellSweep.CellFailed, MetricsException, IOException {
+      throws OneCellSweep.CellFailed, OneCellSweep.CellStopped, MetricsException, IOException {
     CeilingRamp.Rule rule = point.rule();
-    List<CeilingRamp.Step> steps = new ArrayList<>();
-    List<Cell> stepCells = new ArrayList<>();
+    RampMeasure.Measured ramped =
+        RampMeasure.steps(
+            rule,
+            oneCell,
+            (identity, i) ->
+                cells.measure(
+                    identity,
+                    options,
+                    planned.sequence(),
+                    planned.repeat(),
+                    String.format(
+                        Locale.ROOT,
+                        "%s (ramp step %d at %.0f/s)",
+                        what,
+                        i + 1,
+                        identity.ratesPerS().get(0)),
+                    stepJournal(planned.sequence(), i)),
+            stopped,
+            String.format(Locale.ROOT, "cell %d %s, ", planned.sequence(), what),
+            progress);
+    if (ramped.stopped()) {
+      String stoppedAt =
+          "cell "
+              + planned.sequence()
+              + " "
+              + what
+              + " stopped after step "
+              + ramped.cells().size()
+              + " of its ramp; it is not recorded, and a resume measures it again";
+      progress.warning(stoppedAt);
+      throw new OneCellSweep.CellStopped(stoppedAt);
+    }
     Double okTrue = 0.0;
-    for (OptionalDouble next = rule.next(steps); next.isPresent(); next = rule.next(steps)) {
-      double offer = next.getAsDouble();
-      Cell c =
-          cells.measure(
-              oneCell.withRates(List.of(offer)),
-              options,
-              planned.sequence(),
-              planned.repeat(),
-              String.format(
-                  Locale.ROOT, "%s (ramp step %d at %.0f/s)", what, steps.size() + 1, offer),
-              stepJournal(planned.sequence(), steps.size()));
-      stepCells.add(c);
-      steps.add(RampMeasure.step(c));
+    for (Cell c : ramped.cells()) {
       Double answers = DelaySweepAnalysis.okTrueAnswers(c);
       okTrue = okTrue == null || answers == null ? null : okTrue + answers;
-      progress.warning(
-          String.format(
-              Locale.ROOT,
-              "cell %d %s, ramp step %d at %.0f/s: %s",
-              planned.sequence(),
-              what,
-              steps.size(),
-              offer,
-              rule.read(steps, steps.size() - 1).why()));
     }
     cells.drain(options.drainTimeout());
     // The ramp's last step saturated or collapsed, so the relay holds a backlog the client cannot
@@ -188,10 +193,10 @@ final class DelayCells {
     LinkCounters turns = link.counters().minus(linkBefore);
     Double countAfter = auditCount();
     Double events = countBefore == null || countAfter == null ? null : countAfter - countBefore;
-    CeilingRamp ramp = CeilingRamp.of(rule, steps);
+    CeilingRamp ramp = ramped.ramp();
     return new DelaySweepAnalysis.Measured(
         planned,
-        stepCells.get(DelaySweepAnalysis.ceilingStep(ramp)),
+        ramped.cells().get(DelaySweepAnalysis.ceilingStep(ramp)),
         turns,
         events,
         latency,

@@ -354,6 +354,7 @@ public final class DelaySweep {
           new DelayCells(
               scraper,
               o.progress(),
+              stop::requested,
               handle.descriptor(),
               link,
               o.sweepOptions(),

@@ -39,6 +39,19 @@ final class OneCellSweep {
   }
 
   /**
+   * A stop request ended a cell that is several one-cell sweeps (a point ramp's steps) between two
+   * of them: the cell is not recorded, and the round ends as interrupted, as it does between two
+   * cells.
+   */
+  static final class CellStopped extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    CellStopped(String message) {
+      super(message);
+    }
+  }
+
+  /**
    * @param journals the directory of the one-cell sweeps' journals
    * @throws MetricsException when the baseline backlog cannot be read
    */

@@ -67,25 +67,56 @@ final class RampMeasure {
     ExperimentIdentity stepIdentity =
         Identities.of(
             profile, rig, List.of(rule.startPerS()), rule.windowS(), 1, null, measurement);
+    CeilingRamp ramp = steps(rule, stepIdentity, cells, stopped, "", progress).ramp();
+    progress.warning(ramp.text());
+    return ramp;
+  }
+
+  /**
+   * A ramp as measured: its steps, the cell each was read from (in order), and whether a stop
+   * request ended it before its rule did.
+   */
+  record Measured(CeilingRamp ramp, List<Cell> cells, boolean stopped) {}
+
+  /**
+   * The one ramp loop, a round's ramp's and a point ramp's ({@link DelayCells}): from the rule's
+   * first offer, each step a cell of {@code identity} at the step's offer measured by {@code cells}
+   * and read by the rule, until the rule stops or {@code stopped} answers true before a step. Asked
+   * before every step, so that Ctrl-C during a point ramp of twelve steps waits for one step, not
+   * for the ramp.
+   *
+   * @param about what each step's line begins with ("" for a round's ramp, "cell 3 at 2.0 ms, " for
+   *     a point ramp's)
+   * @throws OneCellSweep.CellFailed when a step could not be measured
+   */
+  static Measured steps(
+      CeilingRamp.Rule rule,
+      ExperimentIdentity identity,
+      StepCells cells,
+      BooleanSupplier stopped,
+      String about,
+      SweepProgress progress)
+      throws OneCellSweep.CellFailed {
     List<CeilingRamp.Step> steps = new ArrayList<>();
-    for (OptionalDouble next = rule.next(steps);
-        next.isPresent() && !stopped.getAsBoolean();
-        next = rule.next(steps)) {
+    List<Cell> measured = new ArrayList<>();
+    for (OptionalDouble next = rule.next(steps); next.isPresent(); next = rule.next(steps)) {
+      if (stopped.getAsBoolean()) {
+        return new Measured(CeilingRamp.of(rule, steps), List.copyOf(measured), true);
+      }
       double offer = next.getAsDouble();
-      Cell cell = cells.measure(stepIdentity.withRates(List.of(offer)), steps.size());
-      CeilingRamp.Step step = step(cell);
-      steps.add(step);
+      Cell cell = cells.measure(identity.withRates(List.of(offer)), steps.size());
+      measured.add(cell);
+      steps.add(step(cell));
       progress.warning(
           String.format(
               Locale.ROOT,
-              "ramp step %d at %.0f/s: %s",
+              "%sramp step %d at %.0f/s: %s",
+              about,
               steps.size(),
               offer,
               rule.read(steps, steps.size() - 1).why()));
     }
-    CeilingRamp ramp = CeilingRamp.of(rule, steps);
-    progress.warning(ramp.text());
-    return ramp;
+    return new Measured(CeilingRamp.of(rule, steps), List.copyOf(measured), false);
   }
 
   /**

@@ -140,15 +140,20 @@ final class Rounds {
   @FunctionalInterface
   interface CellStep<C> {
     void measure(C cell)
-        throws OneCellSweep.CellFailed, MetricsException, GeneratorException, IOException;
+        throws OneCellSweep.CellFailed,
+            OneCellSweep.CellStopped,
+            MetricsException,
+            GeneratorException,
+            IOException;
   }
 
   /**
    * The cell loop every round shares, the A/B's arms included: the {@code cells} not yet {@code
    * done} (a resume's stored cells), in the plan's order, each measured and the file or journal
-   * written by {@code step}; a stop request ends it between two cells, and a failed cell, scrape or
-   * generator ends it with the failure (redacted: a message may carry a URL's credentials). The
-   * file's write failing propagates: the round cannot say what it measured.
+   * written by {@code step}; a stop request ends it between two cells (or inside a cell that is
+   * several sweeps, {@link OneCellSweep.CellStopped}), and a failed cell, scrape or generator ends
+   * it with the failure (redacted: a message may carry a URL's credentials). The file's write
+   * failing propagates: the round cannot say what it measured.
    */
   static <C> RoundEnd cells(List<C> cells, Predicate<C> done, StopSignal stop, CellStep<C> step)
       throws IOException {
@@ -163,6 +168,8 @@ final class Rounds {
         step.measure(c);
       }
       return RoundEnd.finished();
+    } catch (OneCellSweep.CellStopped e) {
+      return RoundEnd.interrupted();
     } catch (OneCellSweep.CellFailed | MetricsException | GeneratorException e) {
       return failedBy(e);
     }
