@@ -85,12 +85,12 @@ public final class DelaySweepCommand implements Callable<Integer> {
       names = "--rate",
       paramLabel = "EVENTS_PER_S",
       converter = CommandLines.FiniteDouble.class,
-      description = {
-        "One offered rate at every delay. Default: per point, 1.5 x the ceiling that the line",
-        "through the cells before predicts at the cell's delay (plus what fills the relay's queue",
-        "within half the warm-up), at most and at first 1.5 x the relay's predicted ceiling, or",
-        "where it predicts none, the ceiling a ramp of rising offers measured first (in the plan)."
-      })
+      description =
+          "One offered rate at every delay. Default: per point, 1.5 x the ceiling that the line"
+              + " through the cells before predicts at the cell's delay (plus what fills the relay's"
+              + " queue within half the warm-up), at most and at first 1.5 x the relay's predicted"
+              + " ceiling, or where it predicts none, the ceiling a ramp of rising offers measured"
+              + " first (in the plan).")
   Double rate;
 
   @Option(

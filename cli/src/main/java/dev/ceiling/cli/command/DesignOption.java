@@ -21,17 +21,17 @@ final class DesignOption {
       defaultValue = "ab",
       description = {
         "ab (default): the A/B of the treatment arm against the control arm.",
-        "split: one relay with the path on, pairs of cells at each total rate, one community",
-        "against half to each of two; reads SPLIT RAISES THE CEILING, EQUIVALENT WITHIN DELTA",
-        "(--equivalence-margin, default 0.05), INCONCLUSIVE or LOCK NOT MEASURABLE (the workers",
-        "bind first in both arms). Writes split.json. 'auto' rates are 1.5 and 3 times one lock's",
-        "predicted ceiling. Give the relay's shape with --param, e.g. --param audit_workers=4",
-        "--param audit_lock=per-community.",
-        "identities: the defaults round at the profile's own limiter settings (e.g. --profile",
-        "reference-defaults): one rate (--rates with one number, or 'auto': 1.5 times the top",
-        "of the relay's predicted range), the offer spread over N keys for each N of",
-        "--identities 10,100,500; per N, whether the limiter or the relay's own ceiling binds,",
-        "and from which N the limiter lets go. Writes identities.json."
+        "split: one relay with the path on, pairs of cells at each total rate, one community"
+            + " against half to each of two; reads SPLIT RAISES THE CEILING, EQUIVALENT WITHIN DELTA"
+            + " (--equivalence-margin, default 0.05), INCONCLUSIVE or LOCK NOT MEASURABLE (the"
+            + " workers bind first in both arms). Writes split.json. 'auto' rates are 1.5 and 3"
+            + " times one lock's predicted ceiling. Give the relay's shape with --param, e.g."
+            + " --param audit_workers=4 --param audit_lock=per-community.",
+        "identities: the defaults round at the profile's own limiter settings (e.g. --profile"
+            + " reference-defaults): one rate (--rates with one number, or 'auto': 1.5 times the top"
+            + " of the relay's predicted range), the offer spread over N keys for each N of"
+            + " --identities 10,100,500; per N, whether the limiter or the relay's own ceiling"
+            + " binds, and from which N the limiter lets go. Writes identities.json."
       })
   Design design = Design.ab;
 

@@ -65,12 +65,11 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Option(
       names = "--rates",
       defaultValue = DEFAULT_RATES,
-      description = {
-        "Offered rates in events/s, comma-separated, or 'auto': 0.5 and 0.8 times the worker",
-        "ceiling the relay predicts from its own calibration, 1.3 and 1.8 times the upper end of",
-        "its predicted range (default: ${DEFAULT-VALUE}). Where the relay predicts none, a ramp",
-        "of rising offers measures its ceiling first (ramp.json)."
-      })
+      description =
+          "Offered rates in events/s, comma-separated, or 'auto': 0.5 and 0.8 times the worker"
+              + " ceiling the relay predicts from its own calibration, 1.3 and 1.8 times the upper end"
+              + " of its predicted range (default: ${DEFAULT-VALUE}). Where the relay predicts none, a"
+              + " ramp of rising offers measures its ceiling first (ramp.json).")
   String rates;
 
   @Mixin MeasuringOptions.Window duration = new MeasuringOptions.Window();

@@ -63,11 +63,10 @@ public final class ExplainCommand implements Callable<Integer> {
   @Option(
       names = "--rates",
       defaultValue = "auto",
-      description = {
-        "Offered rates in events/s for the A/B and the lock round (the defaults round offers",
-        "the highest), or 'auto': each round's own grid from the relay's calibration, as",
-        "experiment places it (default: ${DEFAULT-VALUE})."
-      })
+      description =
+          "Offered rates in events/s for the A/B and the lock round (the defaults round offers"
+              + " the highest), or 'auto': each round's own grid from the relay's calibration, as"
+              + " experiment places it (default: ${DEFAULT-VALUE}).")
   String rates;
 
   @Mixin MeasuringOptions.Window duration = new MeasuringOptions.Window();
@@ -84,11 +83,10 @@ public final class ExplainCommand implements Callable<Integer> {
       names = "--sweep-rate",
       paramLabel = "EVENTS_PER_S",
       converter = CommandLines.FiniteDouble.class,
-      description = {
-        "Every delay sweep's one offered rate. Default: the sweep's own (per point, from the",
-        "relay's predicted ceiling, or where it predicts none, the ceiling a ramp of rising",
-        "offers measured first, once per link, which the estimate leaves out)."
-      })
+      description =
+          "Every delay sweep's one offered rate. Default: the sweep's own (per point, from the"
+              + " relay's predicted ceiling, or where it predicts none, the ceiling a ramp of rising"
+              + " offers measured first, once per link, which the estimate leaves out).")
   Double sweepRate;
 
   @Option(

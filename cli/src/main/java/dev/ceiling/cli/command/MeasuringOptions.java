@@ -151,11 +151,10 @@ final class MeasuringOptions {
         names = "--resume",
         paramLabel = "DIR",
         descriptionKey = "resume",
-        description = {
-          "Continue the interrupted experiment in DIR (its --out): each arm from its journal,",
-          "no journalled cell measured again. Pass the options the run was started with; any",
-          "difference is refused before a relay starts."
-        })
+        description =
+            "Continue the interrupted experiment in DIR (its --out): each arm from its journal,"
+                + " no journalled cell measured again. Pass the options the run was started with; any"
+                + " difference is refused before a relay starts.")
     Path dir;
 
     /** The directory a run writes to: the one resumed, else {@code out}'s (may be null). */
@@ -277,13 +276,12 @@ final class MeasuringOptions {
     @Option(
         names = SourceAddressSpec.OPTION,
         paramLabel = "ADDRESSES",
-        description = {
-          "Bind each cell's connections round-robin to these loopback source addresses, a comma",
-          "list of addresses and A-B ranges, e.g. 127.0.0.2-127.0.0.65 (all of 127.0.0.0/8 is",
-          "loopback on Linux); each address gets a connection of its own (the connections per",
-          "target rise to M when fewer). M is part of the run's identity (default: the OS",
-          "chooses, one address on loopback)."
-        })
+        description =
+            "Bind each cell's connections round-robin to these loopback source addresses, a"
+                + " comma list of addresses and A-B ranges, e.g. 127.0.0.2-127.0.0.65 (all of"
+                + " 127.0.0.0/8 is loopback on Linux); each address gets a connection of its own (the"
+                + " connections per target rise to M when fewer). M is part of the run's identity"
+                + " (default: the OS chooses, one address on loopback).")
     String spec;
 
     private List<InetAddress> addresses = List.of();
@@ -329,12 +327,11 @@ final class MeasuringOptions {
     @Option(
         names = "--equivalence-margin",
         paramLabel = "DELTA",
-        description = {
-          "Also ask whether the treatment's cost (control minus treatment in accepted/offered) is",
-          "within +-DELTA at each rate: a TOST, Holm across rates, reading EQUIVALENT WITHIN DELTA,",
-          "LIMITS or INCONCLUSIVE per rate. A fraction in (0, 1), e.g. 0.05; part of the run's",
-          "identity (default: no equivalence question)."
-        })
+        description =
+            "Also ask whether the treatment's cost (control minus treatment in"
+                + " accepted/offered) is within +-DELTA at each rate: a TOST, Holm across rates,"
+                + " reading EQUIVALENT WITHIN DELTA, LIMITS or INCONCLUSIVE per rate. A fraction in"
+                + " (0, 1), e.g. 0.05; part of the run's identity (default: no equivalence question).")
     Double margin;
 
     /** The range check, with the other options' problems. */

@@ -23,14 +23,16 @@ final class WhatIfOption {
       names = OPTION,
       paramLabel = "LINK=DELAY",
       converter = {NoConversion.class, DelayMs.class},
-      description = {
-        "A checked what-if: the round-trip time LINK has in production, e.g. db=1.5ms (a bare",
-        "number is ms; us and s also work). Repeatable, one per link. The link's sweep then also",
-        "measures --repeats holdout cells at that delay, shuffled with the grid's and left out of",
-        "both lines, and reports the ceiling and OK latency the lines predict there (with their",
-        "prediction intervals), what the holdout measured, and inside/outside. Off the --delays",
-        "grid, and within the delay proxy's limit."
-      })
+      // One string: picocli prints each element of a description array on its own line, and
+      // wraps each again at the column, which left half-empty lines.
+      description =
+          "A checked what-if: the round-trip time LINK has in production, e.g. db=1.5ms (a bare"
+              + " number is ms; us and s also work). Repeatable, one per link. The link's sweep"
+              + " then also measures --repeats holdout cells at that delay, shuffled with the"
+              + " grid's and left out of both lines, and reports the ceiling and OK latency the"
+              + " lines predict there (with their prediction intervals), what the holdout"
+              + " measured, and inside/outside. Off the --delays grid, and within the delay"
+              + " proxy's limit.")
   Map<String, Double> msByLink = new LinkedHashMap<>();
 
   /** A key as given. */

@@ -72,6 +72,52 @@ class HelpContractTest {
     }
   }
 
+  /**
+   * Every option's description is whole paragraphs: picocli prints each element of a description
+   * array on a line of its own and wraps it again at the column, so an array of line-length
+   * fragments printed as half-empty lines between lines that fill the column.
+   */
+  @Test
+  void everyOptionsDescriptionIsWholeParagraphs() {
+    assertThat(fragmentedDescriptions(Main.commandLine())).isEmpty();
+  }
+
+  /** Partner: an option written as line-length fragments is named. */
+  @Test
+  void aDescriptionWrittenAsLineFragmentsIsNamed() {
+    assertThat(fragmentedDescriptions(new CommandLine(new Fragmented())))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("--seconds", "\"How long, in seconds, the run offers load; it is\"");
+  }
+
+  @CommandLine.Command(name = "fragmented")
+  static final class Fragmented {
+    @CommandLine.Option(
+        names = "--seconds",
+        description = {"How long, in seconds, the run offers load; it is", "part of its identity."})
+    int seconds;
+  }
+
+  /** The options, in every command of {@code root}'s tree, with an element that ends mid-sentence. */
+  static List<String> fragmentedDescriptions(CommandLine root) {
+    List<String> out = new ArrayList<>();
+    List<CommandLine> all = new ArrayList<>(List.of(root));
+    for (int i = 0; i < all.size(); i++) {
+      CommandLine cl = all.get(i);
+      // An alias (sensitivity) is the same command: once.
+      cl.getSubcommands().values().stream().filter(c -> !all.contains(c)).forEach(all::add);
+      for (CommandLine.Model.OptionSpec opt : cl.getCommandSpec().options()) {
+        for (String element : opt.description()) {
+          String e = element.strip();
+          if (!e.isEmpty() && !e.endsWith(".") && !e.endsWith(":")) {
+            out.add(cl.getCommandSpec().qualifiedName() + " " + opt.longestName() + ": \"" + e + "\"");
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   @Test
   void topLevelHelpListsEveryCommandWithAWholeSentence() {
     Cli.Outcome o = run("--help");
