@@ -187,8 +187,7 @@ public record DelaySweepOptions(
     DelaySweepPlan p =
         perPoint(
             rig, new AutoRates.Range(c, c), "the ceiling the ramp measured at zero added delay");
-    DelaySweepPlan.PointRamp point =
-        ramp.collapsed() && !oneOfferPerCell ? automaticPointRamp(c, ramp.rule()) : null;
+    DelaySweepPlan.PointRamp point = automaticPointRampOn(ramp);
     String rule =
         point == null
             ? p.offerRule()
@@ -251,6 +250,17 @@ public record DelaySweepOptions(
 
   /** The pause after each point's ramp, s ({@link DelaySweepPlan.PointRamp#settleS}). */
   static final double POINT_RAMP_SETTLE_S = 2;
+
+  /**
+   * The point ramp a plan on the ceiling ramp {@code ramp} declares when none was given: {@link
+   * #automaticPointRamp} where the ramp saw the relay collapse and one offer per cell was not asked
+   * for, else none. The plan and a resume's check of the stored plan both decide here.
+   */
+  DelaySweepPlan.PointRamp automaticPointRampOn(CeilingRamp ramp) {
+    return ramp != null && ramp.collapsed() && !oneOfferPerCell
+        ? automaticPointRamp(ramp.ceilingPerS(), ramp.rule())
+        : null;
+  }
 
   /**
    * The point ramp a plan declares where the ceiling ramp saw the relay collapse: from {@link

@@ -136,12 +136,7 @@ final class DelaySweepResume {
                 s.offerRule(),
                 s.perPointOffer(),
                 s.ceilingRamp(),
-                o.pointRamp() != null
-                    ? o.pointRamp()
-                    : s.ceilingRamp() != null && s.ceilingRamp().collapsed() && !o.oneOfferPerCell()
-                        ? o.automaticPointRamp(
-                            s.ceilingRamp().ceilingPerS(), s.ceilingRamp().rule())
-                        : null);
+                o.pointRamp() != null ? o.pointRamp() : o.automaticPointRampOn(s.ceilingRamp()));
     List<String> plan =
         DelaySweepFile.planDifferences(s, declared, "plan.", DelaySweep.REPORT_FILE, "now");
     out.addAll(plan);
