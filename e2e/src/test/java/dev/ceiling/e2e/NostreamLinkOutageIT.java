@@ -35,19 +35,28 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A link outage in the middle of an A/B on nostream, a relay this project did not write: Redis (its
- * {@code cache} link) is stopped by the pid its setup recorded after the treatment arm's first cell
- * and started again, with the setup's own command, after its third. The cells that ran during the
- * outage are excluded for {@code LINK_FAILED} naming {@code cache}; the half-run holds every cell;
- * the verdict is not decided by them (each arm's n and mean at every rate are recomputed here from
- * the cells it kept); the drain after an outage cell names the cell it excludes. The partner, the
- * same A/B without the outage, has no {@code LINK_FAILED} at all and is judged as before: these
- * offers never separate the arms (the rules never refuse at them), so every run here, outage or
- * not, is not established, for the separation test's reasons only. The second case stops PostgreSQL
- * (its {@code db} link) the same way, with the setup's own {@code pg_ctl}, and the reasons (which
- * the answer quotes) name that link; the third stops Redis after a cell and starts it again before
- * the next (the callback runs between cells, and returns once Redis lists the relay's connection
- * again): nothing is excluded for a link and no reason names one.
+ * A link outage in the middle of an A/B on nostream, a relay this project did not write. Two runs
+ * of the same A/B, each arm with its own outage plan, serve the four cases. In the first, Redis
+ * (the treatment arm's {@code cache} link) is stopped by the pid its setup recorded after the
+ * treatment arm's first cell and started again, with the setup's own command, after its third; and
+ * PostgreSQL ({@code db}) is stopped the same way in the control arm, with the setup's own {@code
+ * pg_ctl}. The cells that ran during each outage are excluded for {@code LINK_FAILED} naming that
+ * arm's link and never the other; each half-run holds every cell; the verdict is not decided by
+ * them (each arm's n and mean at every rate are recomputed here from the cells it kept); the drain
+ * after an outage cell names the cell it excludes. In the second run Redis is stopped after the
+ * treatment arm's first cell and started again before its second (the callback runs between cells,
+ * and returns once Redis lists the relay's connection again), and the control arm has no outage at
+ * all: nothing is excluded for a link, no reason names one, and every cell of both arms records
+ * both links healthy. That is the partner: the same A/B with no link down during any cell has no
+ * {@code LINK_FAILED} at all and is judged as before. These offers never separate the arms (the
+ * rules never refuse at them), so every run here, outage or not, is not established, for the
+ * separation test's reasons only.
+ *
+ * <p>Why two runs and not four: an A/B runs its arms one after the other, each on its own relay, so
+ * an outage in one arm cannot reach the other's cells, and each arm's assertions read that arm's
+ * cells only. The control arm (no rate-limit rules) sends Redis nothing, so its outage is
+ * PostgreSQL's. Each run starts nostream twice (once per arm) and measures eight cells; one run per
+ * case made twice the starts and the cells.
  *
  * <p>The truth that Redis was down is established outside Ceiling: the process is gone (its pid no
  * longer names a live redis-server) before the next cell starts, and a fresh one is up (its pid
@@ -59,9 +68,15 @@ import org.junit.jupiter.api.io.TempDir;
 class NostreamLinkOutageIT {
   private static Map<String, String> env;
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
 
   private static SharedNostream held;
+
+  /** The run with an outage during cells in each arm, made by the first case that reads it. */
+  private static Run during;
+
+  /** The run with Redis down between two treatment cells only, made likewise. */
+  private static Run between;
 
   @BeforeAll
   static void nostreamIsSetUp() throws Exception {
@@ -101,30 +116,75 @@ class NostreamLinkOutageIT {
     }
   }
 
+  /** A run and its outage plan; a run that threw is rethrown by every case that reads it. */
+  private record Run(ExperimentResult result, Outage outage, Throwable failure) {
+    ExperimentResult get() throws Exception {
+      if (failure instanceof Exception e) {
+        throw e;
+      }
+      if (failure instanceof Error e) {
+        throw e;
+      }
+      return result;
+    }
+  }
+
+  /** The run of {@code outage}, or what it threw, so that a failed run is not run again. */
+  private static Run attempt(Outage outage, String name) {
+    try {
+      return new Run(run(outage, name), outage, null);
+    } catch (Exception | AssertionError e) {
+      return new Run(null, outage, e);
+    }
+  }
+
+  /** Redis down in the treatment arm's cells 2 and 3, PostgreSQL down in the control arm's. */
+  private static synchronized Run during() throws Exception {
+    if (during == null) {
+      Outage outage = new Outage(Map.of("rules", Service.REDIS, "none", Service.POSTGRES));
+      during = attempt(outage, "during");
+      // Whatever failed, the shared PostgreSQL and Redis are left running for the tests after.
+      ArmOutage pg = outage.of("none");
+      if (pg.stopping && !pg.restarted && pgCtl("status") != 0) {
+        startPostgres();
+      }
+      ArmOutage redis = outage.of("rules");
+      if (redis.stoppedPid != null && !redis.restarted) {
+        startRedis();
+      }
+    }
+    return during;
+  }
+
+  /** Redis stopped and started again between the treatment arm's first two cells; no other. */
+  private static synchronized Run between() {
+    if (between == null) {
+      between = attempt(new Outage(Map.of("rules", Service.REDIS_BETWEEN_CELLS)), "between");
+    }
+    return between;
+  }
+
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void redisStoppedDuringTheTreatmentArmExcludesItsCellsForTheCacheLink() throws Exception {
-    Outage outage = new Outage("rules", Service.REDIS);
-    ExperimentResult r = run(outage);
+    ExperimentResult r = during().get();
+    ArmOutage outage = during().outage().of("rules");
     assertThat(outage.stoppedPid).as("Redis was stopped during the treatment arm").isNotNull();
     assertThat(outage.restarted).as("and started again").isTrue();
 
     HalfRun treatment = half(r, "rules");
     assertThat(treatment.complete()).as("the half-run holds every cell measured").isTrue();
     assertThat(treatment.cells()).hasSize(4);
-    assertThat(half(r, "none").complete()).isTrue();
-    assertThat(half(r, "none").cells()).hasSize(4);
-    List<ExcludedCell> linkFailed = linkFailed(r);
+    List<ExcludedCell> linkFailed = linkFailed(r, "cache");
     // The second and third treatment cells ran with Redis gone from start to end.
     assertThat(linkFailed)
         .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
         .contains("rules#" + outage.during.get(0), "rules#" + outage.during.get(1));
     for (ExcludedCell e : linkFailed) {
-      assertThat(e.cell().arm()).as("only the arm with the outage").isEqualTo("rules");
-      CellProblem p =
-          e.reasons().stream().filter(x -> x.kind() == ProblemKind.LINK_FAILED).findFirst().get();
-      assertThat(p.message()).startsWith("link 'cache': ").contains("into the cell");
-      assertThat(p.message()).doesNotContain("link 'db'");
+      assertThat(e.cell().arm()).as("only the arm with the Redis outage").isEqualTo("rules");
+      assertThat(linkFailedMessages(e))
+          .allSatisfy(m -> assertThat(m).doesNotContain("link 'db'"))
+          .anySatisfy(m -> assertThat(m).startsWith("link 'cache': ").contains("into the cell"));
     }
     for (Cell c : treatment.cells()) {
       if (outage.during.contains(c.sequence())) {
@@ -134,53 +194,44 @@ class NostreamLinkOutageIT {
       }
     }
     assertNotDecidedByExcludedCells(r);
-    assertDrainWarningsNameTheCellTheyExclude(r, outage.warnings);
+    assertDrainWarningsNameTheCellTheyExclude(r, "rules", outage.warnings);
     assertThat(outage.warnings)
         .as("the drain after an outage cell names the cell it excludes")
         .anyMatch(w -> w.contains("still had no OK") && w.contains("(DRAIN_TIMEOUT)"));
     assertJudgedNotForged(r);
+    assertEachArmNamesOnlyItsOwnLink(r);
   }
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
-  void postgresStoppedDuringTheTreatmentArmExcludesItsCellsForTheDbLink() throws Exception {
-    Outage outage = new Outage("rules", Service.POSTGRES);
-    ExperimentResult r;
-    try {
-      r = run(outage);
-    } finally {
-      // Whatever failed, the shared PostgreSQL is left running for the tests after this one.
-      if (outage.stopping && !outage.restarted && pgCtl("status") != 0) {
-        startPostgres();
-      }
-    }
-    assertThat(outage.stoppedPid).as("PostgreSQL was stopped during the treatment arm").isNotNull();
+  void postgresStoppedDuringTheControlArmExcludesItsCellsForTheDbLink() throws Exception {
+    ExperimentResult r = during().get();
+    ArmOutage outage = during().outage().of("none");
+    assertThat(outage.stoppedPid).as("PostgreSQL was stopped during the control arm").isNotNull();
     assertThat(outage.downWhileStopped)
         .as("pg_ctl status said it was not running (exit 3) before the next cell")
         .isEqualTo(3);
     assertThat(outage.restarted).as("and started again").isTrue();
-    // PostgreSQL's own log says it shut down and came back, once each, outside Ceiling.
+    // PostgreSQL's own log says it shut down and came back, outside Ceiling.
     String log = Files.readString(Path.of(env.get("NOSTREAM_PG_LOG")));
     assertThat(log.substring(outage.logOffsetAtStop))
         .contains("database system is shut down")
         .contains("database system is ready to accept connections");
 
-    HalfRun treatment = half(r, "rules");
-    assertThat(treatment.complete()).as("the half-run holds every cell measured").isTrue();
-    assertThat(treatment.cells()).hasSize(4);
-    assertThat(half(r, "none").cells()).hasSize(4);
-    List<ExcludedCell> linkFailed = linkFailed(r);
+    HalfRun control = half(r, "none");
+    assertThat(control.complete()).as("the half-run holds every cell measured").isTrue();
+    assertThat(control.cells()).hasSize(4);
+    List<ExcludedCell> linkFailed = linkFailed(r, "db");
     assertThat(linkFailed)
         .extracting(e -> e.cell().arm() + "#" + e.cell().sequence())
-        .contains("rules#" + outage.during.get(0), "rules#" + outage.during.get(1));
+        .contains("none#" + outage.during.get(0), "none#" + outage.during.get(1));
     for (ExcludedCell e : linkFailed) {
-      assertThat(e.cell().arm()).as("only the arm with the outage").isEqualTo("rules");
-      CellProblem p =
-          e.reasons().stream().filter(x -> x.kind() == ProblemKind.LINK_FAILED).findFirst().get();
-      assertThat(p.message()).startsWith("link 'db': ").contains("into the cell");
-      assertThat(p.message()).doesNotContain("link 'cache'");
+      assertThat(e.cell().arm()).as("only the arm with the PostgreSQL outage").isEqualTo("none");
+      assertThat(linkFailedMessages(e))
+          .allSatisfy(m -> assertThat(m).doesNotContain("link 'cache'"))
+          .anySatisfy(m -> assertThat(m).startsWith("link 'db': ").contains("into the cell"));
     }
-    for (Cell c : treatment.cells()) {
+    for (Cell c : control.cells()) {
       if (outage.during.contains(c.sequence())) {
         LinkHealth db = link(c, "db");
         assertThat(db.failed()).as("cell %d's db link", c.sequence()).isTrue();
@@ -188,37 +239,47 @@ class NostreamLinkOutageIT {
       }
     }
     assertNotDecidedByExcludedCells(r);
-    assertDrainWarningsNameTheCellTheyExclude(r, outage.warnings);
+    assertDrainWarningsNameTheCellTheyExclude(r, "none", outage.warnings);
     assertThat(outage.warnings)
         .as("the drain after an outage cell names the cell it excludes")
         .anyMatch(w -> w.contains("still had no OK") && w.contains("(DRAIN_TIMEOUT)"));
     assertJudgedNotForged(r);
-    // What the report tells (the answer's next step quotes each LINK_FAILED reason): the db link.
+    assertEachArmNamesOnlyItsOwnLink(r);
+  }
+
+  /**
+   * What the report tells (the answer's next step quotes each LINK_FAILED reason): the cache link
+   * in the treatment arm's exclusions, the db link in the control arm's, never the other way.
+   */
+  private static void assertEachArmNamesOnlyItsOwnLink(ExperimentResult r) {
     assertThat(r.report().verdict().excluded())
         .flatExtracting(ExcludedCell::reasons)
         .extracting(CellProblem::message)
         .anyMatch(m -> m.startsWith("link 'db': "))
-        .noneMatch(m -> m.startsWith("link 'cache': "));
+        .anyMatch(m -> m.startsWith("link 'cache': "));
+    for (ExcludedCell e : r.report().verdict().excluded()) {
+      String other = e.cell().arm().equals("none") ? "link 'cache': " : "link 'db': ";
+      assertThat(e.reasons())
+          .extracting(CellProblem::message)
+          .as("%s#%d", e.cell().arm(), e.cell().sequence())
+          .noneMatch(m -> m.startsWith(other));
+    }
   }
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void redisStoppedAndStartedAgainBetweenCellsExcludesNothing() throws Exception {
-    Outage outage = new Outage("rules", Service.REDIS_BETWEEN_CELLS);
-    ExperimentResult r = run(outage);
+    ExperimentResult r = between().get();
+    ArmOutage outage = between().outage().of("rules");
     assertThat(outage.stoppedPid).as("Redis was stopped between two cells").isNotNull();
     assertThat(outage.restarted).as("and started again before the next").isTrue();
     assertThat(outage.relayReconnected)
         .as("Redis's CLIENT LIST showed a client again before the next cell")
         .isTrue();
-    for (String arm : List.of("rules", "none")) {
-      HalfRun h = half(r, arm);
-      assertThat(h.complete()).isTrue();
-      for (Cell c : h.cells()) {
-        assertThat(c.environment().failedLinks())
-            .as("%s cell %d's links", arm, c.sequence())
-            .isEmpty();
-      }
+    HalfRun treatment = half(r, "rules");
+    assertThat(treatment.complete()).isTrue();
+    for (Cell c : treatment.cells()) {
+      assertThat(c.environment().failedLinks()).as("rules cell %d's links", c.sequence()).isEmpty();
     }
     assertThat(linkFailed(r)).isEmpty();
     assertNotDecidedByExcludedCells(r);
@@ -230,13 +291,19 @@ class NostreamLinkOutageIT {
         .noneMatch(m -> m.contains("link '"));
   }
 
+  /**
+   * The partner: no link is down during any cell of the second run (the control arm has no outage
+   * at all, the treatment arm's Redis was back before its second cell), so every cell of both arms
+   * records both links healthy and no exclusion is for a link.
+   */
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
-  void partnerTheSameRunWithoutTheOutageHasNoLinkFailure() throws Exception {
-    ExperimentResult r = run(new Outage(null));
+  void partnerWithNoLinkDownDuringACellNoCellHasALinkFailure() throws Exception {
+    ExperimentResult r = between().get();
     for (String arm : List.of("rules", "none")) {
       HalfRun h = half(r, arm);
       assertThat(h.complete()).isTrue();
+      assertThat(h.cells()).hasSize(4);
       for (Cell c : h.cells()) {
         assertThat(c.environment().links())
             .as("%s cell %d records both links", arm, c.sequence())
@@ -273,8 +340,8 @@ class NostreamLinkOutageIT {
                     || k == dev.ceiling.verdict.FailureKind.NO_COMPARABLE_RATE);
   }
 
-  private ExperimentResult run(Outage outage) throws Exception {
-    ExperimentResult r = runOnly(outage);
+  private static ExperimentResult run(Outage outage, String name) throws Exception {
+    ExperimentResult r = runOnly(outage, dir.resolve(name));
     // Kept in the surefire output, so a failure beside busy loops can be read afterwards.
     if (r.report() != null) {
       var v = r.report().verdict();
@@ -294,14 +361,14 @@ class NostreamLinkOutageIT {
                   .map(e -> e.cell().arm() + "#" + e.cell().sequence() + " " + e.reasons())
                   .toList()
               + " warnings "
-              + outage.warnings);
+              + outage.warnings());
     } else {
       System.out.println("outcome " + r.outcome() + " problems " + r.problems());
     }
     return r;
   }
 
-  private ExperimentResult runOnly(Outage outage) throws Exception {
+  private static ExperimentResult runOnly(Outage outage, Path dir) throws Exception {
     RelayProfile profile =
         RelayProfile.load(NostreamWireCountIT.PROFILE_DIR.resolve("profile.json"));
     return Experiment.builder()
@@ -363,12 +430,12 @@ class NostreamLinkOutageIT {
   }
 
   /**
-   * A drain that gave up with events owed names the cell it excludes, and that cell is excluded for
-   * DRAIN_TIMEOUT in the same arm; or it says that nothing is excluded, the arm having no further
-   * cell (what runs next runs on a fresh relay).
+   * A drain of {@code arm} that gave up with events owed names the cell it excludes, and that cell
+   * is excluded for DRAIN_TIMEOUT in the same arm; or it says that nothing is excluded, the arm
+   * having no further cell (what runs next runs on a fresh relay).
    */
   private static void assertDrainWarningsNameTheCellTheyExclude(
-      ExperimentResult r, List<String> warnings) {
+      ExperimentResult r, String arm, List<String> warnings) {
     java.util.regex.Pattern names =
         java.util.regex.Pattern.compile(
             "cell (\\d+) starts on that backlog and is excluded \\(DRAIN_TIMEOUT\\)");
@@ -383,7 +450,8 @@ class NostreamLinkOutageIT {
             .as(w)
             .anyMatch(
                 e ->
-                    e.cell().sequence() == next
+                    e.cell().arm().equals(arm)
+                        && e.cell().sequence() == next
                         && e.reasons().stream()
                             .anyMatch(p -> p.kind() == ProblemKind.DRAIN_TIMEOUT));
       } else {
@@ -392,9 +460,25 @@ class NostreamLinkOutageIT {
     }
   }
 
+  /** The cells excluded for LINK_FAILED. */
   private static List<ExcludedCell> linkFailed(ExperimentResult r) {
     return r.report().verdict().excluded().stream()
-        .filter(e -> e.reasons().stream().anyMatch(p -> p.kind() == ProblemKind.LINK_FAILED))
+        .filter(e -> !linkFailedMessages(e).isEmpty())
+        .toList();
+  }
+
+  /** The cells excluded for LINK_FAILED with a reason naming {@code link}. */
+  private static List<ExcludedCell> linkFailed(ExperimentResult r, String link) {
+    return linkFailed(r).stream()
+        .filter(e -> linkFailedMessages(e).stream().anyMatch(m -> m.contains("link '" + link)))
+        .toList();
+  }
+
+  /** The messages of a cell's LINK_FAILED reasons. */
+  private static List<String> linkFailedMessages(ExcludedCell e) {
+    return e.reasons().stream()
+        .filter(p -> p.kind() == ProblemKind.LINK_FAILED)
+        .map(CellProblem::message)
         .toList();
   }
 
@@ -419,15 +503,9 @@ class NostreamLinkOutageIT {
     REDIS_BETWEEN_CELLS
   }
 
-  /**
-   * Stops {@code service} after the first cell of {@code arm} and starts it after the third, or
-   * before the second for {@link Service#REDIS_BETWEEN_CELLS} (a null arm: never). The callback
-   * runs on the runner's thread between cells, so no cell runs while it does.
-   */
-  private static final class Outage implements ExperimentProgress {
-    private final String arm;
-    private final Service service;
-    private volatile String current;
+  /** What one arm's outage did, as its callbacks saw it. */
+  private static final class ArmOutage {
+    final Service service;
     volatile Long stoppedPid;
     volatile boolean restarted;
     volatile Integer downWhileStopped;
@@ -437,13 +515,38 @@ class NostreamLinkOutageIT {
     final List<Integer> during = new CopyOnWriteArrayList<>();
     final List<String> warnings = new CopyOnWriteArrayList<>();
 
-    Outage(String arm) {
-      this(arm, Service.REDIS);
+    ArmOutage(Service service) {
+      this.service = service;
+    }
+  }
+
+  /**
+   * Stops each arm's service after that arm's first cell and starts it after its third, or before
+   * its second for {@link Service#REDIS_BETWEEN_CELLS}; an arm without a service has no outage. The
+   * callback runs on the runner's thread between cells, so no cell runs while it does, and the cell
+   * count it gets is the arm's own. Warnings are kept per arm, as each arm's drains give them.
+   */
+  private static final class Outage implements ExperimentProgress {
+    private final Map<String, ArmOutage> arms = new HashMap<>();
+    private final List<String> beforeAnyArm = new CopyOnWriteArrayList<>();
+    private volatile String current;
+
+    Outage(Map<String, Service> services) {
+      services.forEach((arm, service) -> arms.put(arm, new ArmOutage(service)));
+      arms.putIfAbsent("rules", new ArmOutage(null));
+      arms.putIfAbsent("none", new ArmOutage(null));
     }
 
-    Outage(String arm, Service service) {
-      this.arm = arm;
-      this.service = service;
+    ArmOutage of(String arm) {
+      return arms.get(arm);
+    }
+
+    /** Every arm's warnings, for the run's printed figures. */
+    Map<String, List<String>> warnings() {
+      Map<String, List<String>> out = new java.util.TreeMap<>();
+      arms.forEach((arm, o) -> out.put(arm, o.warnings));
+      out.put("before any arm", beforeAnyArm);
+      return out;
     }
 
     @Override
@@ -453,43 +556,45 @@ class NostreamLinkOutageIT {
 
     @Override
     public void warning(String message) {
-      warnings.add(message);
+      ArmOutage o = current == null ? null : arms.get(current);
+      (o == null ? beforeAnyArm : o.warnings).add(message);
     }
 
     @Override
     public void cellFinished(Cell cell, int done, int planned) {
-      if (arm == null || !arm.equals(current)) {
+      ArmOutage o = current == null ? null : arms.get(current);
+      if (o == null || o.service == null) {
         return;
       }
       try {
-        if (service == Service.REDIS_BETWEEN_CELLS) {
+        if (o.service == Service.REDIS_BETWEEN_CELLS) {
           if (done == 1) {
-            stoppedPid = stopRedis();
+            o.stoppedPid = stopRedis();
             startRedis();
-            restarted = true;
-            relayReconnected = redisHasAClient();
+            o.restarted = true;
+            o.relayReconnected = redisHasAClient();
           }
           return;
         }
         if (done == 1) {
-          if (service == Service.REDIS) {
-            stoppedPid = stopRedis();
+          if (o.service == Service.REDIS) {
+            o.stoppedPid = stopRedis();
           } else {
-            logOffsetAtStop = Files.readString(Path.of(env.get("NOSTREAM_PG_LOG"))).length();
-            stopping = true;
-            stoppedPid = stopPostgres();
-            downWhileStopped = pgCtl("status");
+            o.logOffsetAtStop = Files.readString(Path.of(env.get("NOSTREAM_PG_LOG"))).length();
+            o.stopping = true;
+            o.stoppedPid = stopPostgres();
+            o.downWhileStopped = pgCtl("status");
           }
         } else if (done == 2) {
-          during.add(cell.sequence());
+          o.during.add(cell.sequence());
         } else if (done == 3) {
-          during.add(cell.sequence());
-          if (service == Service.REDIS) {
+          o.during.add(cell.sequence());
+          if (o.service == Service.REDIS) {
             startRedis();
           } else {
             startPostgres();
           }
-          restarted = true;
+          o.restarted = true;
         }
       } catch (Exception e) {
         throw new IllegalStateException(e);
