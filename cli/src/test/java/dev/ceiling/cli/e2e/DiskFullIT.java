@@ -41,6 +41,7 @@ class DiskFullIT {
     Assumptions.assumeTrue(
         run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString()) == 0,
         "cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN)");
+    Process p = null;
     try {
       UpOptions up =
           UpOptions.of(Relays.reference(), "on", dir.resolve("rig"))
@@ -67,7 +68,7 @@ class DiskFullIT {
         List<String> first = new ArrayList<>(sweep);
         first.addAll(List.of("--journal", journal.toString()));
         Path log = dir.resolve("first.log");
-        Process p =
+        p =
             new ProcessBuilder(ChildClasspath.command(Main.class.getName(), List.of(), first))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -102,6 +103,12 @@ class DiskFullIT {
         assertThat(Journal.read(journal).cells()).hasSize(4);
       }
     } finally {
+      // A sweep still running (a failed wait above) keeps its journal open on the tmpfs, and the
+      // unmount would fail, leaving the mount behind: end it first.
+      if (p != null && p.isAlive()) {
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+      }
       run("umount", small.toString());
     }
   }

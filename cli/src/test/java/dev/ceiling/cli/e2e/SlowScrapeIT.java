@@ -36,6 +36,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,40 +56,33 @@ import org.junit.jupiter.api.io.TempDir;
  * must stay under 1 s: with a 5 s window (0.5 s) one fast cell was excluded as SLOW_SCRAPE in a
  * quiet run at a load of 8, alongside a send lag that made it generator-bound too. The scraper's
  * read timeout is 15 s, so the 4 s wait never times out on a stalled machine.
+ *
+ * <p>One relay and one endpoint serve both tests (started once for the class): the wait is the
+ * endpoint's only difference between them, set before each sweep, and each test runs its own sweep
+ * with its own journal, so neither reads the other's cell. Counters the relay carries from one
+ * sweep into the next are taken as deltas over each cell's window.
  */
 class SlowScrapeIT {
   static final double WINDOW_S = 10;
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
+
+  /** The endpoint's wait before it reads the relay's metrics, set by each test. */
+  static volatile Duration delay = Duration.ZERO;
+
+  static HttpServer proxy;
+  static RelayProfile profile;
+  static RigHandle rig;
 
   /** The identity of the last sweep, for judging its cell. */
   ExperimentIdentity identity;
 
-  @Test
-  void aSlowScrapeExcludesTheCellWithItsOwnReasons() throws Exception {
-    Cell slow = measureThroughMetricsDelayedBy(Duration.ofSeconds(4), "slow");
-    assertThat(slow.scrapeStartS()).isGreaterThanOrEqualTo(4.0);
-    assertThat(slow.scrapeEndS()).isGreaterThanOrEqualTo(4.0);
-    assertThat(kinds(slow))
-        .as(problems(slow))
-        .contains(ProblemKind.SLOW_SCRAPE, ProblemKind.ACCEPTED_DISAGREES);
-  }
-
-  @Test
-  void theSameEndpointWithoutTheWaitIsNeither() throws Exception {
-    Cell fast = measureThroughMetricsDelayedBy(Duration.ZERO, "fast");
-    assertThat(fast.scrapeStartS()).as(problems(fast)).isNotNull().isLessThan(4.0);
-    assertThat(kinds(fast))
-        .as(problems(fast))
-        .doesNotContain(ProblemKind.SLOW_SCRAPE, ProblemKind.ACCEPTED_DISAGREES);
-  }
-
-  private Cell measureThroughMetricsDelayedBy(Duration delay, String name) throws Exception {
+  @BeforeAll
+  static void relayBehindTheEndpoint() throws Exception {
     Map<String, String> overrides = Relays.freePorts(Relays.UNDELAYED);
     String upstream = "http://127.0.0.1:" + overrides.get("port") + "/metrics";
     HttpClient client = HttpClient.newHttpClient();
-    HttpServer proxy =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+    proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
     proxy.createContext(
         "/metrics",
         ex -> {
@@ -110,33 +105,63 @@ class SlowScrapeIT {
         });
     proxy.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     proxy.start();
+    profile = metricsAt(proxy.getAddress().getPort());
+    rig =
+        Rig.up(
+            UpOptions.of(profile, "on", dir.resolve("rig"))
+                .withReset(true)
+                .withOverrides(overrides));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
     try {
-      RelayProfile p = metricsAt(proxy.getAddress().getPort(), name);
-      UpOptions up =
-          UpOptions.of(p, "on", dir.resolve("rig-" + name))
-              .withReset(true)
-              .withOverrides(overrides);
-      try (RigHandle rig = Rig.up(up)) {
-        SweepOptions options =
-            SweepOptions.defaults(dir.resolve("journal-" + name + ".jsonl"))
-                .withWarmup(Duration.ofMillis(500));
-        ExperimentIdentity id =
-            Identities.of(
-                p, rig.descriptor(), List.of(30.0), WINDOW_S, 1, null, options.measurement());
-        SweepRunner.Outcome o =
-            new SweepRunner(
-                    new MetricsScraper(
-                        Duration.ofSeconds(2), Duration.ofSeconds(15), 16 * 1024 * 1024),
-                    new SweepProgress() {})
-                .run(rig.descriptor(), id, options);
-        assertThat(o.failure()).isNull();
-        assertThat(o.half().cells()).hasSize(1);
-        identity = o.half().identity();
-        return o.half().cells().get(0);
+      if (rig != null) {
+        rig.close();
       }
     } finally {
-      proxy.stop(0);
+      if (proxy != null) {
+        proxy.stop(0);
+      }
     }
+  }
+
+  @Test
+  void aSlowScrapeExcludesTheCellWithItsOwnReasons() throws Exception {
+    Cell slow = measureThroughMetricsDelayedBy(Duration.ofSeconds(4), "slow");
+    assertThat(slow.scrapeStartS()).isGreaterThanOrEqualTo(4.0);
+    assertThat(slow.scrapeEndS()).isGreaterThanOrEqualTo(4.0);
+    assertThat(kinds(slow))
+        .as(problems(slow))
+        .contains(ProblemKind.SLOW_SCRAPE, ProblemKind.ACCEPTED_DISAGREES);
+  }
+
+  @Test
+  void theSameEndpointWithoutTheWaitIsNeither() throws Exception {
+    Cell fast = measureThroughMetricsDelayedBy(Duration.ZERO, "fast");
+    assertThat(fast.scrapeStartS()).as(problems(fast)).isNotNull().isLessThan(4.0);
+    assertThat(kinds(fast))
+        .as(problems(fast))
+        .doesNotContain(ProblemKind.SLOW_SCRAPE, ProblemKind.ACCEPTED_DISAGREES);
+  }
+
+  private Cell measureThroughMetricsDelayedBy(Duration wait, String name) throws Exception {
+    delay = wait;
+    SweepOptions options =
+        SweepOptions.defaults(dir.resolve("journal-" + name + ".jsonl"))
+            .withWarmup(Duration.ofMillis(500));
+    ExperimentIdentity id =
+        Identities.of(
+            profile, rig.descriptor(), List.of(30.0), WINDOW_S, 1, null, options.measurement());
+    SweepRunner.Outcome o =
+        new SweepRunner(
+                new MetricsScraper(Duration.ofSeconds(2), Duration.ofSeconds(15), 16 * 1024 * 1024),
+                new SweepProgress() {})
+            .run(rig.descriptor(), id, options);
+    assertThat(o.failure()).isNull();
+    assertThat(o.half().cells()).hasSize(1);
+    identity = o.half().identity();
+    return o.half().cells().get(0);
   }
 
   /** The cell's problems with their messages, and the figures they judge, for a failure's text. */
@@ -160,14 +185,14 @@ class SlowScrapeIT {
   }
 
   /** The built-in reference profile with its metrics URL on the given port. */
-  private RelayProfile metricsAt(int port, String name) throws Exception {
+  private static RelayProfile metricsAt(int port) throws Exception {
     ObjectNode root;
     try (InputStream in =
         RelayProfile.class.getResourceAsStream("/dev/ceiling/rig/profiles/reference.json")) {
       root = (ObjectNode) Json.mapper().readTree(in);
     }
     root.put("metrics_url", "http://127.0.0.1:" + port + "/metrics");
-    Path f = dir.resolve("reference-" + name + ".json");
+    Path f = dir.resolve("reference-behind-the-endpoint.json");
     Files.writeString(f, Json.mapper().writeValueAsString(root), StandardCharsets.UTF_8);
     return RelayProfile.load(f);
   }

@@ -87,7 +87,9 @@ class TeardownIT {
         .relayOverrides(Relays.freePorts(Relays.UNDELAYED))
         .rates(20)
         .duration(Duration.ofSeconds(1))
-        .repeats(2)
+        // One cell an arm: what is checked is the rig's stop after the arm's last cell, which
+        // one cell reaches as surely as two (the verdict is never asserted).
+        .repeats(1)
         .sweepOptions(
             SweepOptions.defaults(dir.resolve("journal.jsonl"))
                 .withWarmup(Duration.ofMillis(300))
