@@ -98,7 +98,9 @@ class HelpContractTest {
     int seconds;
   }
 
-  /** The options, in every command of {@code root}'s tree, with an element that ends mid-sentence. */
+  /**
+   * The options, in every command of {@code root}'s tree, with an element that ends mid-sentence.
+   */
   static List<String> fragmentedDescriptions(CommandLine root) {
     List<String> out = new ArrayList<>();
     List<CommandLine> all = new ArrayList<>(List.of(root));
@@ -110,7 +112,8 @@ class HelpContractTest {
         for (String element : opt.description()) {
           String e = element.strip();
           if (!e.isEmpty() && !e.endsWith(".") && !e.endsWith(":")) {
-            out.add(cl.getCommandSpec().qualifiedName() + " " + opt.longestName() + ": \"" + e + "\"");
+            out.add(
+                cl.getCommandSpec().qualifiedName() + " " + opt.longestName() + ": \"" + e + "\"");
           }
         }
       }
