@@ -70,7 +70,7 @@ public final class GeneratorProcesses {
    * could not connect had not got that far after 65 s. It is a bound on a failure, not a wait every
    * cell pays, so it is generous.
    */
-  public static final Duration READY_BASE = Duration.ofSeconds(180);
+  public static final Duration READY_BASE = Duration.ofMinutes(3);
 
   /**
    * The slowest signing the ready bound allows for, events/s per process: a quarter of the 2,000/s
