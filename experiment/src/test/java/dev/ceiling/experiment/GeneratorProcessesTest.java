@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 
-/** The N-process path's failure reporting and its lead, without a relay. */
+/** The N-process path's failure reporting and its ready bound, without a relay. */
 class GeneratorProcessesTest {
 
   static GeneratorConfig config(String url, double ratePerS, Duration duration) {
@@ -42,11 +42,19 @@ class GeneratorProcessesTest {
     }
     ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     GeneratorConfig cfg = config("ws://127.0.0.1:" + port + "/", 20, Duration.ofSeconds(1));
-    // A lead of minutes: the children fail on connecting, right after they start, so it costs
-    // nothing here, and a loaded machine's slow JVM starts cannot turn the failure under test into
-    // a late start (exit 5), as the default 15 s did at load 28.
+    // The start instant is chosen only once both are ready, which they never are here: each fails
+    // on connecting, so no start instant can be missed. A ready bound of minutes costs nothing (the
+    // children fail as soon as they get to connecting) and keeps a starved machine's JVM starts
+    // from turning the failure under test into "not ready": at load 38 two children had not got
+    // to connecting 65 s after launch.
     GeneratorProcesses processes =
-        new GeneratorProcesses(2, lines::add, SegmentMerge::merge, Duration.ofMinutes(5));
+        new GeneratorProcesses(
+            2,
+            lines::add,
+            SegmentMerge::merge,
+            i -> GeneratorChild.class.getName(),
+            Duration.ofMinutes(10),
+            GeneratorProcesses.AFTER_LAST_READY);
     assertThatThrownBy(() -> processes.run(cfg))
         .isInstanceOf(GeneratorException.class)
         .satisfies(
@@ -61,17 +69,18 @@ class GeneratorProcessesTest {
   }
 
   @Test
-  void theLeadCoversJvmStartAndPreSigningEachProcesssShare() {
-    // 10,000/s over 2 s warm-up + 10 s: 120,000 events, 60,000 per process at 2,000/s = 30 s.
+  void theReadyBoundCoversJvmStartConnectingAndPreSigningEachProcesssShareSlowly() {
+    // 10,000/s over 2 s warm-up + 10 s: 120,000 events, 60,000 per process at 500/s = 120 s,
+    // after 180 s for the JVM and the configuration's 5 s connect timeout.
     GeneratorConfig cfg = config("ws://127.0.0.1:9/", 10_000, Duration.ofSeconds(10));
-    assertThat(GeneratorProcesses.lead(cfg, 2)).isEqualTo(Duration.ofSeconds(45));
-    assertThat(GeneratorProcesses.lead(cfg, 4)).isEqualTo(Duration.ofSeconds(30));
+    assertThat(GeneratorProcesses.readyBound(cfg, 2)).isEqualTo(Duration.ofSeconds(305));
+    assertThat(GeneratorProcesses.readyBound(cfg, 4)).isEqualTo(Duration.ofSeconds(245));
   }
 
   @Test
   void aChildThatStartedLateIsAnInfrastructureFailureAndOnlyExit2IsConfiguration() {
-    // The engine refuses a passed start instant as STARTED_LATE (StartAtIT); the child exits with
-    // its own code for it, and the parent reads that code as infrastructure, not as exit 2.
+    // The engine refuses a passed fixed start instant as STARTED_LATE (StartAtIT); the child maps
+    // that kind to its own code, and the parent reads that code as infrastructure, not as exit 2.
     int late = GeneratorChild.exitCode(GeneratorException.Kind.STARTED_LATE);
     assertThat(late).isEqualTo(GeneratorChild.STARTED_LATE).isNotEqualTo(2);
     assertThat(GeneratorProcesses.kindOfExit(late))

@@ -159,9 +159,7 @@ class ScaleOutIT {
         real.generatorBoundReason());
 
     GeneratorReport oneSegment =
-        new GeneratorProcesses(
-                2, l -> {}, inputs -> firstSegment(inputs), GeneratorProcesses.BASE_LEAD)
-            .run(cfg);
+        new GeneratorProcesses(2, l -> {}, inputs -> firstSegment(inputs)).run(cfg);
     GeneratorReport.Result m = oneSegment.aggregate();
     assertThatThrownBy(
             () ->

@@ -41,4 +41,17 @@ public final class Generator {
       GeneratorConfig cfg, ProgressListener progress, StopRequest stop) throws GeneratorException {
     return Engine.run(cfg, progress, RunStrategies.PRODUCTION, stop);
   }
+
+  /**
+   * Runs {@code cfg} (which must have no {@link GeneratorConfig#startAt()}) from a start instant
+   * {@code gate} gives once this process is pre-signed, connected and warm; see {@link StartGate}.
+   *
+   * @throws GeneratorException as {@link #run(GeneratorConfig, ProgressListener)}, and when the
+   *     gate gives no usable instant or one that leaves less than {@link StartInstant#MIN_LEAD}
+   * @throws IllegalArgumentException when {@code cfg} has a start instant of its own
+   */
+  public static GeneratorReport run(GeneratorConfig cfg, ProgressListener progress, StartGate gate)
+      throws GeneratorException {
+    return Engine.run(cfg, progress, RunStrategies.PRODUCTION, new StopRequest(), gate);
+  }
 }

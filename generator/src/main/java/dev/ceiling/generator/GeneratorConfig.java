@@ -202,6 +202,31 @@ public record GeneratorConfig(
     return sb.toString();
   }
 
+  /**
+   * This configuration with slot 0 due at {@code at} (a {@link StartGate}'s instant, once it is
+   * chosen).
+   *
+   * @throws InvalidConfigException as the constructor
+   */
+  public GeneratorConfig withStartAt(Instant at) {
+    return new GeneratorConfig(
+        loads,
+        duration,
+        segment,
+        inflightCapPerConnection,
+        gracePeriod,
+        connectTimeout,
+        allowRemote,
+        maxFrameBytes,
+        senderThreads,
+        sendLagBound,
+        warmup,
+        windowListener,
+        at,
+        wakeFloorProbe,
+        sourceAddresses);
+  }
+
   /** Fluent builder; {@link #build()} throws with every problem at once. Not thread-safe. */
   public static final class Builder {
     private final List<TargetLoad> loads = new ArrayList<>();

@@ -31,8 +31,9 @@ import java.util.Map;
  * max_on_schedule_per_s} for each process count: the highest offered rate whose merged cell sent
  * every slot with send-lag p99 <= 1 ms ({@link GeneratorBench#onSchedule}). Connections and
  * identities are split over the processes (8 connections: 8 from one process, 4 + 4 from two), so
- * the relay sees the same connection count in both rows. Each cell pays {@link
- * GeneratorProcesses#lead} before its start instant; that wait is not measured.
+ * the relay sees the same connection count in both rows. Each cell waits for its children to be
+ * ready and then {@link GeneratorProcesses#START_LEAD} before its start instant; that wait is not
+ * measured.
  */
 public final class ScaleOutBench {
   private ScaleOutBench() {}

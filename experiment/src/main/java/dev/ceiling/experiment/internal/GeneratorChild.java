@@ -6,8 +6,8 @@ import dev.ceiling.generator.Generator;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The main class of one generator child process of a scaled-out cell ({@link
@@ -16,18 +16,21 @@ import java.nio.file.Path;
  * experiment API is used without picocli on the class path (the junit extension, a user's build),
  * and a spec file needs no quoting of tags or Host headers.
  *
- * <p>Progress goes to stderr, one line each; the last line before a non-zero exit is the reason.
- * Exit codes: 0 report written, 2 bad configuration, 3 infrastructure failure (including "not ready
- * at the start instant"), 4 the parent went away (its end of our stdin closed), {@link
- * #STARTED_LATE} the start instant the parent chose had passed when this process got to it.
+ * <p>The start instant comes from the parent once this process is ready ({@link StartHandshake}:
+ * "ready" on stdout, the instant on stdin). Progress goes to stderr, one line each; the last line
+ * before a non-zero exit is the reason. Exit codes: 0 report written, 2 bad configuration, 3
+ * infrastructure failure (including "not ready at the start instant": the instant came too late to
+ * keep), {@link StdinStartGate#PARENT_GONE} the parent went away (its end of our stdin closed),
+ * {@link #STARTED_LATE} the generator's own check that a fixed start instant had passed before it
+ * began (mapped for completeness: a child gets its instant only when ready, so it does not start
+ * late).
  */
 public final class GeneratorChild {
   private GeneratorChild() {}
 
   /**
-   * The exit code of a child that started after the start instant its parent chose: the machine did
-   * not give it the lead it was planned (an infrastructure failure for the parent, never a
-   * configuration error).
+   * The exit code for {@link GeneratorException.Kind#STARTED_LATE}: a start instant that had passed
+   * before the run began (an infrastructure failure for the parent, never a configuration error).
    */
   public static final int STARTED_LATE = 5;
 
@@ -45,17 +48,19 @@ public final class GeneratorChild {
       System.err.println("error: usage: GeneratorChild SPEC.json REPORT.json");
       System.exit(2);
     }
-    watchParent(System.in);
     int code;
     try {
       SegmentSpec spec = Json.read(Path.of(args[0]), SegmentSpec.class);
+      StdinStartGate gate =
+          StdinStartGate.watch(System.in, System.out, Duration.ofNanos(spec.startWaitNanos()));
       GeneratorReport report =
           Generator.run(
               spec.toConfig(),
               line -> {
                 System.err.println(line);
                 System.err.flush();
-              });
+              },
+              gate);
       Json.write(Path.of(args[1]), report);
       code = 0;
     } catch (GeneratorException e) {
@@ -70,29 +75,5 @@ public final class GeneratorChild {
     }
     System.err.flush();
     System.exit(code);
-  }
-
-  /**
-   * Ends this process when the parent's end of stdin closes, so a parent killed without warning
-   * does not leave generators offering load to a relay nobody measures.
-   */
-  private static void watchParent(InputStream in) {
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                while (in.read() >= 0) {
-                  // The parent never writes; anything it does is ignored.
-                }
-              } catch (IOException e) {
-                // Same as end of stream: the parent is gone.
-              }
-              System.err.println("error: the parent process went away; stopping");
-              System.err.flush();
-              Runtime.getRuntime().halt(4);
-            },
-            "ceiling-parent-watch");
-    t.setDaemon(true);
-    t.start();
   }
 }

@@ -5,13 +5,13 @@ import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.Segment;
 import dev.ceiling.generator.TargetLoad;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * What one generator child process runs: segment i/N of a cell's schedule from a shared start
- * instant, as JSON the parent writes and {@link GeneratorChild} reads. Plain values only (a window
+ * What one generator child process runs: segment i/N of a cell's schedule, as JSON the parent
+ * writes and {@link GeneratorChild} reads. The shared start instant is not in it: the parent
+ * chooses it once every child is ready ({@link StartHandshake}). Plain values only (a window
  * listener cannot cross a process boundary; the parent scrapes at the window's wall-clock edges).
  *
  * @param loads one per target; rates are the whole schedule's (the segment takes its share)
@@ -26,9 +26,9 @@ import java.util.Objects;
  * @param allowRemote whether a non-loopback target is allowed (as the parent's configuration says)
  * @param segmentIndex i of i/N
  * @param segmentCount N of i/N
- * @param startAt the wall-clock instant of slot 0, shared by every segment
- * @param wakeFloorProbeNanos how long the child measures the wake floor (the lead before {@code
- *     startAt} may shorten it)
+ * @param wakeFloorProbeNanos how long the child measures the wake floor (the lead before the start
+ *     instant may shorten it)
+ * @param startWaitNanos the longest the child waits, ready, for the start instant (then it fails)
  */
 public record SegmentSpec(
     List<Load> loads,
@@ -43,25 +43,25 @@ public record SegmentSpec(
     boolean allowRemote,
     int segmentIndex,
     int segmentCount,
-    Instant startAt,
-    long wakeFloorProbeNanos) {
+    long wakeFloorProbeNanos,
+    long startWaitNanos) {
 
   /** One target's load as the child offers it. */
   public record Load(Target target, double ratePerS, int connections, int identities) {}
 
   public SegmentSpec {
     Objects.requireNonNull(loads, "loads");
-    Objects.requireNonNull(startAt, "start_at");
     loads = List.copyOf(loads);
   }
 
   /**
-   * Segment {@code i} of {@code n} of {@code whole}, starting at {@code startAt}. Each child opens
-   * {@code max(1, connections / n)} connections and signs with {@code max(1, identities / n)} keys
-   * per target, so that the relay sees the same totals as from one process whenever n divides them
-   * (a per-connection or per-identity limiter then sees the same per-key rate).
+   * Segment {@code i} of {@code n} of {@code whole}, waiting up to {@code startWait} for its start
+   * instant once ready. Each child opens {@code max(1, connections / n)} connections and signs with
+   * {@code max(1, identities / n)} keys per target, so that the relay sees the same totals as from
+   * one process whenever n divides them (a per-connection or per-identity limiter then sees the
+   * same per-key rate).
    */
-  public static SegmentSpec of(GeneratorConfig whole, int i, int n, Instant startAt) {
+  public static SegmentSpec of(GeneratorConfig whole, int i, int n, Duration startWait) {
     return new SegmentSpec(
         whole.loads().stream()
             .map(
@@ -83,8 +83,8 @@ public record SegmentSpec(
         whole.allowRemote(),
         i,
         n,
-        startAt,
-        whole.wakeFloorProbe().toNanos());
+        whole.wakeFloorProbe().toNanos(),
+        startWait.toNanos());
   }
 
   /** The child's generator configuration. */
@@ -101,7 +101,6 @@ public record SegmentSpec(
             .maxFrameBytes(maxFrameBytes)
             .allowRemote(allowRemote)
             .segment(new Segment(segmentIndex, segmentCount))
-            .startAt(startAt)
             .wakeFloorProbe(Duration.ofNanos(wakeFloorProbeNanos));
     for (Load l : loads) {
       b.load(new TargetLoad(l.target(), l.ratePerS(), l.connections(), l.identities()));

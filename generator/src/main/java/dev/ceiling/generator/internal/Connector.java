@@ -33,15 +33,18 @@ final class Connector {
 
   private Connector() {}
 
-  /** Sets a client (not yet started) up for the run: an idle timeout that outlasts it, buffers. */
-  static void configure(WebSocketClient client, GeneratorConfig cfg) {
+  /**
+   * Sets a client (not yet started) up for the run: an idle timeout that outlasts it (including up
+   * to {@code beforeClock} between the warm-up ping and the clock), buffers.
+   */
+  static void configure(WebSocketClient client, GeneratorConfig cfg, Duration beforeClock) {
     client.setMaxTextMessageSize(cfg.maxFrameBytes());
     client.setIdleTimeout(
         cfg.duration()
             .plus(cfg.gracePeriod())
             .plus(Engine.lateSendSlack(cfg.duration()))
             .plus(cfg.warmup())
-            .plus(ClockStart.untilStart(cfg.startAt()))
+            .plus(beforeClock)
             .plusSeconds(60));
     client.setConnectTimeout(cfg.connectTimeout().toMillis());
     client.setStopTimeout(1000);

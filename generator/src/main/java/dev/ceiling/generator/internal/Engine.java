@@ -4,6 +4,7 @@ import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.ProgressListener;
+import dev.ceiling.generator.StartGate;
 import dev.ceiling.generator.StartInstant;
 import dev.ceiling.generator.StopRequest;
 import java.time.Duration;
@@ -44,6 +45,24 @@ public final class Engine {
   public static GeneratorReport run(
       GeneratorConfig cfg, ProgressListener progress, RunStrategies strategies, StopRequest stop)
       throws GeneratorException {
+    return run(cfg, progress, strategies, stop, null);
+  }
+
+  /**
+   * As above; with a {@code gate} (and no start instant in {@code cfg}), the start instant is the
+   * one the gate gives once everything is pre-signed, connected and warm.
+   */
+  public static GeneratorReport run(
+      GeneratorConfig cfg,
+      ProgressListener progress,
+      RunStrategies strategies,
+      StopRequest stop,
+      StartGate gate)
+      throws GeneratorException {
+    if (gate != null && cfg.startAt() != null) {
+      throw new IllegalArgumentException(
+          "a start gate and a fixed start instant (" + cfg.startAt() + ") exclude each other");
+    }
     // The schedule covers warm-up and measured window alike: one rate, never a gap or a burst.
     long durationNanos = cfg.warmup().toNanos() + cfg.duration().toNanos();
     if (cfg.startAt() != null && !Instant.now().isBefore(cfg.startAt())) {
@@ -58,7 +77,10 @@ public final class Engine {
     RunClock clock = new RunClock(strategies);
     List<TargetRun> targets = Presigner.presign(cfg, durationNanos, progress);
     List<Conn> all = new ArrayList<>();
-    WsClients clients = WsClients.start(cfg);
+    // Connections idle while the gate waits: their idle timeout allows for the longest wait.
+    WsClients clients =
+        WsClients.start(
+            cfg, gate == null ? ClockStart.untilStart(cfg.startAt()) : gate.longestWait());
     try {
       for (TargetRun t : targets) {
         for (int c = 0; c < t.conns.length; c++) {
@@ -69,8 +91,11 @@ public final class Engine {
       Connector.connectAll(clients, all, cfg.connectTimeout(), progress);
       Connector.warmUp(all);
       settleHeap();
-      Long wakeFloorP99Us = wakeFloor(cfg, strategies, progress);
-      return sendAndReport(cfg, targets, all, clock, progress, wakeFloorP99Us, stop);
+      // A gate's instant is chosen now, after everything above; from here on it is a fixed start
+      // instant, which the wake floor probe, the clock and the report treat as any other.
+      GeneratorConfig fixed = gate == null ? cfg : cfg.withStartAt(gate.awaitStart());
+      Long wakeFloorP99Us = wakeFloor(fixed, strategies, progress);
+      return sendAndReport(fixed, targets, all, clock, progress, wakeFloorP99Us, stop);
     } finally {
       Connector.closeAll(clients, all, progress);
     }

@@ -5,6 +5,7 @@ import dev.ceiling.generator.GeneratorException;
 import dev.ceiling.generator.ProgressListener;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jetty.client.HttpClient;
@@ -41,6 +42,14 @@ final class WsClients {
 
   /** Starts every client of {@code cfg}; on failure stops what was started and throws. */
   static WsClients start(GeneratorConfig cfg) throws GeneratorException {
+    return start(cfg, ClockStart.untilStart(cfg.startAt()));
+  }
+
+  /**
+   * As above, for connections that may wait up to {@code beforeClock} idle between being warmed up
+   * and the clock's start.
+   */
+  static WsClients start(GeneratorConfig cfg, Duration beforeClock) throws GeneratorException {
     QueuedThreadPool pool = new QueuedThreadPool();
     pool.setName("generator-ws");
     ScheduledExecutorScheduler scheduler =
@@ -62,7 +71,7 @@ final class WsClients {
         }
         WebSocketClient client = new WebSocketClient(http);
         all.clients.add(client);
-        Connector.configure(client, cfg);
+        Connector.configure(client, cfg, beforeClock);
         client.start();
       }
     } catch (Exception e) {
