@@ -181,6 +181,7 @@ class ChartHoverBrowserIT {
    * caption} and returns the tooltip's text, or null when none shows.
    */
   static String hover(String caption, double x, double y) throws Exception {
+    awaitChart(caption);
     JsonNode at =
         execute(
             FIND
@@ -212,6 +213,30 @@ class ChartHoverBrowserIT {
       }
     }
     return tip;
+  }
+
+  /**
+   * Waits up to 10 s for the chart captioned {@code caption} to be drawn, failing with what the
+   * page holds instead. The page's renderer runs as it loads, and WebDriver's navigation returns
+   * once the document has loaded; but one CI run beside a busy build found no chart at all on its
+   * first hover, with nothing said of why.
+   */
+  static void awaitChart(String caption) throws Exception {
+    for (int i = 0; i < 100; i++) {
+      if (execute(FIND + "return !!c;", caption).asBoolean()) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    JsonNode page =
+        execute(
+            "return {ready:document.readyState,"
+                + "drawn:(window.ceilingCharts||[]).map(function(x){"
+                + "return x.el.querySelector('figcaption').textContent;}),"
+                + "specs:document.querySelectorAll('script.ceiling-chart').length,"
+                + "uplot:typeof uPlot};");
+    throw new AssertionError(
+        "no drawn chart captioned '" + caption + "' after 10 s; the page: " + page);
   }
 
   /** Hovering (x, y) must show a tooltip holding every line of {@code lines}. */
