@@ -18,6 +18,7 @@ import dev.ceiling.generator.WindowListener;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.URISyntaxException;
@@ -399,48 +400,50 @@ public final class GeneratorProcesses {
             .redirectError(ProcessBuilder.Redirect.PIPE)
             .start();
     Child c = new Child(label, p, specFile, report);
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader r =
-                  new BufferedReader(
-                      new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                  c.lastLines(line);
-                  progress.accept("segment " + label + ": " + line);
-                }
-              } catch (IOException e) {
-                // The child ended; its exit code says how.
-              }
-            },
-            "ceiling-generator-" + spec.segmentIndex() + "-stderr");
-    reader.setDaemon(true);
-    reader.start();
-    c.reader = reader;
+    c.reader =
+        lines(
+            p.getErrorStream(),
+            "ceiling-generator-" + spec.segmentIndex() + "-stderr",
+            line -> {
+              c.lastLines(line);
+              progress.accept("segment " + label + ": " + line);
+            });
     // Stdout carries the handshake's ready line; anything else there is passed on as progress.
-    Thread handshake =
+    lines(
+        p.getInputStream(),
+        "ceiling-generator-" + spec.segmentIndex() + "-stdout",
+        line -> {
+          if (line.equals(StartHandshake.READY)) {
+            c.ready(Instant.now());
+          } else {
+            progress.accept("segment " + label + ": " + line);
+          }
+        });
+    return c;
+  }
+
+  /**
+   * A started daemon thread that hands each line of a child's {@code stream} to {@code each} until
+   * the child closes it.
+   */
+  private static Thread lines(InputStream stream, String name, Consumer<String> each) {
+    Thread t =
         new Thread(
             () -> {
               try (BufferedReader r =
-                  new BufferedReader(
-                      new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                  new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                  if (line.equals(StartHandshake.READY)) {
-                    c.ready(Instant.now());
-                  } else {
-                    progress.accept("segment " + label + ": " + line);
-                  }
+                  each.accept(line);
                 }
               } catch (IOException e) {
                 // The child ended; its exit code says how.
               }
             },
-            "ceiling-generator-" + spec.segmentIndex() + "-stdout");
-    handshake.setDaemon(true);
-    handshake.start();
-    return c;
+            name);
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   /**
