@@ -209,22 +209,29 @@ public record GeneratorConfig(
    * @throws InvalidConfigException as the constructor
    */
   public GeneratorConfig withStartAt(Instant at) {
-    return new GeneratorConfig(
-        loads,
-        duration,
-        segment,
-        inflightCapPerConnection,
-        gracePeriod,
-        connectTimeout,
-        allowRemote,
-        maxFrameBytes,
-        senderThreads,
-        sendLagBound,
-        warmup,
-        windowListener,
-        at,
-        wakeFloorProbe,
-        sourceAddresses);
+    return toBuilder().startAt(at).build();
+  }
+
+  /** A builder holding every value of this configuration, to change some and build again. */
+  public Builder toBuilder() {
+    Builder b =
+        builder()
+            .duration(duration)
+            .segment(segment)
+            .inflightCapPerConnection(inflightCapPerConnection)
+            .gracePeriod(gracePeriod)
+            .connectTimeout(connectTimeout)
+            .allowRemote(allowRemote)
+            .maxFrameBytes(maxFrameBytes)
+            .senderThreads(senderThreads)
+            .sendLagBound(sendLagBound)
+            .warmup(warmup)
+            .windowListener(windowListener)
+            .startAt(startAt)
+            .wakeFloorProbe(wakeFloorProbe)
+            .sourceAddresses(sourceAddresses);
+    loads.forEach(b::load);
+    return b;
   }
 
   /** Fluent builder; {@link #build()} throws with every problem at once. Not thread-safe. */

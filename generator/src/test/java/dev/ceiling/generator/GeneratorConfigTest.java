@@ -51,6 +51,39 @@ class GeneratorConfigTest {
   }
 
   @Test
+  void toBuilderKeepsEveryFieldAndWithStartAtChangesOnlyTheStart() throws Exception {
+    // Every field away from its default, so a field the copy forgets shows as a difference.
+    GeneratorConfig c =
+        GeneratorConfig.builder()
+            .load(new TargetLoad(target("ws://127.0.0.1:7777/", "a.localhost:7777"), 250, 4, 8))
+            .load(new TargetLoad(target("ws://127.0.0.1:7778/", null), 40, 2, 2))
+            .duration(Duration.ofSeconds(7))
+            .segment(new Segment(1, 3))
+            .inflightCapPerConnection(17)
+            .gracePeriod(Duration.ofSeconds(3))
+            .connectTimeout(Duration.ofSeconds(9))
+            .allowRemote(true)
+            .maxFrameBytes(4096)
+            .senderThreads(3)
+            .sendLagBound(Duration.ofMillis(4))
+            .warmup(Duration.ofSeconds(2))
+            .windowListener(new WindowListener() {})
+            .startAt(java.time.Instant.parse("2026-12-07T20:00:00Z"))
+            .wakeFloorProbe(Duration.ZERO)
+            .sourceAddresses(
+                List.of(InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.3")))
+            .build();
+    assertThat(c.toBuilder().build()).isEqualTo(c);
+
+    java.time.Instant later = java.time.Instant.parse("2026-12-07T20:00:05Z");
+    GeneratorConfig moved = c.withStartAt(later);
+    assertThat(moved.startAt()).isEqualTo(later);
+    assertThat(moved.toBuilder().startAt(c.startAt()).build()).isEqualTo(c);
+    // Partner: a copy that drops one field is not equal, so the check above can fail.
+    assertThat(c.toBuilder().senderThreads(2).build()).isNotEqualTo(c);
+  }
+
+  @Test
   void reportsEveryProblemAtOnce() {
     GeneratorConfig.Builder b =
         GeneratorConfig.builder()
