@@ -36,10 +36,10 @@ import java.util.Objects;
  *     absent (empty: no what-if)
  * @param pointRamp each cell a ramp at its delay by this rule ({@link DelaySweepPlan.PointRamp}),
  *     at every delay, instead of one offer; null (the default) for one offer per cell, except where
- *     the ceiling ramp saw the relay collapse ({@link #automaticPointRamp})
- * @param oneOfferPerCell true to keep one offer per cell even where the ceiling ramp saw the relay
- *     collapse (no point ramp is declared): for a sweep that wants the latency slope and the wire
- *     count, not the ceiling's slope, whose cells then cost one offer each instead of a ramp
+ *     a ceiling ramp measured the relay's ceiling ({@link #automaticPointRampOn})
+ * @param oneOfferPerCell true to keep one offer per cell even where a ceiling ramp measured the
+ *     relay's ceiling (no point ramp is declared): for a sweep that wants the latency slope and the
+ *     wire count, not the ceiling's slope, whose cells then cost one offer each instead of a ramp
  */
 public record DelaySweepOptions(
     RelayProfile profile,
@@ -194,12 +194,17 @@ public record DelaySweepOptions(
             : String.format(
                 java.util.Locale.ROOT,
                 "%s; its offers from %s x up to %s x the ceiling the ramp measured at zero added"
-                    + " delay (%s/s): the ramp saw the relay collapse above its ceiling, so no one"
-                    + " offer saturates a cell without collapsing it",
+                    + " delay (%s/s): %s",
                 point.text(),
                 POINT_RAMP_START_FRACTION,
                 POINT_RAMP_CAP_MULTIPLE,
-                c);
+                c,
+                ramp.collapsed()
+                    ? "the ramp saw the relay collapse above its ceiling, so no one offer saturates"
+                        + " a cell without collapsing it"
+                    : "the ramp stopped at one saturated step, which cannot say whether the relay"
+                        + " holds its ceiling under a higher offer or was read before it warmed up,"
+                        + " so each cell finds its own saturation");
     if (latencyRate == null) {
       Double latency = automaticLatencyRate(c, p.offeredPerS());
       rule +=
@@ -253,11 +258,19 @@ public record DelaySweepOptions(
 
   /**
    * The point ramp a plan on the ceiling ramp {@code ramp} declares when none was given: {@link
-   * #automaticPointRamp} where the ramp saw the relay collapse and one offer per cell was not asked
+   * #automaticPointRamp} wherever the ramp measured a ceiling and one offer per cell was not asked
    * for, else none. The plan and a resume's check of the stored plan both decide here.
+   *
+   * <p>Not only where the ramp saw the relay collapse. The ramp stops at its first saturated step,
+   * one short window, so it cannot tell a relay that holds its ceiling under 1.5 x that reading
+   * from one that collapses there, nor a reading taken while the relay was still cold from its
+   * steady ceiling. nostream on its database link (7 Dec 2026, quiet machine, load 0.33): the ramp
+   * read 279/s at its 400/s step, saturated with agreeing halves, and all 18 cells of the sweep
+   * then answered every one of their 419/s at every delay: not one saturated cell, no ceiling
+   * slope. A ramp per cell finds each delay's saturation from below, whatever the ramp read.
    */
   DelaySweepPlan.PointRamp automaticPointRampOn(CeilingRamp ramp) {
-    return ramp != null && ramp.collapsed() && !oneOfferPerCell
+    return ramp != null && ramp.ceilingPerS() != null && !oneOfferPerCell
         ? automaticPointRamp(ramp.ceilingPerS(), ramp.rule())
         : null;
   }
@@ -556,7 +569,7 @@ public record DelaySweepOptions(
      * delay ({@link DelaySweepPlan.PointRamp}): for a relay whose answered rate falls under an
      * offer above its ceiling. The rule's window must be the cells' duration and its maximum is the
      * plan's first offer; {@link #rate} is then refused. Without it a plan declares one where its
-     * ceiling ramp saw the relay collapse.
+     * ceiling ramp measured the relay's ceiling.
      */
     public Builder pointRamp(CeilingRamp.Rule rule, double settleS) {
       this.pointRamp = new DelaySweepPlan.PointRamp(rule, settleS);
@@ -564,7 +577,7 @@ public record DelaySweepOptions(
     }
 
     /**
-     * One offer per cell even where the ceiling ramp sees the relay collapse: no point ramp is
+     * One offer per cell even where a ceiling ramp measured the relay's ceiling: no point ramp is
      * declared, so the sweep reads the latency slope and the wire count at a cell's cost each, and
      * its ceiling slope rests on one offer per cell (docs/METHODOLOGY.md, "The delay sweep").
      */

@@ -149,7 +149,13 @@ class DelaySweepPlanTest {
     assertThat(Json.mapper().valueToTree(p).get("latency_offered_per_s").asDouble())
         .isEqualTo(p.latencyOfferedPerS());
     // A resume rebuilds the plan from the stored offer, rule and ramp: the same latency offer.
-    assertThat(auto.plan(p.offeredPerS(), p.offerRule(), p.perPointOffer(), p.ceilingRamp()))
+    assertThat(
+            auto.plan(
+                p.offeredPerS(),
+                p.offerRule(),
+                p.perPointOffer(),
+                p.ceilingRamp(),
+                auto.automaticPointRampOn(p.ceilingRamp())))
         .isEqualTo(p);
 
     DelaySweepPlan given = sweep().latencyRate(7.0).build().plan(rig, ramp);
@@ -176,11 +182,12 @@ class DelaySweepPlanTest {
    * OK-true answers at 800/s) makes the plan declare, before the first cell, that each cell is a
    * ramp at its delay: from a quarter of the ceiling, x 1.25, up to three times the ceiling (the
    * plan's first offer), the cells' window, and no per-point single offer. A resume rebuilds the
-   * same plan from the stored ramp. Partners: a ramp whose relay held its ceiling at the saturating
-   * step declares none, and so does a sweep that asked for one offer per cell.
+   * same plan from the stored ramp. A ramp that stopped at a saturated step declares one too, with
+   * its own reason. Partners: a sweep that asked for one offer per cell declares none, after either
+   * ramp.
    */
   @Test
-  void aRampThatSawTheRelayCollapseDeclaresAPointRampBeforeTheFirstCell() throws Exception {
+  void aRampThatMeasuredTheCeilingDeclaresAPointRampBeforeTheFirstCell() throws Exception {
     List<CeilingRamp.Step> collapsing = new java.util.ArrayList<>(followedTo400());
     collapsing.add(new CeilingRamp.Step(800, 2, 4.5, 9, 0, 1600, null));
     CeilingRamp ramp = CeilingRamp.of(RampMeasure.DEFAULT_RULE, collapsing);
@@ -213,14 +220,24 @@ class DelaySweepPlanTest {
     assertThat(single.perPointOffer()).isNotNull();
     assertThat(single.offeredPerS()).isEqualTo(600.0);
 
-    // The partner: the relay held its ceiling (the 800/s step answered 450/s, halves agreeing).
+    // A ramp that stopped at a saturated step (the 800/s step answered 450/s, halves agreeing)
+    // did not see a collapse, and still declares a ramp per cell: one short saturated step cannot
+    // say whether the relay holds its ceiling above it or was read cold (nostream's db link: 279/s
+    // at the ramp, 419/s answered in every cell). Its rule says why in the plan.
     List<CeilingRamp.Step> holding = new java.util.ArrayList<>(followedTo400());
     holding.add(new CeilingRamp.Step(800, 2, 450, 450, 450, 1600, null));
     CeilingRamp held = CeilingRamp.of(RampMeasure.DEFAULT_RULE, holding);
     assertThat(held.collapsed()).isFalse();
     DelaySweepPlan q = auto.plan(rig, held);
-    assertThat(q.pointRamp()).isNull();
-    assertThat(q.perPointOffer()).isNotNull();
+    assertThat(q.pointRamp()).isEqualTo(auto.automaticPointRamp(450, RampMeasure.DEFAULT_RULE));
+    assertThat(q.perPointOffer()).isNull();
+    assertThat(q.offerRule())
+        .contains("the ramp stopped at one saturated step")
+        .doesNotContain("collapse above its ceiling");
+    // Its partner: one offer per cell asked for, the held ramp declares no point ramp either.
+    DelaySweepPlan heldSingle = sweep().oneOfferPerCell().build().plan(rig, held);
+    assertThat(heldSingle.pointRamp()).isNull();
+    assertThat(heldSingle.perPointOffer()).isNotNull();
   }
 
   /** The relay of {@link #theCapReachesSaturationWhereTheCeilingRampReadTheRelayLow}. */
