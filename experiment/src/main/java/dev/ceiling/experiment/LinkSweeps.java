@@ -193,10 +193,19 @@ public final class LinkSweeps {
         LinkSweepsReport.SCHEMA, profile, plan, rows, complete, answer(rows, complete));
   }
 
-  /** "Round trips per event: 'a' 2.0 [1.8, 2.2] (wire 2.00), 'b' ...", or what is missing. */
+  /**
+   * "Round trips per event: 'a' 2.0 [1.8, 2.2] (wire 2.00), 'b' ...", or what is missing. Where a
+   * link has a latency slope (a relay without a worker metric), its count is that slope, next to
+   * the wire turns per OK-true answer and the ceiling's reading: the ceiling's slope there answers
+   * whether the link bounds the ceiling, not how many round trips an event makes.
+   */
   static String answer(List<LinkSweepsReport.Row> rows, boolean complete) {
     List<String> parts = new ArrayList<>();
     for (LinkSweepsReport.Row r : rows) {
+      if (r.latencyRoundTrips() != null) {
+        parts.add(latencyPart(r));
+        continue;
+      }
       Estimate k = r.roundTripsPerEvent();
       Double turns =
           r.wireTurnsPerEvent() != null ? r.wireTurnsPerEvent() : r.wireTurnsPerEventAllCells();
@@ -220,5 +229,23 @@ public final class LinkSweeps {
     }
     String table = parts.isEmpty() ? "no link swept yet" : String.join(", ", parts);
     return "sequential round trips per event by link: " + table + (complete ? "" : " (partial)");
+  }
+
+  /** "'db' 1.0 [0.8, 1.3] on the OK path (wire 1.00; ceiling: not what bounds it)". */
+  private static String latencyPart(LinkSweepsReport.Row r) {
+    Estimate k = r.latencyRoundTrips();
+    Double wire = r.latencyWireTurnsPerOkTrue();
+    return "'"
+        + r.link()
+        + "' "
+        + (Boolean.TRUE.equals(r.latencyLineHolds())
+            ? String.format(
+                Locale.ROOT, "%.1f [%.1f, %.1f] on the OK path", k.value(), k.lower(), k.upper())
+            : "no count on the OK path (its latency line does not hold)")
+        + " ("
+        + (wire == null ? "no wire count" : String.format(Locale.ROOT, "wire %.2f", wire))
+        + (r.reading() == null ? "" : ", " + r.reading())
+        + (r.ceilingReading() == null ? "" : "; ceiling: " + r.ceilingReading())
+        + ")";
   }
 }

@@ -77,4 +77,57 @@ class LinkSweepsTest {
     assertThat(a.line()).contains("2.04 [1.90, 2.20]", "2.00", "2.01", "CONSISTENT");
     assertThat(b.line()).contains("n/a", "NOT_ESTABLISHED");
   }
+
+  /**
+   * On a relay without a worker metric the answer's count is the latency slope, beside the wire
+   * turns per OK-true answer and the ceiling's reading. nostream's default sweep printed the
+   * ceiling's slope (0.1) there as the round trips, with "no wire count", above a table giving the
+   * latency slope 1.01 and the wire 1.00. Partner: the row without a latency slope keeps the
+   * ceiling's count, as in the test above.
+   */
+  @Test
+  void onARelayWithoutMetricsTheAnswerGivesTheLatencySlopeAndItsWireCount() {
+    var db =
+        new LinkSweepsReport.Row(
+            "db",
+            "db",
+            Outcome.ESTABLISHED,
+            new Estimate(0.05, 0.08, 4, -0.12, 0.22, 0.95),
+            true,
+            null,
+            null,
+            null,
+            null,
+            "",
+            new Estimate(1.01, 0.12, 4, 0.76, 1.27, 0.95),
+            true,
+            1.0,
+            559.0,
+            37.0,
+            "not bounding");
+    assertThat(LinkSweeps.answer(List.of(db), true))
+        .isEqualTo(
+            "sequential round trips per event by link: 'db' 1.0 [0.8, 1.3] on the OK path (wire"
+                + " 1.00; ceiling: not bounding)");
+    var noLine =
+        new LinkSweepsReport.Row(
+            "db",
+            "db",
+            Outcome.NOT_ESTABLISHED,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "",
+            new Estimate(1.7, 0.2, 4, 1.2, 2.2, 0.95),
+            false,
+            null,
+            null,
+            null,
+            null);
+    assertThat(LinkSweeps.answer(List.of(noLine), true))
+        .contains("'db' no count on the OK path (its latency line does not hold) (no wire count)");
+  }
 }
