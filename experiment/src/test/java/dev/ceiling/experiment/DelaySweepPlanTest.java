@@ -149,14 +149,7 @@ class DelaySweepPlanTest {
     assertThat(Json.mapper().valueToTree(p).get("latency_offered_per_s").asDouble())
         .isEqualTo(p.latencyOfferedPerS());
     // A resume rebuilds the plan from the stored offer, rule and ramp: the same latency offer.
-    assertThat(
-            auto.plan(
-                p.offeredPerS(),
-                p.offerRule(),
-                p.perPointOffer(),
-                p.ceilingRamp(),
-                auto.automaticPointRampOn(p.ceilingRamp())))
-        .isEqualTo(p);
+    assertThat(rebuilt(auto, p, auto.automaticPointRampOn(p.ceilingRamp()))).isEqualTo(p);
 
     DelaySweepPlan given = sweep().latencyRate(7.0).build().plan(rig, ramp);
     assertThat(given.latencyOfferedPerS()).isEqualTo(7.0);
@@ -167,6 +160,15 @@ class DelaySweepPlanTest {
     assertThat(sweep().rate(300.0).build().plan(rig).latencyOfferedPerS()).isNull();
     assertThat(sweep().rate(300.0).latencyRate(7.0).build().plan(rig).latencyOfferedPerS())
         .isEqualTo(7.0);
+  }
+
+  /**
+   * The plan a resume rebuilds from {@code p}'s stored offer, rule and ramp, as DelaySweepResume
+   * does.
+   */
+  private static DelaySweepPlan rebuilt(
+      DelaySweepOptions o, DelaySweepPlan p, DelaySweepPlan.PointRamp pointRamp) {
+    return o.plan(p.offeredPerS(), p.offerRule(), p.perPointOffer(), p.ceilingRamp(), pointRamp);
   }
 
   private static List<CeilingRamp.Step> followedTo400() {
@@ -206,13 +208,7 @@ class DelaySweepPlanTest {
         .contains("latency cells at 0.1 x the ramp's ceiling");
     assertThat(Json.mapper().valueToTree(p).get("point_ramp").get("settle_s").asDouble())
         .isEqualTo(2.0);
-    assertThat(
-            auto.plan(
-                p.offeredPerS(),
-                p.offerRule(),
-                p.perPointOffer(),
-                p.ceilingRamp(),
-                auto.automaticPointRamp(400, RampMeasure.DEFAULT_RULE)))
+    assertThat(rebuilt(auto, p, auto.automaticPointRamp(400, RampMeasure.DEFAULT_RULE)))
         .isEqualTo(p);
     // The partner: one offer per cell asked for, the same collapse declares no point ramp.
     DelaySweepPlan single = sweep().oneOfferPerCell().build().plan(rig, ramp);
