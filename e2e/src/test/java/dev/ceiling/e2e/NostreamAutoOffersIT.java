@@ -18,11 +18,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,38 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
  * loudly without it.
  */
 class NostreamAutoOffersIT {
-  private static Path work;
+  @RegisterExtension
+  static final SharedNostream NOSTREAM = SharedNostream.fromCi("The ramp on nostream");
 
   @TempDir Path dir;
-
-  private static SharedNostream held;
-
-  @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String why =
-        status == null || status.isBlank()
-            ? "CEILING_NOSTREAM_STATUS is not set (.ci/run sets it)"
-            : NostreamWireCountIT.awaitSetup(Path.of(status));
-    if (why != null) {
-      System.err.println(
-          "\n*** SKIPPING NostreamAutoOffersIT: "
-              + why
-              + ". The ramp on nostream did NOT run. ***\n");
-      Assumptions.abort(why);
-    }
-    work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
-    held = SharedNostream.hold(work);
-  }
-
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -127,9 +97,9 @@ class NostreamAutoOffersIT {
   }
 
   private static DelaySweepResult sweep(CeilingRamp.Rule rule, Path out) throws Exception {
-    Map<String, String> env = NostreamWireCountIT.readEnv(work.resolve("ceiling.env"));
+    Map<String, String> env = NOSTREAM.env();
     return DelaySweep.builder()
-        .profile(RelayProfile.load(NostreamWireCountIT.PROFILE_DIR.resolve("profile.json")))
+        .profile(RelayProfile.load(SharedNostream.PROFILE_DIR.resolve("profile.json")))
         .link("db")
         .delaysMs(List.of(0.0, 2.0))
         .repeats(2)

@@ -28,12 +28,11 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -66,7 +65,10 @@ import org.junit.jupiter.api.io.TempDir;
  * cell above what one connection allows.
  */
 class NostreamCeilingSlopeIT {
-  static final Path PROFILE_DIR = NostreamWireCountIT.PROFILE_DIR;
+  @RegisterExtension
+  static final SharedNostream NOSTREAM = SharedNostream.fromCi("The ceiling slope on nostream");
+
+  static final Path PROFILE_DIR = SharedNostream.PROFILE_DIR;
 
   /** The cache link's wire turns per kind-1 event ({@link NostreamWireCountIT}). */
   static final double CACHE_TURNS_PER_EVENT = 2;
@@ -80,38 +82,13 @@ class NostreamCeilingSlopeIT {
   static final double ALPHA = 0.05;
 
   private static Map<String, String> env;
-  private static SharedNostream held;
-
-  @TempDir Path dir;
 
   @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String why =
-        status == null || status.isBlank()
-            ? "CEILING_NOSTREAM_STATUS is not set (.ci/run sets it)"
-            : NostreamWireCountIT.awaitSetup(Path.of(status));
-    if (why != null) {
-      System.err.println(
-          "\n*** SKIPPING NostreamCeilingSlopeIT: "
-              + why
-              + ". The ceiling slope on nostream did NOT run. ***\n");
-      Assumptions.abort(why);
-    }
-    Path work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
-    env = NostreamWireCountIT.readEnv(work.resolve("ceiling.env"));
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream): the
-    // sessions are read from the statement log another class would write into.
-    held = SharedNostream.hold(work);
+  static void readTheSetupsPorts() throws Exception {
+    env = NOSTREAM.env();
   }
 
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
+  @TempDir Path dir;
 
   /**
    * In the test command, what holds beside load: pool of one, delays 40 and 100 ms x 2 repeats (the

@@ -16,24 +16,19 @@ import dev.ceiling.experiment.RoundResult;
 import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.verdict.IdentitiesReport;
 import dev.ceiling.verdict.IdentitiesRow;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -63,6 +58,10 @@ import org.junit.jupiter.api.io.TempDir;
  * does not move which of the budgets binds. About 90 to 140 s.
  */
 class NostreamDefaultsRoundIT {
+  @RegisterExtension
+  static final SharedNostream NOSTREAM =
+      SharedNostream.fromCiOrOwn("The defaults round on nostream");
+
   private static final double OFFER_PER_S = 20;
   private static final int KEY_LIMIT = 3;
   private static final int ADDRESS_LIMIT = 30;
@@ -70,66 +69,7 @@ class NostreamDefaultsRoundIT {
   private static final List<Integer> GRID = List.of(6, 12, 24, 48);
   private static final int SOURCE_ADDRESSES = 8;
 
-  private static Path work;
-  private static boolean setUpHere;
-
   @TempDir Path dir;
-
-  private static SharedNostream held;
-
-  @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String why;
-    if (status != null && !status.isBlank()) {
-      work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
-      why = NostreamWireCountIT.awaitSetup(Path.of(status));
-    } else {
-      work = Files.createTempDirectory("ceiling-nostream-");
-      setUpHere = true;
-      why = NostreamWireCountIT.runSetup(work);
-    }
-    if (why != null) {
-      System.err.println(
-          "\n*** SKIPPING NostreamDefaultsRoundIT: "
-              + why
-              + ". The defaults round on nostream did NOT run. ***\n");
-      Assumptions.abort(why);
-    }
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
-    held = SharedNostream.hold(work);
-  }
-
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
-
-  @AfterAll
-  static void stopWhatThisTestStarted() throws Exception {
-    if (setUpHere && work != null) {
-      Process p =
-          new ProcessBuilder(
-                  "bash",
-                  NostreamWireCountIT.PROFILE_DIR.resolve("setup").toString(),
-                  "--stop",
-                  work.toString())
-              .redirectErrorStream(true)
-              .start();
-      p.getInputStream().transferTo(OutputStream.nullOutputStream());
-      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new AssertionError("`setup --stop " + work + "` did not succeed; stop it by hand");
-      }
-      try (Stream<Path> all = Files.walk(work)) {
-        for (Path f : all.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(f);
-        }
-      }
-    }
-  }
 
   /**
    * nostream's profile with the short-window limits: its settings directory (the treatment arm's)
@@ -155,7 +95,7 @@ class NostreamDefaultsRoundIT {
             "        rate: " + KEY_LIMIT,
             ""),
         StandardCharsets.UTF_8);
-    Path stock = NostreamWireCountIT.PROFILE_DIR.toAbsolutePath().normalize();
+    Path stock = SharedNostream.PROFILE_DIR.toAbsolutePath().normalize();
     ObjectNode p = (ObjectNode) Json.mapper().readTree(stock.resolve("profile.json").toFile());
     String profileDir = "${profile_dir}";
     ((ObjectNode) p.get("environment"))
@@ -188,7 +128,7 @@ class NostreamDefaultsRoundIT {
 
   private IdentitiesRound.Builder round(RelayProfile profile, Duration warmup, Duration window)
       throws Exception {
-    Map<String, String> env = NostreamWireCountIT.readEnv(work.resolve("ceiling.env"));
+    Map<String, String> env = NOSTREAM.env();
     Map<String, String> params = new LinkedHashMap<>();
     params.put("nostream_dir", env.get("NOSTREAM_DIR"));
     params.put("pg_port", env.get("NOSTREAM_PG_PORT"));

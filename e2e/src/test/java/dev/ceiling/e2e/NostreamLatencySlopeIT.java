@@ -20,12 +20,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,46 +46,19 @@ import org.junit.jupiter.api.io.TempDir;
  * claimed (docs/METHODOLOGY.md, "Two slopes per link").
  */
 class NostreamLatencySlopeIT {
-  static final Path PROFILE_DIR = NostreamWireCountIT.PROFILE_DIR;
+  @RegisterExtension
+  static final SharedNostream NOSTREAM = SharedNostream.fromCi("The latency slope on nostream");
+
+  static final Path PROFILE_DIR = SharedNostream.PROFILE_DIR;
 
   private static Map<String, String> env;
 
-  @TempDir Path dir;
-
-  private static SharedNostream held;
-
   @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String why;
-    if (status != null && !status.isBlank()) {
-      why = NostreamWireCountIT.awaitSetup(Path.of(status));
-    } else {
-      why =
-          "CEILING_NOSTREAM_STATUS is not set (.ci/run sets it; NostreamWireCountIT runs the setup"
-              + " by itself, this test does not)";
-    }
-    if (why != null) {
-      System.err.println(
-          "\n*** SKIPPING NostreamLatencySlopeIT: "
-              + why
-              + ". The latency slope on nostream did NOT run. ***\n");
-      Assumptions.abort(why);
-    }
-    env =
-        NostreamWireCountIT.readEnv(
-            Path.of(System.getenv("CEILING_NOSTREAM_DIR")).resolve("ceiling.env"));
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
-    held = SharedNostream.hold(Path.of(System.getenv("CEILING_NOSTREAM_DIR")));
+  static void readTheSetupsPorts() throws Exception {
+    env = NOSTREAM.env();
   }
 
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
+  @TempDir Path dir;
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)

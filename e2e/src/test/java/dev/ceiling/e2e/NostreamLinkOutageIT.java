@@ -27,11 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -66,55 +65,23 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code CEILING_NOSTREAM_STATUS}, as {@link NostreamWireCountIT}; skips loudly without them.
  */
 class NostreamLinkOutageIT {
+  @RegisterExtension
+  static final SharedNostream NOSTREAM = SharedNostream.fromCi("The link outage on nostream");
+
   private static Map<String, String> env;
 
-  @TempDir static Path dir;
+  @BeforeAll
+  static void readTheSetupsPorts() throws Exception {
+    env = NOSTREAM.env();
+  }
 
-  private static SharedNostream held;
+  @TempDir static Path dir;
 
   /** The run with an outage during cells in each arm, made by the first case that reads it. */
   private static Run during;
 
   /** The run with Redis down between two treatment cells only, made likewise. */
   private static Run between;
-
-  @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String work = System.getenv("CEILING_NOSTREAM_DIR");
-    String why = null;
-    if (status == null || work == null) {
-      why = "CEILING_NOSTREAM_STATUS and CEILING_NOSTREAM_DIR are not set";
-    } else {
-      for (int i = 0; i < 600 && !Files.exists(Path.of(status)); i++) {
-        Thread.sleep(1000);
-      }
-      if (!Files.exists(Path.of(status)) || !Files.readString(Path.of(status)).trim().equals("0")) {
-        why = "nostream's setup did not succeed (" + status + ")";
-      }
-    }
-    if (why != null) {
-      System.err.println("\n*** SKIPPING NostreamLinkOutageIT: " + why + " ***\n");
-      Assumptions.abort(why);
-    }
-    env = new HashMap<>();
-    for (String line : Files.readAllLines(Path.of(work, "ceiling.env"))) {
-      int eq = line.indexOf('=');
-      if (eq > 0) {
-        env.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));
-      }
-    }
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
-    held = SharedNostream.hold(Path.of(work));
-  }
-
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
 
   /** A run and its outage plan; a run that threw is rethrown by every case that reads it. */
   private record Run(ExperimentResult result, Outage outage, Throwable failure) {
@@ -369,8 +336,7 @@ class NostreamLinkOutageIT {
   }
 
   private static ExperimentResult runOnly(Outage outage, Path dir) throws Exception {
-    RelayProfile profile =
-        RelayProfile.load(NostreamWireCountIT.PROFILE_DIR.resolve("profile.json"));
+    RelayProfile profile = RelayProfile.load(SharedNostream.PROFILE_DIR.resolve("profile.json"));
     return Experiment.builder()
         .profile(profile)
         .relayOverrides(

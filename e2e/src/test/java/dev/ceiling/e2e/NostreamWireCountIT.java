@@ -16,7 +16,6 @@ import dev.ceiling.rig.proxy.LinkCounters;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -28,8 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -39,12 +36,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -84,119 +78,20 @@ import org.junit.jupiter.api.io.TempDir;
  * TypeScript build) and stops the servers it started afterwards.
  */
 class NostreamWireCountIT {
-  static final Path PROFILE_DIR = Path.of("..", "docs", "profiles", "nostream");
+  @RegisterExtension
+  static final SharedNostream NOSTREAM = SharedNostream.fromCiOrOwn("The wire count on nostream");
+
+  static final Path PROFILE_DIR = SharedNostream.PROFILE_DIR;
   private static final int ACCEPTED = 40;
   private static final int BAD_SIGNATURES = 10;
   private static final Duration OK_WAIT = Duration.ofSeconds(30);
 
-  private static Path work;
-  private static boolean setUpHere;
-
   @TempDir Path dir;
-
-  private static SharedNostream held;
-
-  @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String why;
-    if (status != null && !status.isBlank()) {
-      work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
-      why = awaitSetup(Path.of(status));
-    } else {
-      work = Files.createTempDirectory("ceiling-nostream-");
-      setUpHere = true;
-      why = runSetup(work);
-    }
-    if (why != null) {
-      System.err.println(
-          "\n*** SKIPPING NostreamWireCountIT: "
-              + why
-              + ". The wire count on nostream did NOT run. ***\n");
-      Assumptions.abort(why);
-    }
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
-    held = SharedNostream.hold(work);
-  }
-
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
-
-  @AfterAll
-  static void stopWhatThisTestStarted() throws Exception {
-    if (setUpHere && work != null) {
-      Process p =
-          new ProcessBuilder(
-                  "bash", PROFILE_DIR.resolve("setup").toString(), "--stop", work.toString())
-              .redirectErrorStream(true)
-              .start();
-      p.getInputStream().transferTo(OutputStream.nullOutputStream());
-      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        // Its servers may still run: keep the directory (their pid files) for a later --stop.
-        throw new AssertionError("`setup --stop " + work + "` did not succeed; stop it by hand");
-      }
-      // The servers are gone: their files, and nostream's packages, go too.
-      try (Stream<Path> all = Files.walk(work)) {
-        for (Path f : all.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(f);
-        }
-      }
-    }
-  }
-
-  /** Waits for .ci/run's setup to end; null when it succeeded, else why not. */
-  static String awaitSetup(Path status) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
-    while (!Files.exists(status)) {
-      if (System.nanoTime() > deadline) {
-        return "the nostream setup (run by .ci/run) wrote no exit code to "
-            + status
-            + " within 20 minutes";
-      }
-      Thread.sleep(1000);
-    }
-    String code = Files.readString(status, StandardCharsets.UTF_8).strip();
-    return code.equals("0")
-        ? null
-        : "the nostream setup (run by .ci/run) exited " + code + "; .ci/run prints its log";
-  }
-
-  /** Runs the profile's setup into {@code into}, bounded; null when it succeeded, else why not. */
-  static String runSetup(Path into) throws Exception {
-    Path log = Files.createTempFile("ceiling-nostream-setup-", ".log");
-    Process p =
-        new ProcessBuilder(
-                "bash",
-                PROFILE_DIR.resolve("setup").toString(),
-                into.toString(),
-                "--log-statements")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    if (!p.waitFor(15, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      return "the nostream setup did not finish within 15 minutes (log: " + log + ")";
-    }
-    if (p.exitValue() != 0) {
-      List<String> lines = Files.readAllLines(log);
-      return "the nostream setup exited "
-          + p.exitValue()
-          + ": "
-          + String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
-    }
-    Files.delete(log);
-    return null;
-  }
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void theProxiesTurnsPerAcceptedEventMatchTheStatementLogAndMonitor() throws Exception {
-    Map<String, String> env = readEnv(work.resolve("ceiling.env"));
+    Map<String, String> env = NOSTREAM.env();
     assertThat(env.get("NOSTREAM_PG_LOG_STATEMENT"))
         .as("the setup must have run with --log-statements for PostgreSQL's log to be the truth")
         .isEqualTo("all");
@@ -300,7 +195,7 @@ class NostreamWireCountIT {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void onTheControlArmTheCacheLinkIsSilentAndTheControlCheckHoldsStill() throws Exception {
-    Map<String, String> env = readEnv(work.resolve("ceiling.env"));
+    Map<String, String> env = NOSTREAM.env();
     int relayPort = FreePorts.one();
     try (RigHandle h = Rig.up(options(env, "none", relayPort, dir.resolve("rig-none")));
         Client client = Client.open(URI.create("ws://127.0.0.1:" + relayPort + "/"))) {
@@ -337,7 +232,7 @@ class NostreamWireCountIT {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void withoutThePreloadNostreamListensOnEveryInterfaceAndIsStoppedAndRefused() throws Exception {
-    Map<String, String> env = readEnv(work.resolve("ceiling.env"));
+    Map<String, String> env = NOSTREAM.env();
     String text = Files.readString(PROFILE_DIR.resolve("profile.json"));
     String preload = "\"NODE_OPTIONS\": \"--require ${profile_dir}/listen-loopback.js\",";
     assertThat(text).contains(preload);
@@ -576,17 +471,6 @@ class NostreamWireCountIT {
     // A little longer, so a count above the expected one is seen too.
     Thread.sleep(300);
     return c.get();
-  }
-
-  static Map<String, String> readEnv(Path file) throws IOException {
-    Map<String, String> out = new HashMap<>();
-    for (String line : Files.readAllLines(file)) {
-      int eq = line.indexOf('=');
-      if (eq > 0) {
-        out.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));
-      }
-    }
-    return out;
   }
 
   /** Redis MONITOR on its own connection, straight to the server (not through the proxy). */

@@ -24,16 +24,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -65,42 +62,14 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code CEILING_NOSTREAM_STATUS}, {@code CEILING_NOSTREAM_DIR}); skips loudly without it.
  */
 class NostreamExplainIT {
-  static final Path PROFILE_DIR = Path.of("..", "docs", "profiles", "nostream");
+  @RegisterExtension
+  static final SharedNostream NOSTREAM = SharedNostream.fromCi("ceiling explain on nostream");
+
+  static final Path PROFILE_DIR = SharedNostream.PROFILE_DIR;
   private static final int KEY_LIMIT = 20;
   private static final String OFFER = "40";
 
-  private static Path work;
-
   @TempDir Path dir;
-
-  private static SharedNostream held;
-
-  @BeforeAll
-  static void nostreamIsSetUp() throws Exception {
-    String status = System.getenv("CEILING_NOSTREAM_STATUS");
-    String why =
-        status == null || status.isBlank()
-            ? "CEILING_NOSTREAM_STATUS is not set (.ci/run sets it)"
-            : awaitSetup(Path.of(status));
-    if (why != null) {
-      System.err.println(
-          "\n*** SKIPPING NostreamExplainIT: "
-              + why
-              + ". ceiling explain on nostream did NOT run. ***\n");
-      Assumptions.abort(why);
-    }
-    work = Path.of(System.getenv().getOrDefault("CEILING_NOSTREAM_DIR", ""));
-    // One test class at a time on the shared setup, across the build's JVMs (SharedNostream).
-    held = SharedNostream.hold(work);
-  }
-
-  @AfterAll
-  static void releaseTheSharedSetup() throws Exception {
-    if (held != null) {
-      held.close();
-      held = null;
-    }
-  }
 
   @Test
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -297,7 +266,7 @@ class NostreamExplainIT {
    * a stall of up to 1 s delays sends within a cell but does not move what the relay refuses.
    */
   private static String[] args(Path profile, Path out) throws Exception {
-    Map<String, String> env = readEnv(work.resolve("ceiling.env"));
+    Map<String, String> env = NOSTREAM.env();
     List<String> a =
         new ArrayList<>(
             List.of(
@@ -335,34 +304,5 @@ class NostreamExplainIT {
                 "--out",
                 out.toString()));
     return a.toArray(String[]::new);
-  }
-
-  /** Waits (up to 20 minutes) for the setup's exit code; null when it succeeded, else why not. */
-  static String awaitSetup(Path status) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
-    while (!Files.exists(status)) {
-      if (System.nanoTime() > deadline) {
-        return "the nostream setup (run by .ci/run) wrote no exit code to "
-            + status
-            + " within 20 minutes";
-      }
-      Thread.sleep(1000);
-    }
-    String code = Files.readString(status, StandardCharsets.UTF_8).strip();
-    return code.equals("0")
-        ? null
-        : "the nostream setup (run by .ci/run) exited " + code + "; .ci/run prints its log";
-  }
-
-  /** The setup's {@code ceiling.env}: NAME=value lines. */
-  static Map<String, String> readEnv(Path file) throws Exception {
-    Map<String, String> out = new HashMap<>();
-    for (String line : Files.readAllLines(file)) {
-      int eq = line.indexOf('=');
-      if (eq > 0) {
-        out.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));
-      }
-    }
-    return out;
   }
 }
