@@ -1,6 +1,6 @@
 package dev.ceiling.verdict;
 
-import java.util.ArrayList;
+import dev.ceiling.core.model.Checks;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -45,38 +45,31 @@ public record ModelConfig(
 
   public ModelConfig {
     ratesPerS = List.copyOf(Objects.requireNonNull(ratesPerS, "rates_per_s must not be null"));
-    List<String> problems = new ArrayList<>();
-    if (ratesPerS.isEmpty()) {
-      problems.add("rates_per_s must not be empty, got []");
-    }
+    Checks checks = new Checks();
+    checks.require(!ratesPerS.isEmpty(), "rates_per_s must not be empty, got []");
     for (int i = 0; i < ratesPerS.size(); i++) {
       double r = ratesPerS.get(i);
       if (!(r > 0) || Double.isInfinite(r) || (i > 0 && r <= ratesPerS.get(i - 1))) {
-        problems.add("rates_per_s must be finite, > 0 and strictly ascending, got " + ratesPerS);
+        checks.add("rates_per_s must be finite, > 0 and strictly ascending, got " + ratesPerS);
         break;
       }
     }
-    if (!(durationS > 0) || Double.isInfinite(durationS)) {
-      problems.add("duration_s must be a finite number > 0, got " + durationS);
-    }
-    if (repeats < 1) {
-      problems.add("repeats must be >= 1, got " + repeats);
-    }
-    if (queueCapacity < 1) {
-      problems.add("queue_capacity must be >= 1, got " + queueCapacity);
-    }
-    if (!(workerRatePerS > 0) || Double.isInfinite(workerRatePerS)) {
-      problems.add("worker_rate_per_s must be a finite number > 0, got " + workerRatePerS);
-    }
-    if (!(gapBetweenCellsS >= 0) || Double.isInfinite(gapBetweenCellsS)) {
-      problems.add("gap_between_cells_s must be a finite number >= 0, got " + gapBetweenCellsS);
-    }
-    if (!(jitterStep >= 0 && jitterStep < 0.05)) {
-      problems.add("jitter_step must be in [0, 0.05), got " + jitterStep);
-    }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
+    checks
+        .require(
+            durationS > 0 && !Double.isInfinite(durationS),
+            "duration_s must be a finite number > 0, got " + durationS)
+        .require(repeats >= 1, "repeats must be >= 1, got " + repeats)
+        .require(queueCapacity >= 1, "queue_capacity must be >= 1, got " + queueCapacity)
+        .require(
+            workerRatePerS > 0 && !Double.isInfinite(workerRatePerS),
+            "worker_rate_per_s must be a finite number > 0, got " + workerRatePerS)
+        .require(
+            gapBetweenCellsS >= 0 && !Double.isInfinite(gapBetweenCellsS),
+            "gap_between_cells_s must be a finite number >= 0, got " + gapBetweenCellsS)
+        .require(
+            jitterStep >= 0 && jitterStep < 0.05,
+            "jitter_step must be in [0, 0.05), got " + jitterStep)
+        .orThrow();
   }
 
   /** One line, the same in every Locale. */

@@ -1,7 +1,6 @@
 package dev.ceiling.verdict;
 
-import java.util.ArrayList;
-import java.util.List;
+import dev.ceiling.core.model.Checks;
 import java.util.Locale;
 
 /**
@@ -46,31 +45,27 @@ public record VerdictConfig(
   public static final double MAX_STEADY_TOLERANCE = 0.1;
 
   public VerdictConfig {
-    List<String> problems = new ArrayList<>();
-    if (!(familyAlpha > 0 && familyAlpha <= 0.5)) {
-      problems.add("family_alpha must be in (0, 0.5], got " + familyAlpha);
-    }
-    if (!(steadyTolerance > 0 && steadyTolerance < 1)) {
-      problems.add("steady_tolerance must be in (0, 1), got " + steadyTolerance);
-    }
-    if (!(busyThreshold > 0 && busyThreshold <= 1)) {
-      problems.add("busy_threshold must be in (0, 1], got " + busyThreshold);
-    }
-    if (!(minHeadroom >= 1) || Double.isInfinite(minHeadroom)) {
-      problems.add("min_headroom must be a finite number >= 1, got " + minHeadroom);
-    }
-    if (minCellsPerArm < 2) {
-      problems.add("min_cells_per_arm must be >= 2, got " + minCellsPerArm);
-    }
-    if (!(minDifference >= 0 && minDifference < 1)) {
-      problems.add("min_difference must be in [0, 1), got " + minDifference);
-    }
-    if (!(kneeEpsilon > 0 && kneeEpsilon < 1)) {
-      problems.add("knee_epsilon must be in (0, 1), got " + kneeEpsilon);
-    }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
+    new Checks()
+        .require(
+            familyAlpha > 0 && familyAlpha <= 0.5,
+            "family_alpha must be in (0, 0.5], got " + familyAlpha)
+        .require(
+            steadyTolerance > 0 && steadyTolerance < 1,
+            "steady_tolerance must be in (0, 1), got " + steadyTolerance)
+        .require(
+            busyThreshold > 0 && busyThreshold <= 1,
+            "busy_threshold must be in (0, 1], got " + busyThreshold)
+        .require(
+            minHeadroom >= 1 && !Double.isInfinite(minHeadroom),
+            "min_headroom must be a finite number >= 1, got " + minHeadroom)
+        .require(minCellsPerArm >= 2, "min_cells_per_arm must be >= 2, got " + minCellsPerArm)
+        .require(
+            minDifference >= 0 && minDifference < 1,
+            "min_difference must be in [0, 1), got " + minDifference)
+        .require(
+            kneeEpsilon > 0 && kneeEpsilon < 1,
+            "knee_epsilon must be in (0, 1), got " + kneeEpsilon)
+        .orThrow();
   }
 
   /** The defaults: alpha 0.05, tolerance 5% of capacity, busy 0.95, headroom 1.5x. */

@@ -1,9 +1,7 @@
 package dev.ceiling.core.model;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,19 +28,17 @@ public record ReadyLine(Map<String, String> fields) {
 
   public ReadyLine {
     Objects.requireNonNull(fields, "fields must not be null");
-    List<String> problems = new ArrayList<>();
+    Checks checks = new Checks();
     fields.forEach(
-        (k, v) -> {
-          if (k == null || k.isEmpty() || k.contains("=") || hasSpace(k)) {
-            problems.add("key must be non-empty without '=' or whitespace, got '" + k + "'");
-          }
-          if (v == null || hasSpace(v)) {
-            problems.add("value of " + k + " must be non-null without whitespace, got '" + v + "'");
-          }
-        });
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
+        (k, v) ->
+            checks
+                .require(
+                    k != null && !k.isEmpty() && !k.contains("=") && !hasSpace(k),
+                    "key must be non-empty without '=' or whitespace, got '" + k + "'")
+                .require(
+                    v != null && !hasSpace(v),
+                    "value of " + k + " must be non-null without whitespace, got '" + v + "'"));
+    checks.orThrow();
     fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
   }
 
