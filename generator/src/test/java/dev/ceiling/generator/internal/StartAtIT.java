@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.websocket.api.Session;
 import org.junit.jupiter.api.Test;
@@ -58,13 +59,31 @@ class StartAtIT {
   /**
    * Two segments run as two concurrent runs share one start: nothing reaches the relay before the
    * instant, both reports name the same start and window, the slots add up to the whole schedule.
+   *
+   * <p>The runs must pre-sign and connect before the instant. 4 s is ample on a quiet 2-core box,
+   * but beside two busy loops and the build's other test JVMs a run was once ready 0.2 s after it,
+   * and refused to start late, as it must. The refusal is the behaviour under test elsewhere
+   * (below), not this test's question, so a refused attempt is made again with a longer lead, on a
+   * fresh relay; only a shared start that goes wrong fails it.
    */
   @Test
   void twoSegmentsShareOneStartInstantAndNothingGoesOutBeforeIt() throws Exception {
+    for (Duration lead :
+        List.of(Duration.ofSeconds(4), Duration.ofSeconds(12), Duration.ofSeconds(30))) {
+      if (sharedStartWithLead(lead)) {
+        return;
+      }
+      System.out.println(
+          "StartAtIT: a run was not ready " + lead + " ahead; again with a longer lead");
+    }
+    throw new AssertionError("no lead up to 30 s let both runs get ready before the start instant");
+  }
+
+  /** One attempt; false when a run refused to start late (it was not ready by the instant). */
+  private static boolean sharedStartWithLead(Duration lead) throws Exception {
     Arrivals arrivals = new Arrivals();
     try (TestRelay relay = new TestRelay(arrivals)) {
-      // Generous: two runs pre-sign and connect on a busy 2-core box before the instant.
-      Instant startAt = Instant.now().plusSeconds(4);
+      Instant startAt = Instant.now().plus(lead);
       List<CompletableFuture<GeneratorReport>> runs = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         GeneratorConfig c = segment(relay.url(), i, 2, startAt);
@@ -79,8 +98,22 @@ class StartAtIT {
                 }));
       }
       List<GeneratorReport> reports = new ArrayList<>();
+      boolean late = false;
       for (CompletableFuture<GeneratorReport> f : runs) {
-        reports.add(f.get(60, TimeUnit.SECONDS));
+        try {
+          reports.add(f.get(90, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof IllegalStateException ise
+              && ise.getCause() instanceof GeneratorException ge
+              && ge.kind() == GeneratorException.Kind.INFRASTRUCTURE
+              && ge.getMessage().startsWith("not ready at the start instant"))) {
+            throw e;
+          }
+          late = true;
+        }
+      }
+      if (late) {
+        return false;
       }
       assertStartedAt(arrivals, startAt);
       long planned = 0;
@@ -95,6 +128,7 @@ class StartAtIT {
       }
       // 100/s over the 0.8 s window: slots 20..99 of the whole schedule, split 40 + 40.
       assertThat(planned).isEqualTo(80);
+      return true;
     }
   }
 
