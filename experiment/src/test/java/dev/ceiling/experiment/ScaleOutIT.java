@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.RigDescriptor;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.generator.GeneratorConfig;
 import dev.ceiling.generator.GeneratorReport;
 import dev.ceiling.generator.SegmentMerge;
@@ -15,9 +16,6 @@ import dev.ceiling.rig.RelayProfile;
 import dev.ceiling.rig.Rig;
 import dev.ceiling.rig.RigHandle;
 import dev.ceiling.rig.UpOptions;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -76,10 +74,8 @@ class ScaleOutIT {
     }
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+  static int freePort() {
+    return FreePorts.one();
   }
 
   /** The merged counts are the whole schedule's planned slots, each sent and accepted once. */

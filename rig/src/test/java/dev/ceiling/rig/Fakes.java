@@ -1,11 +1,9 @@
 package dev.ceiling.rig;
 
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.rig.internal.Ownership;
 import dev.ceiling.rig.internal.PortGuard;
 import dev.ceiling.rig.internal.ProcessInspector;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,10 +70,8 @@ final class Fakes {
         .withTimeouts(Duration.ofSeconds(10), Duration.ofMillis(300), Duration.ofSeconds(2));
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+  static int freePort() {
+    return FreePorts.one();
   }
 
   static Lifecycle real() {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ceiling.core.model.Cell;
 import dev.ceiling.core.model.HalfRun;
 import dev.ceiling.core.model.LatencySummary;
+import dev.ceiling.core.testing.FreePorts;
 import dev.ceiling.experiment.DelaySweepCell;
 import dev.ceiling.experiment.DelaySweepPoint;
 import dev.ceiling.experiment.DelaySweepReport;
@@ -17,8 +18,6 @@ import dev.ceiling.experiment.IdentitiesRoundReport;
 import dev.ceiling.experiment.IdentitiesRoundReport.MeasuredIdentitiesCell;
 import dev.ceiling.verdict.ExperimentReport;
 import java.io.File;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -70,10 +69,7 @@ class ChartHoverBrowserIT {
               + " set CEILING_CHROMEDRIVER; .ci/run does)\n");
     }
     Assumptions.assumeTrue(chromedriver != null, "no chromedriver: the hover test is skipped");
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.one();
     Path log = dir.resolve("chromedriver.log");
     driver =
         new ProcessBuilder(chromedriver, "--port=" + port, "--allowed-ips=127.0.0.1")
