@@ -24,14 +24,16 @@ import org.junit.jupiter.api.io.TempDir;
  * prediction hidden from the descriptor, the ramp measures the ceiling from the client alone and
  * must land near it.
  *
- * <p>The bound, a ratio: the ramp's ceiling within [0.4 x the low end, 1.5 x the high end] of the
+ * <p>The bound: the ramp's ceiling within [0.4 x the low end, 1.5 x the high end + 50/s] of the
  * predicted range. The measured worker has landed up to 1.39 x the cold prediction (AutoRates'
- * note), so 1.5 x the high end leaves room above it; the client-side ceiling cannot exceed what the
- * worker completes by more than the queue's 100 slots over the 2 s window (+50/s), which a ramp
- * overcounting by a step's doubling would. Below, two busy loops beside the relay slow each of the
- * worker's wake-ups after its exchanges, which on this 2-core machine has cost a loaded worker up
- * to half its quiet rate; 0.4 leaves that and the 10% tolerance of the stop rule. The bound is wide
- * against timing but narrow against a wrong step: the doubling's neighbours are 0.5 and 2 x.
+ * note), so 1.5 x the high end leaves room above it, and the client-side ceiling can exceed what
+ * the worker completes by up to the queue's 100 slots over the 2 s window (+50/s). (Without the
+ * +50/s the bound broke its own reasoning: beside two busy loops the calibration predicted
+ * 121.7-133.0/s, the worker sustained at least 150/s, and the ramp's 2 s step at 200/s answered
+ * every event, 200 against 199.5.) Below, two busy loops beside the relay slow each of the worker's
+ * wake-ups after its exchanges, which on this 2-core machine has cost a loaded worker up to half
+ * its quiet rate; 0.4 leaves that and the 10% tolerance of the stop rule. The bound is wide against
+ * timing but narrow against a wrong step: the doubling's neighbours are 0.5 and 2 x.
  *
  * <p>Partners, on the same measured steps: the rule with its stop disabled (a tolerance no step
  * meets) and the rule mutated to stop only when fewer than 10% of the offer is answered (which no
@@ -41,6 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 11 to 33: ramp 117/s against a predicted 124.7-295.4/s, and 91.5/s against 77.2-233.3/s.
  */
 class CeilingRampIT {
+  /** The reference profile's audit queue (100 slots) over the ramp's 2 s step window. */
+  private static final double QUEUE_CREDIT_PER_S = 100 / 2.0;
+
   @TempDir Path dir;
 
   @Test
@@ -87,7 +92,7 @@ class CeilingRampIT {
   private static boolean withinBound(Double ceiling, AutoRates.Range predicted) {
     return ceiling != null
         && ceiling >= 0.4 * predicted.lowPerS()
-        && ceiling <= 1.5 * predicted.highPerS();
+        && ceiling <= 1.5 * predicted.highPerS() + QUEUE_CREDIT_PER_S;
   }
 
   /** The descriptor with the relay's predictions removed from relay_info. */
