@@ -3,6 +3,7 @@ package dev.ceiling.junit;
 import com.google.common.hash.Hashing;
 import dev.ceiling.core.model.RigDescriptor;
 import dev.ceiling.core.model.Target;
+import dev.ceiling.core.net.LoopbackPorts;
 import dev.ceiling.experiment.DelaySweep;
 import dev.ceiling.experiment.DelaySweepOptions;
 import dev.ceiling.rig.DownResult;
@@ -126,7 +127,7 @@ public final class RelayRig
     if (spec.freePorts()) {
       List<String> names = new ArrayList<>(new TreeMap<>(profile.ports()).keySet());
       names.removeIf(overrides::containsKey);
-      List<Integer> ports = FreePorts.pick(names.size());
+      List<Integer> ports = LoopbackPorts.pick(names.size());
       for (int i = 0; i < names.size(); i++) {
         overrides.put(names.get(i), Integer.toString(ports.get(i)));
       }
